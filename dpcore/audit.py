@@ -1,0 +1,116 @@
+r"""Statistical privacy audits: an empirical lower bound on a mechanism's :math:`\varepsilon`.
+
+Run a mechanism many times on two neighbouring inputs :math:`X, X'`, count how often each of a set of
+events :math:`E` occurs, and bound the event probabilities with exact (Clopper–Pearson) intervals.
+If the mechanism is :math:`(\varepsilon, \delta)`-DP then for every event
+:math:`P[M(X) \in E] \le e^{\varepsilon} P[M(X') \in E] + \delta`, so with confidence ``confidence``
+
+.. math:: \varepsilon \ge \max_E \ln\frac{\underline p_E - \delta}{\overline q_E},
+
+where :math:`\underline p_E` is a lower confidence bound on :math:`P[M(X)\in E]` and :math:`\overline q_E` an upper
+bound on :math:`P[M(X')\in E]`. Both directions and every event's complement are tried; the
+confidence level is split over all of them (Bonferroni), so the bound holds simultaneously.
+
+A correct mechanism yields a lower bound below its claimed :math:`\varepsilon` (with probability at
+least ``confidence``); a broken one (noise halved, sensitivity ignored) yields one above it.
+This is a test of a claim, never a proof of privacy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .validation import Array, Integer, Real, validated
+
+__all__ = ["AuditResult", "clopper_pearson", "epsilon_lower_bound", "threshold_counts", "outcome_counts"]
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """The outcome of an audit.
+
+    Attributes
+    ----------
+    epsilon_lower_bound : float
+        Empirical lower bound on :math:`\\varepsilon` (``0.0`` if no event separates the two inputs).
+    event : int
+        Index of the event (in the order given, complements after) that achieved the bound.
+    forward : bool
+        True if the bound came from :math:`X` over :math:`X'`, False for the reverse direction.
+    p_lower, q_upper : float
+        The confidence bounds behind it.
+    trials : int
+        Draws per input.
+    """
+
+    epsilon_lower_bound: float
+    event: int
+    forward: bool
+    p_lower: float
+    q_upper: float
+    trials: int
+
+
+@validated(successes=Array(low=0), trials=Integer(low=1), confidence=Real(0, 1, low_open=True, high_open=True))
+def clopper_pearson(successes, trials: int, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Exact two-sided binomial confidence interval(s) for success counts out of ``trials``."""
+    if np.any(successes > trials):
+        raise ValueError(f"successes must be at most trials={trials}; got max {np.max(successes)}")
+    alpha = 1.0 - confidence
+    lower = np.where(successes > 0, stats.beta.ppf(alpha / 2, successes, trials - successes + 1), 0.0)
+    upper = np.where(successes < trials, stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes), 1.0)
+    return lower, upper
+
+
+@validated(counts=Array(ndim=(1,), low=0), counts_neighbour=Array(ndim=(1,), low=0), trials=Integer(low=1),
+           delta=Real(0, 1, high_open=True), confidence=Real(0, 1, low_open=True, high_open=True))
+def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.0,
+                        confidence: float = 0.95) -> AuditResult:
+    r"""Empirical :math:`\varepsilon` lower bound from event counts on two neighbouring inputs.
+
+    Parameters
+    ----------
+    counts, counts_neighbour : arrays of shape (events,)
+        How many of ``trials`` outputs on :math:`X` (resp. :math:`X'`) fell in each event. Complements
+        are added automatically.
+    trials : int
+        Draws per input.
+    delta : float
+        The :math:`\delta` of the claim being audited (0 for pure DP).
+    confidence : float
+        Simultaneous confidence over all events, complements and both directions.
+    """
+    if counts.shape != counts_neighbour.shape:
+        raise ValueError(f"counts and counts_neighbour must have the same shape; got {counts.shape} "
+                         f"and {counts_neighbour.shape}")
+    p_counts = np.concatenate([counts, trials - counts])
+    q_counts = np.concatenate([counts_neighbour, trials - counts_neighbour])
+    tests = 2 * p_counts.size
+    one_sided = 1.0 - 2.0 * (1.0 - confidence) / tests  # two-sided level whose one side is (1-confidence)/tests
+    p_low, p_high = clopper_pearson(p_counts, trials, one_sided)
+    q_low, q_high = clopper_pearson(q_counts, trials, one_sided)
+    best = AuditResult(0.0, -1, True, 0.0, 1.0, trials)
+    for forward, low, high in ((True, p_low, q_high), (False, q_low, p_high)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bounds = np.log(np.maximum(low - delta, 0.0) / high)
+        index = int(np.argmax(bounds))
+        if math.isfinite(bounds[index]) and bounds[index] > best.epsilon_lower_bound:
+            best = AuditResult(float(bounds[index]), index, forward, float(low[index]), float(high[index]), trials)
+    return best
+
+
+@validated(samples=Array(ndim=(1,)), thresholds=Array(ndim=(1,)))
+def threshold_counts(samples, thresholds) -> np.ndarray:
+    """For scalar outputs: how many samples exceed each threshold (events :math:`\\{y > t\\}`)."""
+    ordered = np.sort(samples)
+    return ordered.size - np.searchsorted(ordered, thresholds, side="right")
+
+
+@validated(samples=Array(ndim=(1,), low=0), outcomes=Integer(low=1))
+def outcome_counts(samples, outcomes: int) -> np.ndarray:
+    """For discrete outputs ``0..outcomes-1``: how many samples equal each outcome (events :math:`\\{y = h\\}`)."""
+    return np.bincount(samples.astype(int), minlength=outcomes)[:outcomes]
