@@ -183,18 +183,21 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
     return int(choice[0]) if size is None else choice
 
 
-@validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed())
+@validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(), size=Integer(low=1))
 def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False,
-                     rng: RngLike = None) -> int:
+                     rng: RngLike = None, size: int | None = None) -> int | np.ndarray:
     r"""Report noisy max: :math:`\arg\max_h\, u_h + \mathrm{Lap}(b)`, releasing only the index.
 
     :math:`b = 2\Delta/\varepsilon` in general; :math:`b = \Delta/\varepsilon` when ``monotonic`` (all scores move in
     the same direction between neighbours, e.g. counts under add/remove-one; Dwork–Roth Claim 3.9).
-    Guarantee: :math:`\varepsilon`-DP for scores of sensitivity :math:`\le \Delta`.
+    Guarantee: :math:`\varepsilon`-DP for scores of sensitivity :math:`\le \Delta`. ``size`` independent
+    draws are returned as an array (each alone :math:`\varepsilon`-DP).
     """
     generator = as_generator(rng)
     scale = sensitivity / epsilon if monotonic else 2.0 * sensitivity / epsilon
-    return int(np.argmax(scores + generator.laplace(0.0, scale, size=scores.size)))
+    count = 1 if size is None else size
+    choice = np.argmax(scores + generator.laplace(0.0, scale, size=(count, scores.size)), axis=1)
+    return int(choice[0]) if size is None else choice
 
 
 @validated(data=Array(ndim=(1, 2), min_size=1), edges=Array(ndim=(1,), min_size=2), epsilon=_EPSILON, rng=Seed())

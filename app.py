@@ -1,0 +1,15 @@
+"""Private Estimation Lab: the entry point. It declares the pages and the shared chrome, nothing else.
+
+Run with ``streamlit run app.py``. Topic pages are registered here as they are added.
+"""
+
+import streamlit as st
+
+import ui
+
+st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide")
+page = st.navigation([
+    st.Page("pages/home.py", title="Home", default=True, icon=":material/home:"),
+])
+page.run()
+ui.footer()

@@ -1,0 +1,585 @@
+"""Plotly figure builders: one look, one colour per method, animated parameter sweeps.
+
+This is the only dpcore module that imports plotly (``import dpcore`` does not import it). Pages pass
+tidy arrays in and get a ``plotly.graph_objects.Figure`` back; nothing here knows about streamlit.
+
+* :data:`METHOD_COLORS` / :func:`method_color` -- the app-wide method -> colour registry
+  (Okabe & Ito's colour-blind-safe palette, so a method has the same colour on every page).
+* :func:`template` -- the ``dplab`` Plotly template: large fonts for a projector, white background.
+* :func:`animated_sweep` -- error curves over frames of one parameter, with a slider and Play/Pause.
+  The initial data equals the first frame, every frame has the same traces in the same order, and
+  the axis ranges are fixed across frames so only the curves move.
+* :func:`line_figure` -- the same styling for a static, single-run view.
+* :func:`figure_html`, :func:`figure_table_csv` -- downloads: self-contained HTML and tidy CSV.
+
+A curve is a :class:`Series`; its ``kind`` sets its drawing: ``"simulation"`` (markers and lines,
+with an optional translucent quantile band), ``"theory"`` (dashed) or ``"baseline"`` (dotted).
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import re
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from .validation import Array, Choice, Constraint, check_same_length, validated
+
+__all__ = [
+    "OKABE_ITO",
+    "METHOD_COLORS",
+    "method_color",
+    "template",
+    "Series",
+    "FrameData",
+    "animated_sweep",
+    "line_figure",
+    "figure_html",
+    "figure_table_csv",
+]
+
+# --------------------------------------------------------------------------------------- colours
+
+#: Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour-vision deficiencies.
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+}
+
+# The pure yellow is too light for a line on white (contrast 1.2:1), so lines use a darkened yellow;
+# greys take the reference curves (theory, lower bound) so the methods keep the saturated hues.
+_DARK_YELLOW = "#B09A00"
+_GREY, _DARK_GREY = "#999999", "#555555"
+
+#: The one method -> colour registry used by every page (legend names are these keys verbatim).
+METHOD_COLORS: dict[str, str] = {
+    "non-private": OKABE_ITO["black"],
+    "Laplace": OKABE_ITO["blue"],
+    "Gaussian (analytic)": OKABE_ITO["vermillion"],
+    "Gaussian (classical)": OKABE_ITO["orange"],
+    "zCDP Gaussian": OKABE_ITO["reddish purple"],
+    "naive": OKABE_ITO["sky blue"],
+    "clipped Laplace": OKABE_ITO["bluish green"],
+    "exponential mechanism": _DARK_YELLOW,
+    "theory": _DARK_GREY,
+    "lower bound": _GREY,
+}
+
+_FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
+
+
+@dataclass(frozen=True)
+class _Text(Constraint):
+    """A string (non-empty if ``nonempty``)."""
+
+    nonempty: bool = False
+
+    def describe(self) -> str:
+        return "a non-empty string" if self.nonempty else "a string"
+
+    def check(self, name: str, value: Any) -> str:
+        if not isinstance(value, str):
+            self.fail(name, value, TypeError)
+        if self.nonempty and not value:
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, 3] + ([""] if self.nonempty else [])
+
+
+@dataclass(frozen=True)
+class _ItemsOf(Constraint):
+    """A non-empty list or tuple of instances of ``kind``; normalised to a tuple."""
+
+    kind: type
+
+    def describe(self) -> str:
+        return f"a non-empty list of {self.kind.__name__}"
+
+    def check(self, name: str, value: Any) -> tuple:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, self.kind) for v in value):
+            self.fail(name, value, TypeError)
+        if not value:
+            self.fail(name, value)
+        return tuple(value)
+
+    def bad_values(self) -> list[Any]:
+        return [None, [], "abc", [1.0]]
+
+
+@dataclass(frozen=True)
+class _InstanceOf(Constraint):
+    """An instance of ``kind``, described in messages as ``description``."""
+
+    kind: type
+    description: str
+
+    def describe(self) -> str:
+        return self.description
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, self.kind):
+            self.fail(name, value, TypeError)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, {"data": []}]
+
+
+@dataclass(frozen=True)
+class _HexColor(_Text):
+    """A ``"#RRGGBB"`` colour (hex, so the band can be drawn as its translucent version)."""
+
+    def describe(self) -> str:
+        return "a colour '#RRGGBB'"
+
+    def check(self, name: str, value: Any) -> str:
+        super().check(name, value)
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, "red", "#12345"]
+
+
+_NAME = _Text(nonempty=True)
+_HEX_COLOR = _HexColor()
+_TITLE = _Text()
+_FIGURE = _InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
+_FLAG = Choice((False, True))
+_KIND = Choice(("simulation", "theory", "baseline"))
+_COORDINATE = Array(ndim=(1,), min_size=1)
+_VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
+
+
+@validated(name=_NAME)
+def method_color(name: str) -> str:
+    """The colour of a method: its :data:`METHOD_COLORS` entry, else a stable pick from the palette.
+
+    Parameters
+    ----------
+    name : str
+        The method's legend name.
+
+    Returns
+    -------
+    str
+        A ``"#RRGGBB"`` colour. Names outside the registry get a palette colour chosen by a CRC-32
+        hash of the name, so the same name has the same colour in every session and process.
+    """
+    return METHOD_COLORS.get(name) or _FALLBACK[zlib.crc32(name.encode()) % len(_FALLBACK)]
+
+
+# --------------------------------------------------------------------------------------- template
+
+_FONT_FAMILY = "Inter, 'Helvetica Neue', Helvetica, Arial, sans-serif"
+
+
+def _font_size(presentation: bool) -> int:
+    return 22 if presentation else 16
+
+
+@validated(presentation=_FLAG)
+def template(presentation: bool = False) -> go.layout.Template:
+    """The app's Plotly template: projector-sized fonts, white background, light grid.
+
+    Parameters
+    ----------
+    presentation : bool
+        Presentation mode: base font 22 px instead of 16 px, thicker lines, bigger markers.
+
+    Returns
+    -------
+    plotly.graph_objects.layout.Template
+        Also registered as ``plotly.io.templates["dplab"]`` (normal) and ``["dplab_presentation"]``.
+        The legend sits right of the plot area, so it never overlaps the data, slider or buttons;
+        axes use ``automargin`` so tick labels and axis titles are never clipped.
+    """
+    size = _font_size(presentation)
+    axis = dict(showgrid=True, gridcolor="#E5E5E5", zeroline=False, showline=True, linecolor="#444444",
+                ticks="outside", tickcolor="#444444", automargin=True,
+                title=dict(standoff=12, font=dict(size=round(1.1 * size))))
+    layout = dict(
+        font=dict(family=_FONT_FAMILY, size=size, color="#222222"),
+        title=dict(font=dict(size=round(1.3 * size)), x=0, xanchor="left", xref="paper"),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        colorway=_FALLBACK,
+        xaxis=axis,
+        yaxis=axis,
+        legend=dict(x=1.02, xanchor="left", y=1, yanchor="top", font=dict(size=size),
+                    bgcolor="rgba(255,255,255,0.9)", itemwidth=40),
+        hoverlabel=dict(font=dict(size=size)),
+        hovermode="x unified",
+        margin=dict(l=20, r=20, t=round(3.5 * size), b=20),
+    )
+    scatter = dict(line=dict(width=3.5 if presentation else 2.5), marker=dict(size=10 if presentation else 7))
+    return go.layout.Template(layout=layout, data=dict(scatter=[scatter]))
+
+
+pio.templates["dplab"] = template()
+pio.templates["dplab_presentation"] = template(presentation=True)
+
+
+# --------------------------------------------------------------------------------------- data
+
+
+def _checked_arrays(label: str, x: Any, y: Any, lower: Any, upper: Any) -> dict[str, np.ndarray]:
+    """A series' arrays as float numpy arrays, or ``ValueError`` naming the series and the field."""
+    if (lower is None) != (upper is None):
+        raise ValueError(f"{label}: give both lower and upper (a band) or neither")
+    arrays = {"x": _COORDINATE.check(f"{label} x", x)}
+    for field, value in dict(y=y, lower=lower, upper=upper).items():
+        if value is not None:
+            arrays[field] = _VALUES.check(f"{label} {field}", value)
+            if np.any(np.isinf(arrays[field])):
+                raise ValueError(f"{label} {field} must not contain ±inf (use NaN for a gap)")
+    check_same_length([f"{label} {field}" for field in arrays], list(arrays.values()))
+    if lower is not None and np.any(arrays["lower"] > arrays["upper"]):
+        raise ValueError(f"{label}: the band's lower edge exceeds its upper edge")
+    return arrays
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One curve of a figure: its points, an optional quantile band, and how to draw it.
+
+    Attributes
+    ----------
+    name : str
+        Legend name; use the :data:`METHOD_COLORS` keys for methods so every page agrees.
+    x, y : array of shape (m,)
+        The points. ``x`` must be finite; ``y`` may hold NaN (drawn as a gap), not ±inf.
+    lower, upper : array of shape (m,), optional
+        A band around ``y`` (e.g. the Monte Carlo 10 % and 90 % quantiles), both or neither.
+    kind : {"simulation", "theory", "baseline"}
+        Markers and lines (with the band), a dashed line, or a dotted line.
+    color : str, optional
+        A ``"#RRGGBB"`` colour; default :func:`method_color` of ``name``.
+
+    Arrays are converted to float ``numpy`` arrays and checked on construction (``ValueError``
+    naming the series and the field). Equality is identity (the fields are arrays).
+    """
+
+    name: str
+    x: Any
+    y: Any
+    lower: Any = None
+    upper: Any = None
+    kind: str = "simulation"
+    color: str | None = None
+
+    def __post_init__(self) -> None:
+        label = f"series {_NAME.check('Series name', self.name)!r}"
+        _KIND.check(f"{label} kind", self.kind)
+        color = method_color(self.name) if self.color is None else _HEX_COLOR.check(f"{label} color", self.color)
+        arrays = _checked_arrays(label, x=self.x, y=self.y, lower=self.lower, upper=self.upper)
+        for field, value in (arrays | {"color": color}).items():
+            object.__setattr__(self, field, value)
+
+    @property
+    def has_band(self) -> bool:
+        """Whether the series carries a quantile band."""
+        return self.lower is not None
+
+    def _plotted(self, axis: str) -> list[np.ndarray]:
+        """The arrays plotted along ``axis`` (``"x"``: x; ``"y"``: y and the band edges)."""
+        if axis == "x":
+            return [self.x]
+        return [self.y] + ([self.lower, self.upper] if self.has_band else [])
+
+
+@dataclass(frozen=True, eq=False)
+class FrameData:
+    """One frame of an animated sweep: a slider label and the curves shown at that parameter value.
+
+    Attributes
+    ----------
+    label : str
+        Shown on the slider (e.g. ``"0.5"`` for ε = 0.5) and used as the Plotly frame name, so it must be
+        unique within a figure.
+    series : list of Series
+        The curves, with distinct names. Every frame of a figure must list the same series (name,
+        kind, band or not) in the same order, so the animation has a fixed trace layout.
+    """
+
+    label: str
+    series: Sequence[Series]
+
+    def __post_init__(self) -> None:
+        _NAME.check("FrameData label", self.label)
+        object.__setattr__(self, "series", _ItemsOf(Series).check(f"frame {self.label!r} series", self.series))
+        names = [s.name for s in self.series]
+        if len(set(names)) < len(names):
+            raise ValueError(f"frame {self.label!r} has duplicate series names {names}")
+
+    def _layout_key(self) -> list[tuple[str, str, bool]]:
+        """(name, kind, has band) of each series: what must agree across frames."""
+        return [(s.name, s.kind, s.has_band) for s in self.series]
+
+
+# --------------------------------------------------------------------------------------- traces
+
+_DASH = {"simulation": "solid", "theory": "dash", "baseline": "dot"}
+_BAND_OPACITY = 0.2
+
+
+def _translucent(color: str) -> str:
+    red, green, blue = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red}, {green}, {blue}, {_BAND_OPACITY})"
+
+
+def _band_traces(series: Series) -> list[go.Scatter]:
+    """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
+    edge = dict(x=series.x, mode="lines", line=dict(width=0, color=series.color), legendgroup=series.name,
+                showlegend=False, hoverinfo="skip")
+    return [go.Scatter(name=f"{series.name} (band lower)", y=series.lower, **edge),
+            go.Scatter(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
+                       fillcolor=_translucent(series.color), **edge)]
+
+
+def _line_trace(series: Series) -> go.Scatter:
+    mode = "lines+markers" if series.kind == "simulation" else "lines"
+    return go.Scatter(name=series.name, x=series.x, y=series.y, mode=mode, legendgroup=series.name,
+                      line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
+                      hovertemplate="%{y:.3g}")
+
+
+def _traces(series: Sequence[Series]) -> list[go.Scatter]:
+    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list."""
+    bands = [trace for s in series if s.has_band for trace in _band_traces(s)]
+    return bands + [_line_trace(s) for s in series]
+
+
+# --------------------------------------------------------------------------------------- layout
+
+
+def _check_same_layout(frames: Sequence[FrameData]) -> None:
+    first = frames[0]
+    labels = [f.label for f in frames]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"frame labels must be unique; got {labels}")
+    for frame in frames[1:]:
+        if frame._layout_key() != first._layout_key():
+            raise ValueError(f"every frame must have the same series (name, kind, band) in the same order; "
+                             f"frame {frame.label!r} has {frame._layout_key()} but frame {first.label!r} "
+                             f"has {first._layout_key()}")
+
+
+def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[float]:
+    """An axis range covering every value of every frame (in log10 units for a log axis), padded by 5 %."""
+    values = []
+    for frame in frames:
+        for series in frame.series:
+            for array in series._plotted(axis):
+                if log and np.any(array <= 0):
+                    raise ValueError(f"log_{axis} needs positive {axis} values; series {series.name!r} in "
+                                     f"frame {frame.label!r} has {axis} <= 0")
+                values.append(array[np.isfinite(array)])
+    finite = np.concatenate(values)
+    if finite.size == 0:
+        raise ValueError(f"no finite {axis} values to plot")
+    if log:
+        finite = np.log10(finite)
+    low, high = float(finite.min()), float(finite.max())
+    pad = 0.05 * (high - low) or (0.5 if log else 0.1 * abs(high) or 1.0)
+    return [low - pad, high + pad]
+
+
+def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict:
+    """A fixed-range axis; a log axis spanning two decades or more labels only the powers of ten."""
+    low, high = _fixed_range(frames, axis, log)
+    spec = dict(title=dict(text=title), range=[low, high], autorange=False, type="log" if log else "linear")
+    if log:
+        spec["exponentformat"] = "power"
+    if log and high - low >= 2:
+        spec |= dict(dtick=1, minor=dict(dtick="D1", showgrid=True, gridcolor="#F2F2F2"))
+    return spec
+
+
+def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
+            presentation: bool) -> go.Figure:
+    """The static part shared by both builders: the first frame's traces and the styled layout."""
+    layout = go.Layout(template=template(presentation), title=dict(text=title),
+                       xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y),
+                       uirevision="dplab")
+    return go.Figure(data=_traces(frames[0].series), layout=layout)
+
+
+# --------------------------------------------------------------------------------------- animation
+
+_PLAY_FRAME_MS = 800
+
+
+def _animate(duration_ms: int, redraw: bool = True, **extra: Any) -> dict:
+    """The animation options of a slider step or a button."""
+    return dict(mode="immediate", frame=dict(duration=duration_ms, redraw=redraw), transition=dict(duration=0),
+                **extra)
+
+
+def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool) -> dict:
+    """Slider (one step per frame) and Play/Pause buttons, on one row below the x-axis title."""
+    size = _font_size(presentation)
+    below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
+    steps = [dict(method="animate", label=f.label, args=[[f.label], _animate(0)]) for f in frames]
+    slider = dict(active=0, steps=steps, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=below_axis, b=10),
+                  currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
+                  transition=dict(duration=0))
+    play = dict(label="Play", method="animate", args=[None, _animate(_PLAY_FRAME_MS, fromcurrent=True)])
+    pause = dict(label="Pause", method="animate", args=[[None], _animate(0, redraw=False)])
+    buttons = dict(type="buttons", direction="left", buttons=[play, pause], showactive=False, x=0.16,
+                   xanchor="right", y=0, yanchor="top", pad=dict(t=below_axis + round(2 * size), r=10))
+    return dict(sliders=[slider], updatemenus=[buttons])
+
+
+@validated(frames=_ItemsOf(FrameData), x_title=_TITLE, y_title=_TITLE, frame_title=_TITLE, title=_TITLE,
+           log_x=_FLAG, log_y=_FLAG, presentation=_FLAG)
+def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, frame_title: str, title: str = "",
+                   log_x: bool = True, log_y: bool = True, presentation: bool = False) -> go.Figure:
+    """An animated figure over frames of one parameter, with a slider and Play/Pause buttons.
+
+    Typical use: error vs ``n`` (x) for each method, one frame per ε; the Monte Carlo median with
+    its quantile band, the theory curve and the non-private baseline.
+
+    Parameters
+    ----------
+    frames : list of FrameData
+        At least one frame; all frames list the same series in the same order.
+    x_title, y_title : str
+        Axis titles, with symbols and units (e.g. ``"sample size n"``, ``"|error| (median)"``).
+    frame_title : str
+        The swept parameter; the slider shows ``frame_title + " = " + label``.
+    title : str
+        Figure title (may be empty).
+    log_x, log_y : bool
+        Logarithmic axes (the default: error rates are power laws). Plotted values must be positive.
+    presentation : bool
+        Use the presentation template (larger fonts and lines).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``data`` equals the first frame; ``frames`` are named by the labels; both axis ranges are
+        fixed over all frames (padded, in log10 units on log axes) so only the curves move;
+        ``layout.uirevision`` is constant so a rerun keeps the user's zoom.
+
+    Raises
+    ------
+    ValueError
+        No frames, duplicate labels, frames whose series differ (names, kinds, bands or order),
+        or non-positive values on a log axis.
+    """
+    _check_same_layout(frames)
+    figure = _figure(frames, x_title, y_title, title, log_x, log_y, presentation)
+    figure.frames = [go.Frame(name=f.label, data=_traces(f.series)) for f in frames]
+    figure.update_layout(**_controls(frames, frame_title, presentation))
+    return figure
+
+
+@validated(series=_ItemsOf(Series), x_title=_TITLE, y_title=_TITLE, title=_TITLE, log_x=_FLAG, log_y=_FLAG,
+           presentation=_FLAG)
+def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: str = "", log_x: bool = False,
+                log_y: bool = False, presentation: bool = False) -> go.Figure:
+    """A static figure (one run, no animation) with the same styling as :func:`animated_sweep`.
+
+    Parameters
+    ----------
+    series : list of Series
+        The curves, with distinct names.
+    x_title, y_title, title : str
+        Axis titles (with symbols and units) and the figure title (may be empty).
+    log_x, log_y : bool
+        Logarithmic axes; plotted values must then be positive.
+    presentation : bool
+        Use the presentation template.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Raises
+    ------
+    ValueError
+        Duplicate series names or non-positive values on a log axis.
+    """
+    return _figure([FrameData("line_figure", series)], x_title, y_title, title, log_x, log_y, presentation)
+
+
+# --------------------------------------------------------------------------------------- downloads
+
+
+@validated(fig=_FIGURE)
+def figure_html(fig: go.Figure) -> str:
+    """The figure as a self-contained HTML document, for download.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+
+    Returns
+    -------
+    str
+        A full HTML page with plotly.js embedded (no CDN: it opens offline). An animation starts
+        paused at its first frame.
+    """
+    return fig.to_html(include_plotlyjs=True, full_html=True, auto_play=False,
+                       config={"displaylogo": False, "responsive": True})
+
+
+def _decode(values: Any) -> np.ndarray:
+    """A trace's coordinate array as numpy: plain sequences, or Plotly's typed-array dict ``{dtype, bdata}``."""
+    if values is None:
+        return np.empty(0)
+    if isinstance(values, dict) and "bdata" in values:
+        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
+        return array.reshape([int(s) for s in str(values["shape"]).split(",")]) if "shape" in values else array
+    return np.asarray(values)
+
+
+def _rows(frame: str, traces: Sequence[Any]) -> Iterator[list]:
+    for trace in traces:
+        x, y = _decode(trace.x).ravel(), _decode(trace.y).ravel()
+        for xi, yi in zip(x.tolist(), y.tolist()):
+            yield [frame, trace.name or "", xi, yi]
+
+
+@validated(fig=_FIGURE)
+def figure_table_csv(fig: go.Figure) -> str:
+    """The figure's plotted data as tidy CSV with columns ``frame, trace, x, y``.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        An animated figure (its frames are exported, ``frame`` = frame name) or a static one
+        (its data, ``frame`` = ``""``). Typed arrays (figures read back from JSON) are decoded.
+
+    Returns
+    -------
+    str
+        CSV text, one row per plotted point; band edges appear as the traces
+        ``"<method> (band lower)"`` and ``"<method> (band upper)"``. Floats are written in full
+        precision (they parse back exactly).
+    """
+    sources = [(f.name, f.data) for f in fig.frames] or [("", fig.data)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["frame", "trace", "x", "y"])
+    for frame, traces in sources:
+        writer.writerows(_rows(frame, traces))
+    return buffer.getvalue()

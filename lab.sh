@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Private Estimation Lab: set everything up from nothing, then run the app, the tests or the benchmarks.
+#   ./lab.sh app     [streamlit options]   install into .venv and open the app
+#   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium) and run every test
+#   ./lab.sh bench                         print the benchmark figures
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+
+python_311() {
+  for candidate in python3.11 python3; do
+    if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+      echo "$candidate"; return
+    fi
+  done
+  echo "Python 3.11 or newer is required (python3.11 / python3 not found or too old)." >&2; exit 1
+}
+
+# Create .venv and install $1 (a requirements file) plus dpcore itself; skipped when nothing changed.
+install() {
+  local requirements=$1 stamp
+  [ -x "$VENV/bin/python" ] || "$(python_311)" -m venv "$VENV"
+  stamp=$(cat "$requirements" requirements.txt pyproject.toml | sha256sum | cut -c1-16)
+  if [ "$(cat "$VENV/.installed-$requirements" 2>/dev/null)" != "$stamp" ]; then
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
+    echo "$stamp" > "$VENV/.installed-$requirements"
+  fi
+}
+
+# Debian's chromium for the browser tests (`playwright install` cannot download a browser here).
+install_chromium() {
+  [ -x /usr/bin/chromium ] && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing Debian's chromium for the browser tests..."
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium
+}
+
+command=${1:-}
+shift || true
+case "$command" in
+  app)
+    install requirements.txt
+    exec "$VENV/bin/streamlit" run app.py "$@" ;;
+  test)
+    install requirements-dev.txt
+    install_chromium
+    exec "$VENV/bin/python" -m pytest tests "$@" ;;
+  bench)
+    install requirements-dev.txt
+    for script in benchmarks/*.py; do "$VENV/bin/python" "$script"; done ;;
+  *)
+    echo "usage: ./lab.sh app|test|bench [options]" >&2; exit 2 ;;
+esac

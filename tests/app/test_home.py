@@ -1,0 +1,128 @@
+"""The home page, run through the app's entry point (st.navigation) as a user opens it."""
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from helpers import APP, decode, plotly_spec, run, texts
+
+import ui
+
+EPSILONS = ["0.1", "0.15", "0.2", "0.3", "0.5", "0.7", "1", "1.5", "2", "3", "5"]
+
+
+def frame_curves(frame: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(density on X, density on X', e^-eps x density on X) of one frame, as plotted."""
+    on_x, on_x_prime, floor = (decode(trace["y"]) for trace in frame["data"])
+    return on_x, on_x_prime, floor
+
+
+def test_home_runs_and_shows_an_animated_chart():
+    at = run(APP)
+    assert not at.exception and not at.error and not at.warning
+    spec = plotly_spec(at)
+    assert [frame["name"] for frame in spec["frames"]] == EPSILONS
+    slider = spec["layout"]["sliders"][0]
+    assert [step["label"] for step in slider["steps"]] == EPSILONS
+    assert {step["method"] for step in slider["steps"]} == {"animate"}
+    assert [button["label"] for button in spec["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
+    assert spec["layout"]["uirevision"] == "home_densities"
+    assert at.get("plotly_chart")[0].key == "home_densities"
+
+
+@pytest.fixture(scope="module")
+def default_spec() -> dict:
+    return plotly_spec(run(APP))
+
+
+@pytest.mark.parametrize("label", EPSILONS)
+def test_every_frame_shows_the_e_to_the_epsilon_ratio(default_spec, label):
+    frame = next(f for f in default_spec["frames"] if f["name"] == label)
+    on_x, on_x_prime, floor = frame_curves(frame)
+    eps = float(label)
+    assert np.max(on_x / on_x_prime) == pytest.approx(math.exp(eps))
+    assert np.min(on_x / on_x_prime) == pytest.approx(math.exp(-eps))
+    assert np.all(on_x_prime >= floor * (1 - 1e-12))  # X' never drops below e^-eps times X
+
+
+def test_chart_starts_at_the_sidebar_epsilon():
+    at = run(APP)
+    assert at.select_slider(key="w_eps").value == 1.0
+    spec = plotly_spec(at)
+    assert spec["layout"]["sliders"][0]["active"] == EPSILONS.index("1")
+    start = next(f for f in spec["frames"] if f["name"] == "1")
+    for shown, framed in zip(spec["data"], start["data"]):
+        np.testing.assert_array_equal(decode(shown["y"]), decode(framed["y"]))
+
+
+def test_epsilon_in_the_url_sets_the_widget_the_frame_and_the_takeaways():
+    at = run(APP, eps="2")
+    assert at.select_slider(key="w_eps").value == 2.0
+    spec = plotly_spec(at)
+    assert spec["layout"]["sliders"][0]["active"] == EPSILONS.index("2")
+    on_x, on_x_prime, _ = (decode(trace["y"]) for trace in spec["data"])
+    assert np.max(on_x / on_x_prime) == pytest.approx(math.exp(2))
+    notes = next(text for text in texts(at.markdown) if text.startswith("**What to notice"))
+    assert "at ε = 2**" in notes and "7.389 = $e^{2}$" in notes and "88%" in notes
+
+
+def test_url_follows_the_widget():
+    at = run(APP)
+    assert at.query_params["eps"] == "1"
+    at.select_slider(key="w_eps").set_value(0.3).run()
+    assert at.query_params["eps"] == "0.3"
+    assert plotly_spec(at)["layout"]["sliders"][0]["active"] == EPSILONS.index("0.3")
+
+
+@pytest.mark.parametrize("raw, eps, level", [
+    ("abc", 1.0, "error"), ("nan", 1.0, "error"), ("inf", 1.0, "error"),
+    ("-1", 0.1, "warning"), ("1e308", 5.0, "warning"), ("0.4", 0.5, "info"),
+])
+def test_bad_epsilon_in_the_link(raw, eps, level):
+    at = run(APP, eps=raw)
+    assert not at.exception
+    assert (len(at.error), len(at.warning), len(at.info)) == tuple(int(level == kind) for kind in
+                                                                   ("error", "warning", "info"))
+    assert at.select_slider(key="w_eps").value == eps
+    assert plotly_spec(at)["layout"]["sliders"][0]["active"] == EPSILONS.index(f"{eps:g}")
+
+
+def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
+    plain, present = run(APP), run(APP, present="1")
+    assert not present.exception
+    assert len(present.markdown) < len(plain.markdown)
+    assert not any("papers behind it" in text for text in texts(present.markdown))
+    assert any("papers behind it" in text for text in texts(plain.markdown))
+    assert len(present.latex) == len(plain.latex) == 1
+    assert [plotly_spec(at)["layout"]["template"]["layout"]["font"]["size"] for at in (plain, present)] == [16, 22]
+
+
+def test_topics_are_listed_as_coming_without_links():
+    topics = next(text for text in texts(run(APP).markdown) if text.startswith("| topic"))
+    for topic in ("Truncation bias", "Pure vs approximate DP", "Product distributions in rounds",
+                  "Tournament (Scheffé) selection", "Exponential-mechanism sampling"):
+        assert topic in topics
+    assert "(coming)" in topics and "](" not in topics
+
+
+def test_downloads_and_footer():
+    at = run(APP)
+    buttons = at.get("download_button")
+    assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet"]
+    assert "PCG64" in at.caption[-1].value and "not a hardened release mechanism" in at.caption[-1].value
+
+
+def test_snippet_reproduces_the_figure(monkeypatch):
+    captured = {}
+    monkeypatch.setattr(ui, "downloads", lambda fig, *, name, snippet: captured.update(snippet=snippet))
+    monkeypatch.setattr(go.Figure, "show", lambda self, *args, **kwargs: None)
+    at = run(APP, eps="0.5")
+    namespace = {}
+    exec(captured["snippet"], namespace)
+    spec = plotly_spec(at)
+    frames = namespace["fig"].frames
+    assert [frame.name for frame in frames] == EPSILONS
+    for ours, theirs in zip(spec["frames"], frames):
+        for trace, again in zip(ours["data"], theirs.data):
+            np.testing.assert_allclose(decode(trace["y"]), again.y)

@@ -1,0 +1,114 @@
+"""End-to-end fixtures: a real `streamlit run` server and Debian's /usr/bin/chromium driven by Playwright.
+
+`playwright install` cannot download a browser here, so the launch points at the system chromium.
+Screenshots of every page go to $SCREENSHOT_DIR (default: artifacts/screenshots).
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+APP_DIR = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# streamlit/streamlit#7074: a deep link to a sub-page first probes <page>/_stcore/... and gets a 404.
+BENIGN_CONSOLE_URLS = ("/_stcore/health", "/_stcore/host-config")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "e2e" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(tmp_path_factory):
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w+")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none", "--server.runOnSave", "false"],
+        cwd=APP_DIR, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            log.seek(0)
+            raise RuntimeError(f"streamlit did not become healthy:\n{log.read()}")
+        time.sleep(0.1)
+    yield url
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+    log.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_server(browser, base_url):
+    """Open / once, as `streamlit run` does: until app.py has run once, Streamlit's legacy pages/ discovery
+    would serve a deep link to a sub-page without the app's navigation (noted in the README)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def base_url(streamlit_server):
+    return streamlit_server
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1400, "height": 1000}}
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir():
+    path = Path(os.environ.get("SCREENSHOT_DIR", APP_DIR / "artifacts" / "screenshots"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def console_errors(page):
+    errors = []
+
+    def record(message):
+        url = message.location.get("url") or ""
+        if message.type == "error" and not url.endswith(BENIGN_CONSOLE_URLS):
+            errors.append(f"{message.text} @ {url}")
+
+    page.on("console", record)
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    return errors

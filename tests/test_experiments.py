@@ -1,0 +1,281 @@
+"""The Monte Carlo engine: statistics, common random numbers, shapes, exports, input checks."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+from dpcore.experiments import SweepResult, fit_power_law, run_sweep, trials_for_budget
+from dpcore.randomness import child_generator
+
+
+def normal_sample(params, trials, rng):
+    return rng.standard_normal((trials, params["n"]))
+
+
+def sample_mean_error(data, params, rng):
+    return np.abs(data.mean(axis=1))
+
+
+def laplace_noise(data, params, rng):
+    """Signed noise of a Laplace mean of values in [-3, 3]: Lap(6 / (epsilon n))."""
+    return rng.laplace(0.0, 6.0 / (params["epsilon"] * params["n"]), data.shape[0])
+
+
+def clipped_laplace_error(data, params, rng):
+    """Signed error of the clipped Laplace mean of N(0, 1) data (true mean 0)."""
+    return np.clip(data, -3.0, 3.0).mean(axis=1) + laplace_noise(data, params, rng)
+
+
+def sweep(estimators, grid, trials=200, seed=7, data_parameters=("n",), sample=normal_sample, **options):
+    return run_sweep(sample, estimators, grid, data_parameters=data_parameters, trials=trials, seed=seed, **options)
+
+
+def test_sample_mean_of_normal_data_follows_the_root_n_law():
+    n = np.array([25, 100, 400])
+    result = sweep({"mean": sample_mean_error}, {"n": n}, trials=4000)
+    np.testing.assert_allclose(result.median[0], 0.6745 / np.sqrt(n), rtol=0.05)
+    np.testing.assert_allclose(result.rmse[0], 1.0 / np.sqrt(n), rtol=0.05)
+    np.testing.assert_allclose(result.mean[0], np.sqrt(2 / np.pi) / np.sqrt(n), rtol=0.05)
+    exponent, constant = fit_power_law(n, result.median[0])
+    assert exponent == pytest.approx(-0.5, abs=0.03)
+    assert constant == pytest.approx(0.6745, rel=0.1)
+    # the band is the 10 % and 90 % quantiles of |N(0, 1/n)|: 0.1257 and 1.6449 standard errors
+    np.testing.assert_allclose(result.lower[0] * np.sqrt(n), 0.1257, rtol=0.1)
+    np.testing.assert_allclose(result.upper[0] * np.sqrt(n), 1.6449, rtol=0.05)
+
+
+def test_errors_come_from_the_documented_streams():
+    n, trials, seed = 50, 300, 11
+    result = sweep({"clipped": clipped_laplace_error}, {"n": [n], "epsilon": [0.5]}, trials=trials, seed=seed)
+    data = child_generator(seed, "data", n).standard_normal((trials, n))
+    noise = child_generator(seed, "noise", "clipped", n).laplace(0.0, 6.0 / (0.5 * n), trials)
+    np.testing.assert_array_equal(result.errors[0, 0, 0], np.clip(data, -3, 3).mean(axis=1) + noise)
+
+
+def test_common_random_numbers_across_epsilon():
+    result = sweep({"clipped": clipped_laplace_error, "noise": laplace_noise}, {"n": [40], "epsilon": [1.0, 2.0, 4.0]})
+    noise_1, noise_2, noise_4 = result.errors[1, 0]
+    # the same noise draws at every epsilon: Lap(b / 2) is exactly half of Lap(b)
+    np.testing.assert_array_equal(noise_2, noise_1 / 2)
+    np.testing.assert_array_equal(noise_4, noise_1 / 4)
+    np.testing.assert_array_equal(result.median[1, 0, 1:], result.median[1, 0, :-1] / 2)
+    # and the same data: error(epsilon) = D + N / epsilon with D and N shared by all three epsilons
+    clipped_1, clipped_2, clipped_4 = result.errors[0, 0]
+    np.testing.assert_allclose(clipped_1 - clipped_2, 2 * (clipped_2 - clipped_4), rtol=0, atol=1e-12)
+
+
+def test_common_random_numbers_survive_spawned_streams():
+    def two_stage(data, params, rng):  # e.g. a range estimate, then a noisy mean, each on its own stream
+        first, second = rng.spawn(2)
+        size, scale = data.shape[0], 1 / params["epsilon"]
+        return first.laplace(0.0, scale, size) + second.laplace(0.0, 2 * scale, size)
+
+    noise_1, noise_2 = sweep({"two stage": two_stage}, {"n": [5], "epsilon": [1.0, 2.0]}).errors[0, 0]
+    np.testing.assert_array_equal(noise_2, noise_1 / 2)
+
+
+def test_methods_share_data_but_not_noise():
+    result = sweep({"mean a": sample_mean_error, "mean b": sample_mean_error, "noise a": laplace_noise,
+                    "noise b": laplace_noise}, {"n": [30], "epsilon": [1.0]}, trials=2000)
+    errors = result.errors[:, 0, 0]
+    np.testing.assert_array_equal(errors[0], errors[1])
+    assert abs(np.corrcoef(errors[2], errors[3])[0, 1]) < 0.1
+    assert not np.array_equal(errors[2], errors[3])
+
+
+def test_data_are_drawn_once_per_data_parameter_combination():
+    sample_calls, estimator_calls = [], []
+
+    def counting_sample(params, trials, rng):
+        sample_calls.append(dict(params))
+        return normal_sample(params, trials, rng)
+
+    def counting_estimator(data, params, rng):
+        estimator_calls.append(dict(params))
+        return sample_mean_error(data, params, rng)
+
+    grid = {"n": [10, 20], "epsilon": [0.5, 1.0, 2.0], "k": [2, 3]}
+    sweep({"a": counting_estimator, "b": counting_estimator}, grid, data_parameters=("n", "k"),
+          sample=counting_sample)
+    assert sample_calls == [{"n": 10, "k": 2}, {"n": 10, "k": 3}, {"n": 20, "k": 2}, {"n": 20, "k": 3}]
+    assert len(estimator_calls) == 2 * 12
+    assert estimator_calls[0] == {"n": 10, "k": 2, "epsilon": 0.5}
+
+
+def test_data_are_read_only_for_estimators():
+    def clips_in_place(data, params, rng):
+        np.clip(data, -1, 1, out=data)
+        return data.mean(axis=1)
+
+    with pytest.raises(ValueError, match="read-only"):
+        sweep({"in place": clips_in_place}, {"n": [10]})
+
+
+def test_same_seed_reproduces_and_other_seed_changes():
+    grid = {"n": [20, 40], "epsilon": [0.5, 1.0]}
+    estimators = {"clipped": clipped_laplace_error}
+    first, again, other = (sweep(estimators, grid, seed=s) for s in (3, 3, 4))
+    for name in ("median", "lower", "upper", "mean", "rmse"):
+        np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
+        assert not np.any(getattr(first, name) == getattr(other, name))
+    np.testing.assert_array_equal(np.stack(first.errors.ravel()), np.stack(again.errors.ravel()))
+
+
+def test_streams_are_keyed_by_value_not_position():
+    wide = sweep({"clipped": clipped_laplace_error}, {"n": [20, 40], "epsilon": [0.5, 1.0]})
+    narrow = sweep({"clipped": clipped_laplace_error}, {"n": [40], "epsilon": [1.0]})
+    np.testing.assert_array_equal(wide.errors[0, 1, 1], narrow.errors[0, 0, 0])
+
+
+def test_axes_keep_grid_order_whatever_the_data_axes():
+    def tagged(data, params, rng):  # a known value per grid point
+        return np.full(data.shape[0], 100 * params["epsilon"] + params["n"] + params["k"] / 10)
+
+    grid = {"epsilon": [1.0, 2.0, 3.0], "n": [5, 6], "k": [1, 2, 3, 4]}
+    result = sweep({"first": tagged, "second": lambda d, p, r: 2 * tagged(d, p, r)}, grid, trials=7)
+    assert result.parameters == ("epsilon", "n", "k")
+    assert result.methods == ("first", "second")
+    assert result.median.shape == result.trials.shape == result.errors.shape == (2, 3, 2, 4)
+    eps, n, k = np.meshgrid(*grid.values(), indexing="ij")
+    expected = 100 * eps + n + k / 10
+    for name in ("median", "lower", "upper", "mean", "rmse"):
+        np.testing.assert_allclose(getattr(result, name), [expected, 2 * expected], rtol=1e-12)
+    assert np.all(result.trials == 7)
+    assert result.errors[1, 2, 0, 3].shape == (7,)
+    assert result.quantiles == (0.1, 0.9) and result.seed == 7
+    with pytest.raises(ValueError, match="read-only"):
+        result.median[0, 0, 0, 0] = 0.0
+
+
+def test_quantile_levels_are_honoured():
+    def uniform_grid(data, params, rng):
+        return np.arange(data.shape[0], dtype=float)
+
+    result = sweep({"u": uniform_grid}, {"n": [1]}, trials=101, quantiles=(0.25, 0.75))
+    assert (result.lower[0, 0], result.median[0, 0], result.upper[0, 0]) == (25.0, 50.0, 75.0)
+    assert result.rmse[0, 0] == pytest.approx(np.sqrt(np.mean(np.arange(101.0) ** 2)))
+
+
+def test_trials_callable_and_budget_rule():
+    rule = trials_for_budget(6000, max_trials=500, min_trials=40)
+    assert [rule({"n": n}) for n in (5, 12, 60, 1000)] == [500, 500, 100, 40]
+    result = sweep({"mean": sample_mean_error}, {"n": [5, 12, 60, 1000], "epsilon": [1.0, 2.0]}, trials=rule)
+    np.testing.assert_array_equal(result.trials[0], [[500, 500], [500, 500], [100, 100], [40, 40]])
+    assert [result.errors[0, i, 1].size for i in range(4)] == [500, 500, 100, 40]
+
+
+def test_records_and_csv_round_trip():
+    result = sweep({"clipped": clipped_laplace_error, "mean": sample_mean_error},
+                   {"n": [20, 40], "epsilon": [0.5, 1.0, 2.0]}, trials=50)
+    rows = result.records()
+    assert len(rows) == 2 * 2 * 3
+    assert list(rows[0]) == ["method", "n", "epsilon", "median", "lower", "upper", "mean", "rmse", "trials"]
+    assert rows[4] == {"method": "clipped", "n": 40, "epsilon": 1.0, "median": result.median[0, 1, 1],
+                       "lower": result.lower[0, 1, 1], "upper": result.upper[0, 1, 1],
+                       "mean": result.mean[0, 1, 1], "rmse": result.rmse[0, 1, 1], "trials": 50}
+    parsed = list(csv.DictReader(io.StringIO(result.to_csv())))
+    assert len(parsed) == len(rows)
+    for row, text in zip(rows, parsed):
+        assert text["method"] == row["method"]
+        assert int(text["n"]) == row["n"] and int(text["trials"]) == row["trials"]
+        for key in ("epsilon", "median", "lower", "upper", "mean", "rmse"):
+            assert float(text[key]) == row[key]  # full precision survives the text
+
+
+def test_curve_slices_along_one_axis():
+    result = sweep({"clipped": clipped_laplace_error, "noise": laplace_noise},
+                   {"n": [20, 40, 80], "epsilon": [0.5, 1.0], "k": [3]}, trials=30)
+    curve = result.curve("noise", "n", epsilon=1.0)
+    np.testing.assert_array_equal(curve["x"], [20, 40, 80])
+    for name in ("median", "lower", "upper", "mean", "rmse"):
+        np.testing.assert_array_equal(curve[name], getattr(result, name)[1, :, 1, 0])
+    across_epsilon = result.curve("clipped", "epsilon", n=40, k=3)
+    np.testing.assert_array_equal(across_epsilon["median"], result.median[0, 1, :, 0])
+    assert result.curve("noise", "n", epsilon=1.0 + 1e-12)["median"][2] == result.median[1, 2, 1, 0]
+    with pytest.raises(ValueError, match=r"epsilon must be one of the grid values \[0.5, 1.0\]; got 3"):
+        result.curve("noise", "n", epsilon=3)
+    with pytest.raises(ValueError, match="needs a value for axis 'epsilon'"):
+        result.curve("noise", "n")
+    with pytest.raises(ValueError, match=r"method must be one of \('clipped', 'noise'\); got 'median'"):
+        result.curve("median", "n", epsilon=1.0)
+    with pytest.raises(ValueError, match="x must be one of the grid axes"):
+        result.curve("noise", "delta", epsilon=1.0)
+
+
+def test_fit_power_law_recovers_a_known_law():
+    x = np.logspace(1, 5, 9)
+    exponent, constant = fit_power_law(x, 3.0 * x ** (-2 / 3))
+    assert exponent == pytest.approx(-2 / 3, abs=1e-12)
+    assert constant == pytest.approx(3.0, rel=1e-12)
+    noisy = 0.5 * x**0.25 * np.exp(np.random.default_rng(0).normal(0, 0.01, x.size))
+    assert fit_power_law(x, noisy)[0] == pytest.approx(0.25, abs=0.01)
+
+
+@pytest.mark.parametrize("arguments, error, message", [
+    ({"x": [1, 2], "y": [1, -2]}, ValueError, r"y must be a real array .*\(0"),
+    ({"x": [1, 2, 3], "y": [1, 2]}, ValueError, r"x and y must have the same length"),
+    ({"x": [1], "y": [1]}, ValueError, r"x must be .*at least 2 entries"),
+    ({"x": [2, 2], "y": [1, 3]}, ValueError, r"x must contain at least two distinct values"),
+])
+def test_fit_power_law_rejects_bad_data(arguments, error, message):
+    with pytest.raises(error, match=message):
+        fit_power_law(**arguments)
+
+
+def wrong_shape(data, params, rng):
+    return np.zeros(data.shape[0] - 1)
+
+
+@pytest.mark.parametrize("change, error, message", [
+    ({"grid": {"n": []}}, ValueError, r"grid axis 'n' must be a non-empty 1-D sequence; got \[\]"),
+    ({"grid": {}}, TypeError, r"grid must be a non-empty mapping"),
+    ({"grid": {"n": [10, 10]}}, ValueError, r"grid axis 'n' must not repeat values"),
+    ({"grid": {"n": [10], "median": [1]}}, ValueError, r"grid axis names must be strings other than"),
+    ({"data_parameters": ("n", "m")}, ValueError, r"data_parameters must be grid axes \('n', 'epsilon'\); got \['m'\]"),
+    ({"data_parameters": "n"}, TypeError, r"data_parameters must be a sequence of grid axis names"),
+    ({"estimators": {"mean": 3}}, TypeError, r"estimators must map names .* got 'mean': 3"),
+    ({"estimators": {}}, TypeError, r"estimators must be a non-empty mapping"),
+    ({"sample": None}, TypeError, r"sample must be a callable"),
+    ({"trials": 0}, ValueError, r"trials must be an integer >= 1; got 0"),
+    ({"trials": 2.5}, ValueError, r"trials must be an integer >= 1; got 2.5"),
+    ({"trials": lambda params: params["n"] - 10}, ValueError, r"trials\(\{'n': 10\}\) must be an integer >= 1; got 0"),
+    ({"seed": -1}, ValueError, r"seed must be an integer >= 0; got -1"),
+    ({"quantiles": (0.9, 0.1)}, ValueError, r"quantiles must be two increasing levels"),
+    ({"quantiles": (0.1, 1.5)}, ValueError, r"quantiles must be a real array .*within \[0, 1\]"),
+    ({"estimators": {"short": wrong_shape}}, ValueError,
+     r"estimator 'short' must return per-trial errors of shape \(20,\); "
+     r"got shape \(19,\) at \{'n': 10, 'epsilon': 1.0\}"),
+    ({"estimators": {"nan": lambda d, p, r: np.full(d.shape[0], np.nan)}}, ValueError,
+     r"estimator 'nan' returned non-finite errors"),
+])
+def test_run_sweep_rejects_bad_inputs(change, error, message):
+    arguments = {"sample": normal_sample, "estimators": {"mean": sample_mean_error},
+                 "grid": {"n": [10], "epsilon": [1.0]}, "data_parameters": ("n",), "trials": 20, "seed": 0}
+    arguments.update(change)
+    with pytest.raises(error, match=message):
+        run_sweep(**arguments)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"budget": 0}, r"budget must be an integer >= 1; got 0"),
+    ({"budget": 100, "min_trials": 50, "max_trials": 10}, r"min_trials must be <= max_trials=10; got 50"),
+])
+def test_trials_for_budget_rejects_bad_inputs(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        trials_for_budget(**arguments)
+
+
+def test_budget_rule_names_a_missing_size_parameter():
+    with pytest.raises(ValueError, match=r"size_parameter 'n' must be a data parameter; got \['d'\]"):
+        trials_for_budget(1000)({"d": 3})
+
+
+def test_result_is_a_frozen_dataclass():
+    result = sweep({"mean": sample_mean_error}, {"n": [10]}, trials=5)
+    assert isinstance(result, SweepResult)
+    with pytest.raises(AttributeError):
+        result.seed = 1

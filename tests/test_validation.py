@@ -1,0 +1,166 @@
+"""Every public dpcore function rejects bad input with ValueError/TypeError naming the parameter.
+
+The functions and their constraints are discovered from the modules (``@validated`` keeps them on
+``func.__constraints__``), so a new public function cannot slip through: it must declare constraints
+and have a valid example call below, or the first two tests fail.
+"""
+
+import importlib
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dpcore import viz
+from dpcore.validation import Array, Choice, Integer, Real, Seed, validated
+
+MODULES = ["accounting", "audit", "experiments", "mechanisms", "randomness", "theory", "viz"]
+
+EXAMPLE_FRAME = viz.FrameData("1", [viz.Series("Laplace", [1.0, 2.0], [0.5, 0.25])])
+EXAMPLE_FIGURE = viz.line_figure(EXAMPLE_FRAME.series, x_title="n", y_title="error")
+
+# One valid call per public function: the baseline each bad value is swapped into.
+VALID_CALLS = {
+    "accounting.laplace_delta": dict(epsilon=0.5, scale=1.0, sensitivity=1.0),
+    "accounting.gaussian_delta": dict(epsilon=0.5, sigma=2.0, l2_sensitivity=1.0),
+    "accounting.gaussian_mu": dict(epsilon=1.0, delta=1e-5),
+    "accounting.gaussian_epsilon": dict(mu=1.0, delta=1e-5),
+    "accounting.pure_to_zcdp": dict(epsilon=1.0),
+    "accounting.zcdp_to_approx": dict(rho=0.5, delta=1e-6),
+    "accounting.zcdp_to_approx_optimal": dict(rho=0.5, delta=1e-6),
+    "accounting.approx_to_zcdp": dict(epsilon=1.0, delta=1e-6),
+    "accounting.gaussian_zcdp": dict(sigma=2.0, l2_sensitivity=1.0),
+    "accounting.basic_composition": dict(epsilon=0.1, delta=0.0, releases=10),
+    "accounting.advanced_composition": dict(epsilon=0.1, delta=0.0, releases=10, delta_prime=1e-6),
+    "accounting.zcdp_composition": dict(rho=0.1, releases=10),
+    "accounting.gaussian_composition": dict(mu=0.1, releases=10),
+    "audit.clopper_pearson": dict(successes=np.array([3.0]), trials=10, confidence=0.95),
+    "audit.epsilon_lower_bound": dict(counts=np.array([3.0]), counts_neighbour=np.array([5.0]), trials=10,
+                                      delta=0.0, confidence=0.95),
+    "audit.threshold_counts": dict(samples=np.arange(5.0), thresholds=np.array([1.0, 2.0])),
+    "audit.outcome_counts": dict(samples=np.array([0.0, 1.0, 1.0]), outcomes=3),
+    "mechanisms.laplace": dict(value=0.0, sensitivity=1.0, epsilon=1.0, rng=0),
+    "mechanisms.gaussian": dict(value=0.0, l2_sensitivity=1.0, epsilon=1.0, delta=1e-5, rng=0, calibration="analytic"),
+    "mechanisms.gaussian_sigma": dict(l2_sensitivity=1.0, epsilon=1.0, delta=1e-5, calibration="analytic"),
+    "mechanisms.exponential_probabilities": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0),
+    "mechanisms.exponential": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3,
+                                   method="gumbel"),
+    "mechanisms.report_noisy_max": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3),
+    "mechanisms.laplace_histogram": dict(data=np.array([0.1, 0.6]), edges=np.array([0.0, 0.5, 1.0]), epsilon=1.0,
+                                         rng=0),
+    "experiments.run_sweep": dict(sample=lambda p, t, rng: rng.standard_normal((t, p["n"])),
+                                  estimators={"mean": lambda x, p, rng: np.abs(x.mean(axis=1))}, grid={"n": [10]},
+                                  data_parameters=("n",), trials=20, seed=0, quantiles=(0.1, 0.9)),
+    "experiments.trials_for_budget": dict(budget=1000, max_trials=100, min_trials=10),
+    "experiments.fit_power_law": dict(x=np.array([1.0, 10.0]), y=np.array([1.0, 0.1])),
+    "theory.nonprivate_mean_error": dict(n=100, sd=1.0, statistic="median"),
+    "theory.laplace_mean_error": dict(n=100, epsilon=1.0, width=6.0, statistic="median"),
+    "theory.gaussian_mean_error": dict(n=100, epsilon=1.0, delta=1e-5, l2_width=2.0, dimension=2, statistic="rmse"),
+    "theory.heavy_tailed_rate": dict(n=100, epsilon=1.0, moment_k=3, constant=1.0),
+    "theory.clipped_mean_private_error": dict(n=100, epsilon=1.0, moment_k=3, moment_bound=1.0),
+    "theory.clipped_mean_optimal_radius": dict(n=100, epsilon=1.0, moment_k=3, moment_bound=1.0),
+    "theory.exponential_mechanism_loss_bound": dict(candidates=10, epsilon=1.0, sensitivity=1.0, t=1.0),
+    "viz.method_color": dict(name="Laplace"),
+    "viz.template": dict(presentation=True),
+    "viz.animated_sweep": dict(frames=[EXAMPLE_FRAME], x_title="n", y_title="error", frame_title="d", title="t",
+                               log_x=True, log_y=True, presentation=False),
+    "viz.line_figure": dict(series=EXAMPLE_FRAME.series, x_title="n", y_title="error", title="t", log_x=False,
+                            log_y=False, presentation=False),
+    "viz.figure_html": dict(fig=EXAMPLE_FIGURE),
+    "viz.figure_table_csv": dict(fig=EXAMPLE_FIGURE),
+    "randomness.as_generator": dict(rng=0),
+    "randomness.spawn": dict(rng=0, count=2),
+    "randomness.child_generator": dict(seed=0),
+}
+
+
+def public_functions():
+    """(qualified name, function) for every public function of the library modules."""
+    found = {}
+    for module_name in MODULES:
+        module = importlib.import_module(f"dpcore.{module_name}")
+        for name in module.__all__:
+            item = getattr(module, name)
+            if callable(item) and not isinstance(item, type):
+                found[f"{module_name}.{name}"] = item
+    return found
+
+
+FUNCTIONS = public_functions()
+CASES = [(name, param) for name, func in FUNCTIONS.items() for param in getattr(func, "__constraints__", {})]
+
+
+def test_every_public_function_declares_its_constraints():
+    undeclared = [name for name, func in FUNCTIONS.items() if not hasattr(func, "__constraints__")]
+    assert undeclared == []
+
+
+def test_every_public_function_has_a_valid_example_call():
+    assert sorted(set(FUNCTIONS) - set(VALID_CALLS)) == []
+
+
+@pytest.mark.parametrize("name", sorted(VALID_CALLS))
+def test_valid_example_call_succeeds(name):
+    FUNCTIONS[name](**VALID_CALLS[name])
+
+
+def bad_values(constraint):
+    """A strategy of values ``constraint`` must reject: its own list plus out-of-range draws."""
+    listed = st.sampled_from(constraint.bad_values())
+    if isinstance(constraint, Real) and constraint.low is not None:
+        edge = st.floats(max_value=constraint.low, exclude_max=not constraint.low_open, allow_nan=False,
+                         allow_infinity=False)
+        return st.one_of(listed, edge)
+    if isinstance(constraint, Real) and constraint.high is not None:
+        edge = st.floats(min_value=constraint.high, exclude_min=not constraint.high_open, allow_nan=False,
+                         allow_infinity=False)
+        return st.one_of(listed, edge)
+    if isinstance(constraint, Integer) and constraint.low is not None:
+        return st.one_of(listed, st.integers(max_value=constraint.low - 1))
+    return listed
+
+
+@pytest.mark.parametrize("name, param", CASES)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_bad_input_is_rejected_with_a_message_naming_the_parameter(name, param, data):
+    func = FUNCTIONS[name]
+    bad = data.draw(bad_values(func.__constraints__[param]), label=param)
+    with pytest.raises((ValueError, TypeError)) as caught:
+        func(**{**VALID_CALLS[name], param: bad})
+    assert param in str(caught.value)
+
+
+@pytest.mark.parametrize("constraint, value", [
+    (Real(0, 1, low_open=True), 0.0), (Real(low=0), -1e-300), (Real(), math.inf), (Real(), "1"),
+    (Integer(low=1), 0), (Integer(), 1.5), (Choice(("a", "b")), "c"), (Array(ndim=(1,)), np.zeros((2, 2))),
+    (Array(min_size=1), []), (Array(), [1.0, math.nan]), (Array(low=0, low_open=True), [0.0]), (Seed(), -3),
+])
+def test_each_constraint_kind_rejects_its_boundary_case(constraint, value):
+    with pytest.raises((ValueError, TypeError), match=r"^x must be .*; got"):
+        constraint.check("x", value)
+
+
+@pytest.mark.parametrize("constraint, value, expected", [
+    (Real(0, 1), 1, 1.0), (Integer(low=1), 1e4, 10000), (Real(low=0, allow_inf=True), math.inf, math.inf),
+    (Array(), [1, 2], np.array([1.0, 2.0])), (Real(), np.float32(0.5), 0.5),
+])
+def test_constraints_normalise_good_values(constraint, value, expected):
+    np.testing.assert_array_equal(constraint.check("x", value), expected)
+
+
+def test_error_message_names_parameter_range_and_value():
+    @validated(epsilon=Real(low=0, low_open=True))
+    def release(epsilon):
+        return epsilon
+
+    with pytest.raises(ValueError) as caught:
+        release(-1)
+    assert str(caught.value) == "epsilon must be a real number > 0; got -1.0"
+
+
+def test_constraint_for_a_missing_parameter_is_a_programming_error():
+    with pytest.raises(TypeError, match="unknown parameters"):
+        validated(nope=Real())(lambda x: x)

@@ -1,0 +1,423 @@
+"""Tests for dpcore.viz: the animated sweep's structure, styling registry, template and downloads."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import plotly.io as pio
+import pytest
+
+from dpcore import viz
+from dpcore.viz import FrameData, Series, animated_sweep, figure_html, figure_table_csv, line_figure, method_color
+
+N = np.array([10.0, 100.0, 1_000.0, 10_000.0])
+EPSILONS = (1.0, 0.1, 0.01)  # later frames reach further than the first
+
+
+def make_frames(epsilons=EPSILONS) -> list[FrameData]:
+    """One frame per epsilon: a simulated method with a band, its theory curve, the non-private baseline."""
+    frames = []
+    for eps in epsilons:
+        median = 1 / np.sqrt(N) + 1 / (eps * N)
+        frames.append(FrameData(f"{eps:g}", [
+            Series("Laplace", N, median, lower=0.5 * median, upper=2 * median),
+            Series("theory", N, 1.1 * median, kind="theory"),
+            Series("non-private", N, 1 / np.sqrt(N), kind="baseline"),
+        ]))
+    return frames
+
+
+def make_figure(**kwargs):
+    options = dict(x_title="sample size n", y_title="|error|", frame_title="ε")
+    return animated_sweep(make_frames(), **(options | kwargs))
+
+
+@pytest.fixture(scope="module")
+def fig():
+    return make_figure(title="Mean estimation")
+
+
+def all_plotted_y(frames: list[FrameData]) -> np.ndarray:
+    return np.concatenate([a for f in frames for s in f.series
+                           for a in (s.y, s.lower, s.upper) if a is not None])
+
+
+# ------------------------------------------------------------------ structure of the animation
+
+def test_one_plotly_frame_per_frame_named_by_label(fig):
+    assert [f.name for f in fig.frames] == [f"{e:g}" for e in EPSILONS]
+
+
+def test_initial_data_equals_first_frame(fig):
+    first = fig.frames[0].data
+    assert len(fig.data) == len(first)
+    for shown, framed in zip(fig.data, first):
+        assert shown.name == framed.name
+        assert shown.mode == framed.mode and shown.fill == framed.fill
+        np.testing.assert_array_equal(np.asarray(shown.x, float), np.asarray(framed.x, float))
+        np.testing.assert_array_equal(np.asarray(shown.y, float), np.asarray(framed.y, float))
+
+
+def test_every_frame_has_the_same_trace_layout(fig):
+    layouts = [[(t.name, t.mode, t.fill) for t in f.data] for f in fig.frames]
+    assert all(layout == layouts[0] for layout in layouts)
+    # band: lower + upper edge; then the three lines
+    assert len(layouts[0]) == 5
+
+
+def test_frames_hold_the_data_of_their_series(fig):
+    for frame, data in zip(make_frames(), fig.frames):
+        line = next(t for t in data.data if t.name == "Laplace")
+        np.testing.assert_allclose(line.y, frame.series[0].y)
+
+
+def test_slider_has_one_animate_step_per_frame(fig):
+    (slider,) = fig.layout.sliders
+    assert len(slider.steps) == len(fig.frames)
+    for step, frame in zip(slider.steps, fig.frames):
+        assert step.method == "animate"
+        assert step.label == frame.name
+        names, options = step.args
+        assert list(names) == [frame.name]
+        assert options["mode"] == "immediate"
+        assert options["frame"]["redraw"] is True
+        assert options["transition"]["duration"] == 0
+    assert slider.currentvalue.prefix == "ε = "
+    assert slider.active == 0
+
+
+def test_play_and_pause_buttons(fig):
+    (menu,) = fig.layout.updatemenus
+    assert [b.label for b in menu.buttons] == ["Play", "Pause"]
+    play, pause = menu.buttons
+    assert play.method == pause.method == "animate"
+    assert play.args[0] is None  # all frames
+    assert play.args[1]["fromcurrent"] is True
+    assert play.args[1]["frame"]["duration"] > 0
+    assert list(pause.args[0]) == [None]  # an array holding null: stop
+
+
+def test_uirevision_is_constant():
+    assert make_figure().layout.uirevision == make_figure(log_x=False).layout.uirevision == "dplab"
+
+
+def test_legend_is_outside_the_plot_area_and_away_from_the_controls(fig):
+    legend = fig.layout.template.layout.legend
+    slider, menu = fig.layout.sliders[0], fig.layout.updatemenus[0]
+    assert legend.x > 1 and legend.xanchor == "left"  # right of the plot area
+    assert legend.yanchor == "top" and legend.y == 1
+    assert slider.y <= 0 and slider.yanchor == "top" and menu.y <= 0  # below the plot area
+
+
+# ------------------------------------------------------------------ axes
+
+@pytest.mark.parametrize("log_x, log_y", [(True, True), (False, True), (True, False), (False, False)])
+def test_axis_types(log_x, log_y):
+    figure = make_figure(log_x=log_x, log_y=log_y)
+    assert figure.layout.xaxis.type == ("log" if log_x else "linear")
+    assert figure.layout.yaxis.type == ("log" if log_y else "linear")
+
+
+@pytest.mark.parametrize("log_y", [True, False])
+def test_y_range_is_fixed_and_contains_every_frame(log_y):
+    figure = make_figure(log_y=log_y)
+    values = all_plotted_y(make_frames())
+    if log_y:
+        values = np.log10(values)
+    low, high = figure.layout.yaxis.range
+    assert figure.layout.yaxis.autorange is False
+    assert low < values.min() and values.max() < high  # padded, not tight
+    assert all(frame.layout.yaxis.range is None for frame in figure.frames)  # frames do not move it
+
+
+def test_x_range_in_log10_units():
+    figure = make_figure()
+    low, high = figure.layout.xaxis.range
+    assert low < np.log10(N.min()) and np.log10(N.max()) < high
+
+
+def test_nan_is_a_gap_and_is_ignored_by_the_range():
+    y = np.array([1.0, np.nan, 0.1, 0.01])
+    figure = line_figure([Series("Laplace", N, y)], x_title="n", y_title="error", log_x=True, log_y=True)
+    low, high = figure.layout.yaxis.range
+    assert low < -2 and 0 < high < 1
+
+
+# ------------------------------------------------------------------ trace styles
+
+def test_band_is_a_fill_trace_down_to_its_lower_edge(fig):
+    traces = list(fig.data)
+    names = [t.name for t in traces]
+    upper = names.index("Laplace (band upper)")
+    assert names[upper - 1] == "Laplace (band lower)"
+    assert traces[upper].fill == "tonexty"
+    assert traces[upper].fillcolor.startswith("rgba(") and traces[upper].fillcolor.endswith(", 0.2)")
+    assert all(t.showlegend is False and t.hoverinfo == "skip" for t in traces[upper - 1:upper + 1])
+    assert all(t.fill is None for t in traces if "band" not in t.name)
+    np.testing.assert_allclose(traces[upper].y, make_frames()[0].series[0].upper)
+
+
+def test_bands_are_drawn_below_all_lines(fig):
+    names = [t.name for t in fig.data]
+    assert names == ["Laplace (band lower)", "Laplace (band upper)", "Laplace", "theory", "non-private"]
+
+
+def test_kind_sets_the_line_style(fig):
+    by_name = {t.name: t for t in fig.data}
+    assert by_name["Laplace"].mode == "lines+markers" and by_name["Laplace"].line.dash == "solid"
+    assert by_name["theory"].mode == "lines" and by_name["theory"].line.dash == "dash"
+    assert by_name["non-private"].mode == "lines" and by_name["non-private"].line.dash == "dot"
+
+
+def test_series_colour_defaults_to_the_registry(fig):
+    by_name = {t.name: t for t in fig.data}
+    for name in ("Laplace", "theory", "non-private"):
+        assert by_name[name].line.color == viz.METHOD_COLORS[name]
+    assert Series("Laplace", N, N, color="#123456").color == "#123456"
+
+
+# ------------------------------------------------------------------ colours
+
+def test_registry_names_get_registry_colours():
+    required = ["non-private", "Laplace", "Gaussian (analytic)", "Gaussian (classical)", "zCDP Gaussian", "naive",
+                "clipped Laplace", "exponential mechanism", "theory", "lower bound"]
+    for name in required:
+        assert method_color(name) == viz.METHOD_COLORS[name]
+
+
+def test_registry_colours_are_distinct_hex():
+    colours = [c.lower() for c in viz.METHOD_COLORS.values()]
+    assert len(set(colours)) == len(colours)
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
+
+
+def test_unknown_names_get_a_stable_palette_colour():
+    names = [f"method {i}" for i in range(20)]
+    colours = [method_color(name) for name in names]
+    assert colours == [method_color(name) for name in names]
+    assert set(colours) <= set(viz._FALLBACK)
+    assert len(set(colours)) > 1
+
+
+def test_fallback_colour_does_not_depend_on_the_process_hash_seed():
+    code = "from dpcore.viz import method_color; print(method_color('report noisy max'))"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outputs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                              env=os.environ | {"PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
+    assert outputs == {method_color("report noisy max")}
+
+
+# ------------------------------------------------------------------ template
+
+def test_template_fonts_are_projector_sized():
+    normal, presentation = viz.template(), viz.template(presentation=True)
+    assert normal.layout.font.size >= 16
+    assert presentation.layout.font.size >= 22
+    assert presentation.layout.font.size > normal.layout.font.size
+    assert presentation.layout.title.font.size > normal.layout.title.font.size
+    assert normal.layout.plot_bgcolor == normal.layout.paper_bgcolor == "white"
+    assert normal.layout.xaxis.automargin is True and normal.layout.yaxis.automargin is True
+
+
+def test_template_is_registered():
+    assert pio.templates["dplab"].layout.font.size == viz.template().layout.font.size
+    assert pio.templates["dplab_presentation"].layout.font.size == viz.template(True).layout.font.size
+
+
+def test_presentation_figures_use_the_presentation_template():
+    assert make_figure(presentation=True).layout.template.layout.font.size >= 22
+
+
+# ------------------------------------------------------------------ static figure
+
+def test_line_figure_is_static_with_the_same_styling():
+    series = make_frames()[0].series
+    figure = line_figure(series, x_title="n", y_title="error", title="One run", log_x=True, log_y=True)
+    assert not figure.frames and not figure.layout.sliders and not figure.layout.updatemenus
+    assert [t.name for t in figure.data] == [t.name for t in make_figure().data]
+    assert figure.layout.template.layout.font.size == viz.template().layout.font.size
+    assert figure.layout.title.text == "One run"
+
+
+# ------------------------------------------------------------------ downloads
+
+def test_figure_html_is_self_contained(fig):
+    html = figure_html(fig)
+    assert len(html.encode()) > 1_000_000
+    assert re.search(r"\* plotly\.js v\d+\.\d+\.\d+", html)  # the library's own header: plotly.js embedded
+    assert not re.search(r"<script[^>]+src=", html)  # nothing loaded from elsewhere
+    # The only CDN address is the geo-map topojson default inside plotly.js's own source (unused by
+    # these figures); remove it and no CDN reference remains.
+    topojson_default = 'dflt:"https://cdn.plot.ly/un/"'
+    assert "cdn.plot.ly" not in html.replace(topojson_default, "")
+    assert "Plotly.animate(" not in html  # opens paused on the first frame
+
+
+def read_csv(text: str) -> list[dict]:
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows and list(rows[0]) == ["frame", "trace", "x", "y"]
+    return rows
+
+
+def test_figure_table_csv_round_trips_the_frames(fig):
+    rows = read_csv(figure_table_csv(fig))
+    assert len(rows) == sum(len(t.x) for f in fig.frames for t in f.data)
+    for frame in fig.frames:
+        for trace in frame.data:
+            mine = [r for r in rows if r["frame"] == frame.name and r["trace"] == trace.name]
+            np.testing.assert_array_equal([float(r["x"]) for r in mine], trace.x)
+            np.testing.assert_array_equal([float(r["y"]) for r in mine], trace.y)
+
+
+def test_figure_table_csv_static_figure_has_empty_frame():
+    series = [Series("Laplace, clipped", N, 1 / N)]  # a comma in the name is quoted
+    rows = read_csv(figure_table_csv(line_figure(series, x_title="n", y_title="error")))
+    assert {r["frame"] for r in rows} == {""}
+    assert {r["trace"] for r in rows} == {"Laplace, clipped"}
+    np.testing.assert_array_equal([float(r["y"]) for r in rows], 1 / N)
+
+
+def test_figure_table_csv_decodes_typed_arrays(fig):
+    from_json = pio.from_json(fig.to_json())
+    assert isinstance(from_json.frames[0].data[0].y, dict)  # Plotly >= 6 keeps {dtype, bdata} here
+    assert figure_table_csv(from_json) == figure_table_csv(fig)
+
+
+def test_downloads_reject_non_figures():
+    with pytest.raises(TypeError, match="fig must be a plotly.graph_objects.Figure"):
+        figure_html({"data": []})
+    with pytest.raises(TypeError, match="fig must be a plotly"):
+        figure_table_csv(None)
+
+
+# ------------------------------------------------------------------ bad inputs
+
+def test_no_frames():
+    with pytest.raises(ValueError, match="frames must be a non-empty list of FrameData"):
+        animated_sweep([], x_title="n", y_title="e", frame_title="ε")
+
+
+def test_frames_with_different_series_names():
+    frames = make_frames()
+    frames[1] = FrameData("0.1", [Series("Gaussian (analytic)", N, N), *frames[1].series[1:]])
+    with pytest.raises(ValueError, match=r"same series.*frame '0.1'"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+
+
+def test_frames_with_different_series_counts():
+    frames = make_frames()
+    frames[2] = FrameData("0.01", frames[2].series[:2])
+    with pytest.raises(ValueError, match=r"same series.*frame '0.01'"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+
+
+def test_frames_with_series_in_another_order():
+    frames = make_frames()
+    frames[1] = FrameData("0.1", frames[1].series[::-1])
+    with pytest.raises(ValueError, match="same order"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+
+
+def test_frames_where_a_band_appears():
+    frames = make_frames()
+    laplace = frames[1].series[0]
+    frames[1] = FrameData("0.1", [Series("Laplace", N, laplace.y), *frames[1].series[1:]])
+    with pytest.raises(ValueError, match="band"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+
+
+def test_duplicate_frame_labels():
+    frames = make_frames((1.0, 1.0))
+    with pytest.raises(ValueError, match="frame labels must be unique"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+
+
+def test_duplicate_series_names_in_a_frame():
+    with pytest.raises(ValueError, match="duplicate series names"):
+        FrameData("a", [Series("Laplace", N, N), Series("Laplace", N, N)])
+
+
+def test_x_and_y_length_mismatch():
+    with pytest.raises(ValueError, match=r"series 'Laplace' x and series 'Laplace' y must have the same length"):
+        Series("Laplace", N, N[:-1])
+
+
+def test_band_length_mismatch():
+    with pytest.raises(ValueError, match="same length"):
+        Series("Laplace", N, N, lower=N[:-1], upper=N[:-1])
+
+
+def test_band_needs_both_edges():
+    with pytest.raises(ValueError, match="both lower and upper"):
+        Series("Laplace", N, N, lower=N)
+
+
+def test_band_edges_in_order():
+    with pytest.raises(ValueError, match="lower edge exceeds its upper edge"):
+        Series("Laplace", N, N, lower=2 * N, upper=N)
+
+
+@pytest.mark.parametrize("field", ["x", "y"])
+def test_empty_arrays(field):
+    arrays = {"x": N, "y": N} | {field: []}
+    with pytest.raises(ValueError, match=f"series 'Laplace' {field} must be a real array"):
+        Series("Laplace", **arrays)
+
+
+def test_infinite_values():
+    with pytest.raises(ValueError, match="series 'Laplace' y must not contain ±inf"):
+        Series("Laplace", N, np.array([1.0, np.inf, 1.0, 1.0]))
+    with pytest.raises(ValueError, match="series 'Laplace' x must be a real array .* of finite values"):
+        Series("Laplace", np.array([1.0, np.nan, 2.0, 3.0]), N)
+
+
+def test_bad_kind_and_colour():
+    with pytest.raises(ValueError, match="series 'Laplace' kind must be one of"):
+        Series("Laplace", N, N, kind="bar")
+    with pytest.raises(ValueError, match="series 'Laplace' color must be a colour '#RRGGBB'"):
+        Series("Laplace", N, N, color="red")
+
+
+def test_non_positive_values_on_a_log_axis():
+    frames = make_frames()
+    frames[2] = FrameData("0.01", [Series("Laplace", N, N, lower=0 * N, upper=N), *frames[2].series[1:]])
+    with pytest.raises(ValueError, match="log_y needs positive y values; series 'Laplace' in frame '0.01'"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+    animated_sweep(frames, x_title="n", y_title="e", frame_title="ε", log_y=False)  # fine on a linear axis
+
+
+def test_all_nan():
+    with pytest.raises(ValueError, match="no finite y values"):
+        line_figure([Series("Laplace", N, np.full(4, np.nan))], x_title="n", y_title="e")
+
+
+VALID_CALLS = {
+    animated_sweep: dict(frames=make_frames(), x_title="n", y_title="e", frame_title="ε"),
+    line_figure: dict(series=make_frames()[0].series, x_title="n", y_title="e"),
+    method_color: dict(name="Laplace"),
+    viz.template: dict(presentation=True),
+    figure_html: dict(fig=line_figure(make_frames()[0].series, x_title="n", y_title="e")),
+    figure_table_csv: dict(fig=line_figure(make_frames()[0].series, x_title="n", y_title="e")),
+}
+
+
+@pytest.mark.parametrize("func", list(VALID_CALLS), ids=lambda f: f.__name__)
+def test_declared_constraints_reject_their_bad_values(func):
+    func(**VALID_CALLS[func])
+    for name, constraint in func.__constraints__.items():
+        for bad in constraint.bad_values():
+            with pytest.raises((ValueError, TypeError), match=name):
+                func(**(VALID_CALLS[func] | {name: bad}))
+
+
+def test_every_public_function_declares_constraints():
+    public = [getattr(viz, name) for name in viz.__all__]
+    functions = [f for f in public if callable(f) and not isinstance(f, type)]
+    assert functions and [f.__name__ for f in functions if not hasattr(f, "__constraints__")] == []
+    assert set(functions) == set(VALID_CALLS)  # every public function is exercised above

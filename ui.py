@@ -1,0 +1,381 @@
+"""Shared Streamlit glue for every page of Private Estimation Lab.
+
+Pages stay thin: they declare their parameters as :class:`ParamSpec` values, call :func:`controls`
+(widgets seeded from the URL, validated, mirrored back into the URL), call ``dpcore``, and show the
+result with :func:`plotly` / :func:`animated`, :func:`downloads` and :func:`formula`. Prose goes
+through :func:`prose` so presentation mode (``?present=1``) can hide it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from dpcore import viz
+
+__all__ = [
+    "ParamSpec",
+    "log_grid",
+    "epsilon_spec",
+    "delta_spec",
+    "n_spec",
+    "trials_spec",
+    "seed_spec",
+    "parse_param",
+    "controls",
+    "presentation_mode",
+    "setup_page",
+    "prose",
+    "formula",
+    "plotly",
+    "animated",
+    "downloads",
+    "guard",
+    "footer",
+]
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+NICE_MANTISSAS = (1, 1.5, 2, 3, 5, 7)
+SEED_MAX = 2**31 - 1
+KINDS = ("log", "float", "int", "choice", "seed")
+
+Note = tuple[str, str]  # (level, message), level in {"error", "warning", "info"}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One page parameter: its widget, its URL query key and its safe range.
+
+    Parameters
+    ----------
+    key : str
+        URL query key; the widget key is ``f"w_{key}"``.
+    label : str
+        Widget label.
+    kind : {"log", "float", "int", "choice", "seed"}
+        ``log``: a select slider over ``options`` (log-spaced values, snapped in log space);
+        ``float`` / ``int``: a slider on ``[low, high]`` (``step`` optional);
+        ``choice``: one of ``options`` (numbers: a select slider, snapped; strings: radio buttons);
+        ``seed``: an integer input on ``[0, 2**31 - 1]``.
+    default : Any
+        Value used when the URL does not set the parameter or sets it to garbage.
+    low, high : float, optional
+        Clamping range; defaults to the ends of ``options``.
+    options : tuple
+        Allowed values, in order (``log`` and ``choice``).
+    help : str
+        Tooltip text.
+    format : str
+        Display format, e.g. ``"{:g}"``.
+    step : float, optional
+        Slider step for ``float``/``int``.
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    options: tuple = ()
+    help: str = ""
+    format: str = "{:g}"
+    step: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
+        if self.kind in ("log", "choice") and self.default not in self.options:
+            raise ValueError(f"default {self.default!r} of {self.key!r} is not one of its options")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The clamping range ``(low, high)``."""
+        low = min(self.options) if self.low is None else self.low
+        high = max(self.options) if self.high is None else self.high
+        return low, high
+
+    @property
+    def numeric(self) -> bool:
+        """Whether URL values are numbers (everything but a choice among strings)."""
+        return not any(isinstance(option, str) for option in self.options)
+
+    def show(self, value: Any) -> str:
+        """``value`` in the display format (strings as they are)."""
+        return value if isinstance(value, str) else self.format.format(value)
+
+
+# ---------------------------------------------------------------------------- ready-made specs
+def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTISSAS,
+             integer: bool = False) -> tuple:
+    """Log-spaced "nice" values ``m * 10**e`` (``m`` in ``mantissas``) within ``[low, high]``.
+
+    >>> log_grid(0.5, 3)
+    (0.5, 0.7, 1.0, 1.5, 2.0, 3.0)
+    """
+    exponents = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    values = [float(f"{m}e{e}") for e in exponents for m in mantissas]
+    inside = [v for v in values if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)]
+    return tuple(int(v) for v in inside if v == int(v)) if integer else tuple(inside)
+
+
+def epsilon_spec(default: float = 1.0, low: float = 0.01, high: float = 10.0) -> ParamSpec:
+    """The privacy budget ε on a log-scale select slider (URL key ``eps``)."""
+    return ParamSpec(
+        key="eps", label="Privacy budget ε (log scale)", kind="log", default=default, low=low, high=high,
+        options=log_grid(low, high),
+        help=(f"Smaller ε = more privacy and more noise; larger ε = less privacy, more accuracy. "
+              f"Steps are log-spaced (1, 1.5, 2, 3, 5, 7 per decade) from {low:g} to {high:g}."),
+    )
+
+
+def delta_spec(default: float = 1e-6, low: float = 1e-12, high: float = 1e-3) -> ParamSpec:
+    """The failure probability δ of approximate DP, powers of ten (URL key ``delta``)."""
+    return ParamSpec(
+        key="delta", label="δ (log scale)", kind="log", default=default, low=low, high=high,
+        options=log_grid(low, high, mantissas=(1,)), format="{:.0e}",
+        help="Probability that the ε guarantee may fail. Rule of thumb: δ much smaller than 1/n.",
+    )
+
+
+def n_spec(default: int = 1000, low: int = 10, high: int = 100_000) -> ParamSpec:
+    """The sample size n on log-spaced nice integers (URL key ``n``)."""
+    return ParamSpec(
+        key="n", label="Sample size n (log scale)", kind="log", default=default, low=low, high=high,
+        options=log_grid(low, high, integer=True), format="{:,}",
+        help="Number of people (rows) in the dataset.",
+    )
+
+
+def trials_spec(default: int = 200, low: int = 20, high: int = 2000) -> ParamSpec:
+    """The number of Monte Carlo trials per grid point (URL key ``trials``)."""
+    return ParamSpec(
+        key="trials", label="Monte Carlo trials", kind="log", default=default, low=low, high=high,
+        options=log_grid(low, high, integer=True), format="{:,}",
+        help="Independent repetitions behind each point: more trials give smoother curves but take longer.",
+    )
+
+
+def seed_spec(default: int = 0) -> ParamSpec:
+    """The random seed (URL key ``seed``): the same seed reproduces the same pictures."""
+    return ParamSpec(
+        key="seed", label="Random seed", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
+        help="Same seed, same simulated data and noise: share the link to show exactly this run.",
+    )
+
+
+# ---------------------------------------------------------------------------- URL parsing
+def _snap(spec: ParamSpec, value: float) -> Any:
+    """The allowed value nearest to ``value`` (in log space for ``log``)."""
+    if spec.kind in ("int", "seed"):
+        return int(round(value))
+    if spec.kind == "float":
+        return value
+    distance = (lambda o: abs(math.log(o / value))) if spec.kind == "log" else (lambda o: abs(o - value))
+    return min(spec.options, key=distance)
+
+
+def _parse_choice(spec: ParamSpec, raw: str) -> tuple[Any, list[Note]]:
+    for option in spec.options:
+        if raw == str(option):
+            return option, []
+    allowed = ", ".join(map(str, spec.options))
+    return spec.default, [("error", f"Invalid {spec.key}={raw!r} in the link: not one of {allowed}. "
+                                    f"Using the default {spec.show(spec.default)}.")]
+
+
+def parse_param(spec: ParamSpec, raw: str | None) -> tuple[Any, list[Note]]:
+    """Turn one raw URL value into a valid widget value, with messages for the user.
+
+    Returns the value and a list of ``(level, message)`` notes: ``error`` when ``raw`` is not a
+    finite number (the default is used), ``warning`` when it was clamped into range, ``info`` when
+    snapping to the widget's grid changed it by more than 1 %.
+    """
+    if raw is None:
+        return spec.default, []
+    if not spec.numeric:
+        return _parse_choice(spec, raw)
+    try:
+        number = float(raw)
+    except ValueError:
+        number = None
+    if number is None or not math.isfinite(number):
+        why = "not a number" if number is None else "not a finite number"
+        return spec.default, [("error", f"Invalid {spec.key}={raw!r} in the link: {why}. "
+                                        f"Using the default {spec.show(spec.default)}.")]
+    low, high = spec.bounds
+    clamped = min(max(number, low), high)
+    value = _snap(spec, clamped)
+    if clamped != number:
+        return value, [("warning", f"{spec.key}={raw} in the link is outside [{spec.show(low)}, {spec.show(high)}]; "
+                                   f"clamped to {spec.show(value)}.")]
+    if abs(value - clamped) > 0.01 * abs(clamped):
+        return value, [("info", f"{spec.key}={raw} in the link is not one of this page's values; "
+                                f"using the nearest, {spec.show(value)}.")]
+    return value, []
+
+
+def _url_text(value: Any) -> str:
+    """How ``value`` is written into the URL (short, exact, parseable by :func:`parse_param`)."""
+    if isinstance(value, float):
+        return f"{value:.12g}"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------- widgets
+def _widget(spec: ParamSpec, parent: Any) -> Any:
+    """Draw the widget for ``spec`` (its value comes from ``st.session_state``)."""
+    common = dict(label=spec.label, key=f"w_{spec.key}", help=spec.help or None)
+    if spec.kind == "seed":
+        return parent.number_input(min_value=0, max_value=SEED_MAX, step=1, **common)
+    if spec.kind in ("float", "int"):
+        low, high = spec.bounds
+        return parent.slider(min_value=low, max_value=high, step=spec.step, **common)
+    if not spec.numeric:
+        return parent.radio(options=spec.options, horizontal=True, **common)
+    return parent.select_slider(options=spec.options, format_func=spec.show, **common)
+
+
+def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[str, Any]:
+    """Draw one widget per spec, seeded from the URL, and keep the URL in sync with them.
+
+    On the first run of a page in a session (see :func:`setup_page`) the URL query parameters seed
+    the widgets, validated by :func:`parse_param` (a bad value gets an error, warning or info
+    message in the page); afterwards the user's moves win. Every run writes the current values back
+    into ``st.query_params``, so the address bar always reproduces the page.
+
+    Parameters
+    ----------
+    specs : sequence of ParamSpec
+    location : {"sidebar", "main"}
+
+    Returns
+    -------
+    dict
+        ``{spec.key: current value}``.
+    """
+    parent = st.sidebar if location == "sidebar" else st
+    values = {}
+    for spec in specs:
+        widget_key = f"w_{spec.key}"
+        if widget_key not in st.session_state:
+            value, notes = parse_param(spec, st.query_params.get(spec.key))
+            for level, message in notes:
+                getattr(st, level)(message)
+            st.session_state[widget_key] = value
+        values[spec.key] = _widget(spec, parent)
+    for spec in specs:
+        text = _url_text(values[spec.key])
+        if st.query_params.get(spec.key) != text:
+            st.query_params[spec.key] = text
+    return values
+
+
+# ---------------------------------------------------------------------------- page chrome
+def presentation_mode() -> bool:
+    """Whether the page was opened with ``?present=1`` (bigger fonts, no prose)."""
+    return st.query_params.get("present", "").lower() in ("1", "true", "yes", "on")
+
+
+def setup_page(title: str, icon: str) -> None:
+    """Shared chrome: CSS (larger in presentation mode) and the page title. Call it first in every page.
+
+    When the session arrives from another page, the widget values left from there are dropped, so
+    the URL (not the previous page) seeds this page's controls.
+    """
+    if st.session_state.get("_ui_page") != title:
+        for key in [key for key in st.session_state if str(key).startswith("w_")]:
+            del st.session_state[key]
+        st.session_state["_ui_page"] = title
+    st.html(ASSETS / "style.css")
+    if presentation_mode():
+        st.html(ASSETS / "present.css")
+    st.title(f"{icon} {title}")
+
+
+def prose(markdown_text: str) -> None:
+    """Explanatory markdown, hidden in presentation mode."""
+    if not presentation_mode():
+        st.markdown(markdown_text)
+
+
+def formula(latex: str) -> None:
+    """A displayed formula, shown in every mode."""
+    st.latex(latex)
+
+
+# ---------------------------------------------------------------------------- figures
+def plotly(fig: go.Figure, key: str) -> None:
+    """Show ``fig`` with the app's template (presentation-aware), a stable ``uirevision`` and a roomy height."""
+    present = presentation_mode()
+    styled = go.Figure(fig).update_layout(template=viz.template(present), uirevision=key,
+                                          height=fig.layout.height or (680 if present else 540))
+    st.plotly_chart(styled, key=key, width="stretch", theme=None, config={"displaylogo": False})
+
+
+def _start_at(fig: go.Figure, label: str) -> go.Figure:
+    """A copy of an animated figure showing the frame named ``label`` (data and slider position)."""
+    names = [frame.name for frame in fig.frames]
+    if label not in names:
+        raise ValueError(f"no frame named {label!r}; frames are {names}")
+    index = names.index(label)
+    shown = go.Figure(data=fig.frames[index].data, layout=fig.layout, frames=fig.frames)
+    shown.layout.sliders[0].active = index
+    return shown
+
+
+def animated(fig: go.Figure, key: str, *, start: str | None = None) -> None:
+    """Show an animated figure (frames, slider, Play/Pause) in its own fragment.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        Built by :func:`dpcore.viz.animated_sweep`.
+    key : str
+        Stable element key (also the ``uirevision``).
+    start : str, optional
+        Name of the frame to show first (e.g. the ε chosen in the sidebar); default the first frame.
+    """
+    shown = fig if start is None else _start_at(fig, start)
+    st.fragment(plotly, key=f"fragment_{key}")(shown, key)
+
+
+def downloads(fig: go.Figure, *, name: str, snippet: str) -> None:
+    """Three downloads: the figure's data (CSV), the figure (self-contained HTML), a dpcore snippet.
+
+    The files are generated on click and clicking does not rerun the page (no animation restart).
+    """
+    files = [
+        ("Data (CSV)", lambda: viz.figure_table_csv(fig), f"{name}.csv", "text/csv"),
+        ("Figure (HTML)", lambda: viz.figure_html(fig), f"{name}.html", "text/html"),
+        ("Python snippet", snippet, f"{name}.py", "text/x-python"),
+    ]
+    for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
+        column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
+                               on_click="ignore", icon=":material/download:")
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """Show a dpcore ``ValueError``/``TypeError`` as ``st.error`` and let the page go on."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        st.error(str(exc))
+
+
+def footer() -> None:
+    """The shared footnote on what the numbers are (and are not)."""
+    st.divider()
+    st.caption(
+        "Results are Monte Carlo simulations with seeded NumPy PCG64 random numbers: reproducible, "
+        "and a simulation-grade generator, not a hardened release mechanism (it is not protected "
+        "against floating-point or timing attacks). Use it to learn and to experiment, not to publish private data."
+    )
