@@ -312,39 +312,26 @@ def formula(latex: str) -> None:
 
 
 # ---------------------------------------------------------------------------- figures
-def plotly(fig: go.Figure, key: str) -> None:
-    """Show ``fig`` with the app's template (presentation-aware), a stable ``uirevision`` and a roomy height."""
-    present = presentation_mode()
-    styled = go.Figure(fig).update_layout(template=viz.template(present), uirevision=key,
-                                          height=fig.layout.height or (680 if present else 540))
-    st.plotly_chart(styled, key=key, width="stretch", theme=None, config={"displaylogo": False})
+def plotly(fig: go.Figure | dict, key: str) -> None:
+    """Show a figure built by :mod:`dpcore.viz` (already styled, presentation-aware) under a stable key.
+
+    The figure is not copied or restyled here: build it with ``presentation=ui.presentation_mode()``.
+    Figures shared through ``st.cache_resource`` are therefore never mutated.
+    """
+    st.plotly_chart(fig, key=key, width="stretch", theme=None, config={"displaylogo": False})
 
 
-def _start_at(fig: go.Figure, label: str) -> go.Figure:
-    """A copy of an animated figure showing the frame named ``label`` (data and slider position)."""
-    names = [frame.name for frame in fig.frames]
-    if label not in names:
-        raise ValueError(f"no frame named {label!r}; frames are {names}")
-    index = names.index(label)
-    shown = go.Figure(data=fig.frames[index].data, layout=fig.layout, frames=fig.frames)
-    shown.layout.sliders[0].active = index
-    return shown
-
-
-def animated(fig: go.Figure, key: str, *, start: str | None = None) -> None:
+def animated(fig: go.Figure, key: str) -> None:
     """Show an animated figure (frames, slider, Play/Pause) in its own fragment.
 
     Parameters
     ----------
     fig : plotly.graph_objects.Figure
-        Built by :func:`dpcore.viz.animated_sweep`.
+        Built by :func:`dpcore.viz.animated_sweep` (pass its ``start`` to open on the sidebar's value).
     key : str
-        Stable element key (also the ``uirevision``).
-    start : str, optional
-        Name of the frame to show first (e.g. the ε chosen in the sidebar); default the first frame.
+        Stable element key.
     """
-    shown = fig if start is None else _start_at(fig, start)
-    st.fragment(plotly, key=f"fragment_{key}")(shown, key)
+    st.fragment(plotly, key=f"fragment_{key}")(fig, key)
 
 
 def downloads(fig: go.Figure, *, name: str, snippet: str) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "laplace",
     "gaussian",
     "gaussian_sigma",
+    "zcdp_gaussian",
     "exponential_probabilities",
     "exponential",
     "report_noisy_max",
@@ -119,6 +120,20 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
     return _as_output(value + generator.normal(0.0, sigma, size=np.shape(value)))
 
 
+@validated(value=Array(min_size=0), l2_sensitivity=_SENSITIVITY, rho=Real(low=0, low_open=True), rng=Seed())
+def zcdp_gaussian(value, l2_sensitivity: float, rho: float, rng: RngLike = None) -> float | np.ndarray:
+    r"""The Gaussian mechanism calibrated to zero-concentrated DP: noise :math:`\sigma = \Delta_2/\sqrt{2\rho}`.
+
+    Guarantee: :math:`\rho`-zCDP (Bun & Steinke 2016, Prop 1.6; seed 004) when ``l2_sensitivity`` bounds
+    :math:`\|f(X) - f(X')\|_2` over neighbours; hence :math:`(\rho + 2\sqrt{\rho\ln(1/\delta)}, \delta)`-DP for
+    every :math:`\delta > 0` (:func:`dpcore.accounting.zcdp_to_approx`). With :math:`\rho = \varepsilon^2/2` it
+    matches the zCDP that :math:`\varepsilon`-DP implies, the fair comparison with the Laplace mechanism.
+    """
+    sigma = l2_sensitivity / math.sqrt(2.0 * rho)
+    generator = as_generator(rng)
+    return _as_output(value + generator.normal(0.0, sigma, size=np.shape(value)))
+
+
 def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> float:
     return epsilon / sensitivity if monotonic else epsilon / (2.0 * sensitivity)
 
@@ -150,8 +165,8 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
     return np.exp(logits - special.logsumexp(logits))
 
 
-@validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(), size=Integer(low=1),
-           method=Choice(("inverse_cdf", "gumbel")))
+@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(),
+           size=Integer(low=1), method=Choice(("inverse_cdf", "gumbel")))
 def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False, rng: RngLike = None,
                 size: int | None = None, method: str = "inverse_cdf") -> int | np.ndarray:
     r"""Sample candidate indices from the exponential mechanism.
@@ -162,6 +177,9 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
 
     Parameters
     ----------
+    scores : array of shape (k,) or (trials, k)
+        One score vector, or one per independent dataset (vectorised Monte Carlo): a 2-D array gives
+        one draw per row (``size`` must then be None).
     method : {"inverse_cdf", "gumbel"}
         ``"inverse_cdf"``: normalise in log space, then invert the CDF with uniforms.
         ``"gumbel"``: Gumbel-max, :math:`\arg\max_h [\varepsilon u_h/(2\Delta) + G_h]` with i.i.d. standard
@@ -170,17 +188,25 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
     Returns
     -------
     int or numpy.ndarray
-        One index if ``size`` is None, else an integer array of ``size`` indices.
+        One index if ``size`` is None and ``scores`` is 1-D; an array of ``size`` indices; or one
+        index per row of a 2-D ``scores``.
     """
+    if scores.ndim == 2 and size is not None:
+        raise ValueError(f"size must be None when scores has one row per dataset; got size={size}")
     generator = as_generator(rng)
     count = 1 if size is None else size
+    logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
     if method == "gumbel":
-        logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
-        choice = np.argmax(logits + generator.gumbel(size=(count, scores.size)), axis=1)
+        shape = logits.shape if scores.ndim == 2 else (count, scores.size)
+        choice = np.argmax(logits + generator.gumbel(size=shape), axis=-1)
     else:
-        cdf = np.cumsum(exponential_probabilities(scores, epsilon, sensitivity, monotonic))
-        choice = np.minimum(np.searchsorted(cdf, generator.random(count) * cdf[-1], side="right"), scores.size - 1)
-    return int(choice[0]) if size is None else choice
+        cdf = np.cumsum(np.exp(logits - special.logsumexp(logits, axis=-1, keepdims=True)), axis=-1)
+        if scores.ndim == 1:
+            choice = np.searchsorted(cdf, generator.random(count) * cdf[-1], side="right")
+        else:
+            choice = (cdf <= generator.random((cdf.shape[0], 1)) * cdf[:, -1:]).sum(axis=1)
+        choice = np.minimum(choice, scores.shape[-1] - 1)
+    return int(choice[0]) if scores.ndim == 1 and size is None else choice
 
 
 @validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(), size=Integer(low=1))

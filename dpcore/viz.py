@@ -23,15 +23,17 @@ import csv
 import io
 import re
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+from plotly.subplots import make_subplots
 
-from .validation import Array, Choice, Constraint, check_same_length, validated
+from .experiments import SweepResult
+from .validation import Array, Choice, Constraint, Real, check_same_length, validated
 
 __all__ = [
     "OKABE_ITO",
@@ -44,6 +46,9 @@ __all__ = [
     "line_figure",
     "figure_html",
     "figure_table_csv",
+    "sweep_frames",
+    "theory_series",
+    "release_clouds",
 ]
 
 # --------------------------------------------------------------------------------------- colours
@@ -163,7 +168,7 @@ _HEX_COLOR = _HexColor()
 _TITLE = _Text()
 _FIGURE = _InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
 _FLAG = Choice((False, True))
-_KIND = Choice(("simulation", "theory", "baseline"))
+_KIND = Choice(("simulation", "curve", "theory", "baseline"))
 _COORDINATE = Array(ndim=(1,), min_size=1)
 _VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
 
@@ -268,10 +273,14 @@ class Series:
         The points. ``x`` must be finite; ``y`` may hold NaN (drawn as a gap), not ±inf.
     lower, upper : array of shape (m,), optional
         A band around ``y`` (e.g. the Monte Carlo 10 % and 90 % quantiles), both or neither.
-    kind : {"simulation", "theory", "baseline"}
-        Markers and lines (with the band), a dashed line, or a dotted line.
+    kind : {"simulation", "curve", "theory", "baseline"}
+        Markers and lines (with the band), a solid line (an exact curve, e.g. a density), a dashed line,
+        or a dotted line.
     color : str, optional
         A ``"#RRGGBB"`` colour; default :func:`method_color` of ``name``.
+    group : str, optional
+        Name of another series whose legend entry this one joins (it gets no entry of its own, and
+        clicking that entry hides both): e.g. a method's theory curve grouped with the method.
 
     Arrays are converted to float ``numpy`` arrays and checked on construction (``ValueError``
     naming the series and the field). Equality is identity (the fields are arrays).
@@ -284,6 +293,7 @@ class Series:
     upper: Any = None
     kind: str = "simulation"
     color: str | None = None
+    group: str | None = None
 
     def __post_init__(self) -> None:
         label = f"series {_NAME.check('Series name', self.name)!r}"
@@ -336,7 +346,7 @@ class FrameData:
 
 # --------------------------------------------------------------------------------------- traces
 
-_DASH = {"simulation": "solid", "theory": "dash", "baseline": "dot"}
+_DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot"}
 _BAND_OPACITY = 0.2
 
 
@@ -345,23 +355,27 @@ def _translucent(color: str) -> str:
     return f"rgba({red}, {green}, {blue}, {_BAND_OPACITY})"
 
 
-def _band_traces(series: Series) -> list[go.Scatter]:
+# Traces are plain dicts: Plotly validates them once, when the whole figure is built (building
+# go.Scatter objects first validated every array two more times and tripled the build time).
+
+def _band_traces(series: Series) -> list[dict]:
     """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
-    edge = dict(x=series.x, mode="lines", line=dict(width=0, color=series.color), legendgroup=series.name,
-                showlegend=False, hoverinfo="skip")
-    return [go.Scatter(name=f"{series.name} (band lower)", y=series.lower, **edge),
-            go.Scatter(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
-                       fillcolor=_translucent(series.color), **edge)]
+    edge = dict(type="scatter", x=series.x, mode="lines", line=dict(width=0, color=series.color),
+                legendgroup=series.name, showlegend=False, hoverinfo="skip")
+    return [dict(name=f"{series.name} (band lower)", y=series.lower, **edge),
+            dict(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
+                 fillcolor=_translucent(series.color), **edge)]
 
 
-def _line_trace(series: Series) -> go.Scatter:
+def _line_trace(series: Series) -> dict:
     mode = "lines+markers" if series.kind == "simulation" else "lines"
-    return go.Scatter(name=series.name, x=series.x, y=series.y, mode=mode, legendgroup=series.name,
-                      line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
-                      hovertemplate="%{y:.3g}")
+    return dict(type="scatter", name=series.name, x=series.x, y=series.y, mode=mode,
+                legendgroup=series.group or series.name, showlegend=series.group is None,
+                line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
+                hovertemplate="%{y:.3g}")
 
 
-def _traces(series: Sequence[Series]) -> list[go.Scatter]:
+def _traces(series: Sequence[Series]) -> list[dict]:
     """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list."""
     bands = [trace for s in series if s.has_band for trace in _band_traces(s)]
     return bands + [_line_trace(s) for s in series]
@@ -413,13 +427,26 @@ def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict
     return spec
 
 
+def _height(presentation: bool, animated: bool) -> int:
+    """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height); an
+    animated figure adds room for its slider and buttons."""
+    return (640 if presentation else 480) + (120 if animated and presentation else 90 if animated else 0)
+
+
 def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
-            presentation: bool) -> go.Figure:
-    """The static part shared by both builders: the first frame's traces and the styled layout."""
-    layout = go.Layout(template=template(presentation), title=dict(text=title),
-                       xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y),
-                       uirevision="dplab")
-    return go.Figure(data=_traces(frames[0].series), layout=layout)
+            presentation: bool, frame_title: str | None = None, shown: int = 0) -> go.Figure:
+    """Both builders' figure, validated by Plotly once: frame ``shown``'s traces and the styled layout,
+    plus (when ``frame_title`` is given) every frame with the slider (positioned on ``shown``) and
+    Play/Pause buttons."""
+    layout = dict(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                  height=_height(presentation, animated=frame_title is not None),
+                  xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y))
+    if frame_title is None:
+        return go.Figure(data=_traces(frames[shown].series), layout=layout)
+    controls = _controls(frames, frame_title, presentation)
+    controls["sliders"][0]["active"] = shown
+    return go.Figure(data=_traces(frames[shown].series), layout=layout | controls,
+                     frames=[dict(name=f.label, data=_traces(f.series)) for f in frames])
 
 
 # --------------------------------------------------------------------------------------- animation
@@ -451,7 +478,8 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool)
 @validated(frames=_ItemsOf(FrameData), x_title=_TITLE, y_title=_TITLE, frame_title=_TITLE, title=_TITLE,
            log_x=_FLAG, log_y=_FLAG, presentation=_FLAG)
 def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, frame_title: str, title: str = "",
-                   log_x: bool = True, log_y: bool = True, presentation: bool = False) -> go.Figure:
+                   log_x: bool = True, log_y: bool = True, presentation: bool = False,
+                   start: str | None = None) -> go.Figure:
     """An animated figure over frames of one parameter, with a slider and Play/Pause buttons.
 
     Typical use: error vs ``n`` (x) for each method, one frame per ε; the Monte Carlo median with
@@ -471,11 +499,13 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
         Logarithmic axes (the default: error rates are power laws). Plotted values must be positive.
     presentation : bool
         Use the presentation template (larger fonts and lines).
+    start : str, optional
+        Label of the frame to open on (e.g. the ε chosen in the sidebar); default the first frame.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        ``data`` equals the first frame; ``frames`` are named by the labels; both axis ranges are
+        ``data`` equals the ``start`` frame and the slider sits on it; ``frames`` are named by the labels; both axis ranges are
         fixed over all frames (padded, in log10 units on log axes) so only the curves move;
         ``layout.uirevision`` is constant so a rerun keeps the user's zoom.
 
@@ -486,10 +516,11 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
         or non-positive values on a log axis.
     """
     _check_same_layout(frames)
-    figure = _figure(frames, x_title, y_title, title, log_x, log_y, presentation)
-    figure.frames = [go.Frame(name=f.label, data=_traces(f.series)) for f in frames]
-    figure.update_layout(**_controls(frames, frame_title, presentation))
-    return figure
+    labels = [f.label for f in frames]
+    if start is not None and start not in labels:
+        raise ValueError(f"start must be one of the frame labels {labels}; got {start!r}")
+    return _figure(frames, x_title, y_title, title, log_x, log_y, presentation, frame_title,
+                   labels.index(start) if start is not None else 0)
 
 
 @validated(series=_ItemsOf(Series), x_title=_TITLE, y_title=_TITLE, title=_TITLE, log_x=_FLAG, log_y=_FLAG,
@@ -583,3 +614,107 @@ def figure_table_csv(fig: go.Figure) -> str:
     for frame, traces in sources:
         writer.writerows(_rows(frame, traces))
     return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------------------- sweeps
+
+_STATISTIC = Choice(("median", "mean", "rmse"))
+
+
+@validated(result=_InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME, statistic=_STATISTIC)
+def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
+                 theory: Callable[[Any], list[Series]] | None = None,
+                 label: Callable[[Any], str] = "{:g}".format) -> list[FrameData]:
+    """Turn a Monte Carlo sweep into animation frames: one frame per value of axis ``frame``.
+
+    Each frame holds, for every method of ``result``, its ``statistic`` along axis ``x`` (markers and
+    lines) with the sweep's quantile band, then the series ``theory(frame_value)`` returns (theory
+    curves, baselines), so simulation and theory move together.
+
+    Parameters
+    ----------
+    result : dpcore.experiments.SweepResult
+    x, frame : str
+        Grid axes: the horizontal axis and the animated one.
+    fixed : dict, optional
+        Values for the remaining axes (axes with one value may be omitted).
+    statistic : {"median", "mean", "rmse"}
+        The simulated curve. The band is always the quantile band of the per-trial errors.
+    theory : callable, optional
+        ``theory(frame_value) -> list[Series]`` added after the methods.
+    label : callable
+        Frame label from the frame value (default ``"{:g}".format``).
+    """
+    fixed = dict(fixed or {})
+    frames = []
+    for value in result.grid[frame].tolist():
+        series = []
+        for method in result.methods:
+            curve = result.curve(method, x, **fixed, **{frame: value})
+            series.append(Series(method, curve["x"], curve[statistic], curve["lower"], curve["upper"]))
+        frames.append(FrameData(label(value), series + (theory(value) if theory else [])))
+    return frames
+
+
+@validated(method=_NAME, x=Array(ndim=(1,)), y=Array(ndim=(1,), finite=False))
+def theory_series(method: str, x, y) -> Series:
+    """A method's theory companion: a dashed curve named ``"<method> (theory)"`` in the method's colour,
+    sharing the method's legend entry (clicking the method hides both)."""
+    return Series(f"{method} (theory)", x, y, kind="theory", color=method_color(method), group=method)
+
+
+# --------------------------------------------------------------------------------------- one run
+
+_CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
+
+
+def _circle(center: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    return center[0] + radius * np.cos(_CIRCLE), center[1] + radius * np.sin(_CIRCLE)
+
+
+@validated(points=Array(ndim=(2,), min_size=2), center=Array(ndim=(1,), min_size=2),
+           radius=Real(low=0, low_open=True), title=_TITLE, presentation=_FLAG)
+def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray], *, title: str = "",
+                   presentation: bool = False) -> go.Figure:
+    """One 2-D dataset and many private releases of its clipped mean, side by side.
+
+    Left: the data (grey), the public clipping circle of radius ``radius`` around ``center`` and the
+    true mean. Right, zoomed on the releases (they scatter around the clipped sample mean, which sampling
+    error has already moved off the true mean): every method's releases (one colour per method, the app-wide
+    :func:`method_color`), so the shape of each noise distribution shows (Laplace: a diamond; Gaussian:
+    round).
+
+    Parameters
+    ----------
+    points : array of shape (n, 2)
+    center : array of shape (2,)
+        The true mean (also the public clipping centre).
+    releases : dict of str to array of shape (m, 2)
+        Method name -> m independent releases from the same dataset.
+    """
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1,
+                        subplot_titles=("data and clipping ball", "private releases (zoomed on the mean)"))
+    grey = OKABE_ITO["black"]
+    fig.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="data",
+                             marker=dict(color="#BBBBBB", size=5)), row=1, col=1)
+    circle_x, circle_y = _circle(center, radius)
+    fig.add_trace(go.Scatter(x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
+                             line=dict(color=grey, dash="dash")), row=1, col=1)
+    clouds = {name: np.asarray(cloud, dtype=float) for name, cloud in releases.items()}
+    middle = np.mean([cloud.mean(axis=0) for cloud in clouds.values()], axis=0)  # ≈ the clipped sample mean
+    spread = max(max(float(np.quantile(np.abs(cloud - middle), 0.99)) for cloud in clouds.values()),
+                 float(np.max(np.abs(center - middle))))
+    for name, cloud in sorted(clouds.items(), key=lambda item: -np.std(item[1])):  # widest first, so none hides
+        fig.add_trace(go.Scatter(x=cloud[:, 0], y=cloud[:, 1], mode="markers", name=name, opacity=0.6,
+                                 marker=dict(color=method_color(name), size=5)), row=1, col=2)
+    for col in (1, 2):
+        fig.add_trace(go.Scatter(x=[center[0]], y=[center[1]], mode="markers", name="true mean",
+                                 showlegend=col == 1, legendgroup="true mean",
+                                 marker=dict(color=grey, symbol="x", size=14, line=dict(width=2))), row=1, col=col)
+    for col, focus, half_width in ((1, center, 1.1 * radius), (2, middle, 1.15 * spread or 1.0)):
+        fig.update_xaxes(range=[focus[0] - half_width, focus[0] + half_width], constrain="domain", row=1, col=col)
+        fig.update_yaxes(range=[focus[1] - half_width, focus[1] + half_width], constrain="domain",
+                         scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                      hovermode="closest", height=560 if presentation else 480)
+    return fig

@@ -14,7 +14,7 @@ EPSILON = ui.epsilon_spec(default=1.0, low=0.1, high=5.0)
 SEED = 0
 
 
-def neighbouring_densities(epsilons, count=42):
+def neighbouring_densities(epsilons, count=42, presentation=False, start=None):
     """Laplace-mechanism output densities on neighbouring counts, one animation frame per ε.
 
     Each curve is divided by its peak ε/2, which leaves every ratio between curves unchanged.
@@ -25,17 +25,14 @@ def neighbouring_densities(epsilons, count=42):
         on_x = np.exp(-eps * np.abs(z - count))
         on_x_prime = np.exp(-eps * np.abs(z - count - 1))
         frames.append(viz.FrameData(f"{eps:g}", [
-            viz.Series(f"on X (count {count})", z, on_x, color=viz.OKABE_ITO["blue"]),
-            viz.Series(f"on X′ (count {count + 1})", z, on_x_prime, color=viz.OKABE_ITO["vermillion"]),
+            viz.Series(f"on X (count {count})", z, on_x, kind="curve", color=viz.OKABE_ITO["blue"]),
+            viz.Series(f"on X′ (count {count + 1})", z, on_x_prime, kind="curve", color=viz.OKABE_ITO["vermillion"]),
             viz.Series("e<sup>−ε</sup> × on X", z, np.exp(-eps) * on_x, kind="theory",
                        color=viz.METHOD_COLORS["theory"]),
         ]))
-    fig = viz.animated_sweep(frames, x_title="released count z", y_title="likelihood of z (peak = 1)",
-                             frame_title="ε", title="Laplace mechanism on neighbours X, X′",
-                             log_x=False, log_y=False)
-    for trace in [*fig.data, *(t for frame in fig.frames for t in frame.data)]:
-        trace.mode = "lines"  # exact densities: lines, no markers
-    return fig
+    return viz.animated_sweep(frames, x_title="released count z", y_title="likelihood of z (peak = 1)",
+                              frame_title="ε", title="Laplace mechanism on neighbours X, X′",
+                              log_x=False, log_y=False, presentation=presentation, start=start)
 
 
 SNIPPET = '''"""Reproduce the home figure of Private Estimation Lab in a notebook."""
@@ -51,13 +48,13 @@ fig.show()
 '''
 
 TOPICS = """
-| topic (coming) | what it teaches | seed paper |
+| topic | what it teaches | seed paper |
 |---|---|---|
-| Truncation bias | Clipping data to a window bounds the sensitivity but biases the mean; heavier tails (bounded k-th moment) make the trade-off harder | *Private Mean Estimation of Heavy-Tailed Distributions* (Kamath, Singhal, Ullman, COLT 2020); *Private Statistical Estimation via Truncation* |
-| Pure vs approximate DP | What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of releases grow | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid, STOC 2022) |
-| Product distributions in rounds | Estimating many coin biases with pure DP: partition the coordinates, add Laplace noise round by round, measure error in total variation | *A Polynomial Time, Pure Differentially Private Estimator for Binary Product Distributions* |
-| Tournament (Scheffé) selection | Privately picking the best of k candidate distributions by pairwise contests; the cost grows like log k | *User-Level Differential Privacy With Few Examples Per User* (Appendix E); Kamath, Singhal, Ullman (2020) |
-| Exponential-mechanism sampling | Choosing a candidate with probability ∝ exp(ε·score / 2Δ): the election example, and the user-level version | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid); *User-Level Differential Privacy With Few Examples Per User* |
+| Truncation bias (coming) | Clipping data to a window bounds the sensitivity but biases the mean; heavier tails (bounded k-th moment) make the trade-off harder | *Private Mean Estimation of Heavy-Tailed Distributions* (Kamath, Singhal, Ullman, COLT 2020); *Private Statistical Estimation via Truncation* |
+| [Pure vs approximate DP](/pure-vs-approximate) | What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of releases grow | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid, STOC 2022) |
+| Product distributions in rounds (coming) | Estimating many coin biases with pure DP: partition the coordinates, add Laplace noise round by round, measure error in total variation | *A Polynomial Time, Pure Differentially Private Estimator for Binary Product Distributions* |
+| Tournament (Scheffé) selection (coming) | Privately picking the best of k candidate distributions by pairwise contests; the cost grows like log k | *User-Level Differential Privacy With Few Examples Per User* (Appendix E); Kamath, Singhal, Ullman (2020) |
+| Exponential-mechanism sampling (coming) | Choosing a candidate with probability ∝ exp(ε·score / 2Δ): the election example, and the user-level version | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid); *User-Level Differential Privacy With Few Examples Per User* |
 """
 
 ui.setup_page("Private Estimation Lab", "🔒")
@@ -83,8 +80,8 @@ ui.prose(
     "under *X* and under *X′*. Press **Play** or drag the slider under the chart to sweep ε; the sidebar "
     "chooses where the chart starts."
 )
-fig = neighbouring_densities(EPSILON.options, COUNT)
-ui.animated(fig, "home_densities", start=f"{eps:g}")
+fig = neighbouring_densities(EPSILON.options, COUNT, ui.presentation_mode(), start=f"{eps:g}")
+ui.animated(fig, "home_densities")
 
 on_x, on_x_prime = (np.asarray(trace.y) for trace in fig.frames[EPSILON.options.index(eps)].data[:2])
 largest_ratio = float(np.max(on_x / on_x_prime))

@@ -122,3 +122,18 @@ def test_laplace_histogram_counts_and_noise():
 def test_laplace_histogram_rejects_unsorted_edges():
     with pytest.raises(ValueError, match="edges must be strictly increasing"):
         mechanisms.laplace_histogram(np.zeros(3), np.array([0.0, 2.0, 1.0]), 1.0)
+
+
+@pytest.mark.parametrize("method", ["inverse_cdf", "gumbel"])
+def test_exponential_draws_one_index_per_row_of_a_score_batch(method):
+    scores = np.array([0.0, 1.0, 3.0])
+    probabilities = mechanisms.exponential_probabilities(scores, 1.0)
+    batch = np.tile(scores, (60000, 1))
+    batch[:, 0] += np.repeat([0.0, 100.0], 30000)  # second half: candidate 0 is a sure winner
+    draws = mechanisms.exponential(batch, 1.0, rng=4, method=method)
+    assert draws.shape == (60000,)
+    counts = np.bincount(draws[:30000], minlength=3)
+    assert stats.chisquare(counts, probabilities * 30000).pvalue > 0.001
+    assert np.all(draws[30000:] == 0)
+    with pytest.raises(ValueError, match="size must be None"):
+        mechanisms.exponential(batch, 1.0, size=3, method=method)

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from dpcore import viz
 from dpcore.validation import Array, Choice, Integer, Real, Seed, validated
 
-MODULES = ["accounting", "audit", "experiments", "mechanisms", "randomness", "theory", "viz"]
+MODULES = ["accounting", "audit", "clipping", "experiments", "expmech", "mechanisms", "noise_tradeoff", "randomness",
+           "theory", "viz"]
 
 EXAMPLE_FRAME = viz.FrameData("1", [viz.Series("Laplace", [1.0, 2.0], [0.5, 0.25])])
 EXAMPLE_FIGURE = viz.line_figure(EXAMPLE_FRAME.series, x_title="n", y_title="error")
@@ -50,6 +51,32 @@ VALID_CALLS = {
     "mechanisms.report_noisy_max": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3),
     "mechanisms.laplace_histogram": dict(data=np.array([0.1, 0.6]), edges=np.array([0.0, 0.5, 1.0]), epsilon=1.0,
                                          rng=0),
+    "mechanisms.zcdp_gaussian": dict(value=0.0, l2_sensitivity=1.0, rho=0.5, rng=0),
+    "clipping.clip_to_ball": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=1),
+    "clipping.clipped_fraction": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=2),
+    "noise_tradeoff.clip_radius": dict(dimension=4, n_samples=100, beta=0.1),
+    "noise_tradeoff.calibrate": dict(mechanism="Gaussian (classical)", dimension=4, n_samples=100, epsilon=0.5,
+                                     delta=1e-6, radius=3.0),
+    "noise_tradeoff.private_mean": dict(points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6, mechanism="Laplace",
+                                        radius=1.0, rng=0),
+    "noise_tradeoff.repeated_releases": dict(points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6,
+                                             mechanism="zCDP Gaussian", radius=1.0, releases=3, rng=0),
+    "noise_tradeoff.expected_error": dict(mechanism="Gaussian (analytic)", dimension=4, n_samples=100, epsilon=1.0,
+                                          delta=1e-6, beta=0.1),
+    "noise_tradeoff.error_sweep": dict(n_values=np.array([10.0, 100.0]), dimensions=np.array([1.0, 4.0]),
+                                       epsilons=np.array([0.5, 1.0]), delta=1e-6, trials=5, seed=0, beta=0.1),
+    "noise_tradeoff.crossover_dimension": dict(epsilon=1.0, delta=1e-6, calibration="classical"),
+    "noise_tradeoff.privacy_profiles": dict(epsilons=np.array([0.0, 1.0]), noise_epsilon=1.0),
+    "noise_tradeoff.composition_epsilons": dict(releases=np.array([1.0, 10.0]), release_epsilon=0.1, delta=1e-6),
+    "noise_tradeoff.advanced_beats_basic_from": dict(release_epsilon=0.1, delta=1e-6),
+    "noise_tradeoff.samples_needed": dict(mechanism="Laplace", dimension=4, target_error=0.5, epsilon=1.0,
+                                          delta=1e-6, beta=0.1),
+    "noise_tradeoff.cover_samples_needed": dict(dimension=1, target_error=0.5, epsilon=1.0, trials=2, seed=0),
+    "noise_tradeoff.sample_complexity_table": dict(dimension=2, target_error=0.5, epsilon=1.0, delta=1e-6,
+                                                   cover_samples=100),
+    "expmech.halfspace_depth": dict(points=np.zeros((3, 2)), candidates=np.zeros((2, 2)), directions=8),
+    "expmech.grid_cover": dict(radius=1.0, spacing=0.5, dimension=2),
+    "expmech.cover_mean": dict(x=np.zeros((5, 1)), epsilon=1.0, radius=1.0, spacing=0.5, directions=8, rng=0),
     "experiments.run_sweep": dict(sample=lambda p, t, rng: rng.standard_normal((t, p["n"])),
                                   estimators={"mean": lambda x, p, rng: np.abs(x.mean(axis=1))}, grid={"n": [10]},
                                   data_parameters=("n",), trials=20, seed=0, quantiles=(0.1, 0.9)),
@@ -69,7 +96,13 @@ VALID_CALLS = {
     "viz.line_figure": dict(series=EXAMPLE_FRAME.series, x_title="n", y_title="error", title="t", log_x=False,
                             log_y=False, presentation=False),
     "viz.figure_html": dict(fig=EXAMPLE_FIGURE),
+    "viz.theory_series": dict(method="Laplace", x=np.array([1.0, 2.0]), y=np.array([0.5, 0.25])),
     "viz.figure_table_csv": dict(fig=EXAMPLE_FIGURE),
+    "viz.sweep_frames": dict(result=importlib.import_module("dpcore.noise_tradeoff").error_sweep(
+                                 np.array([10.0, 100.0]), np.array([1.0, 2.0]), np.array([1.0]), 1e-6, 5, 0),
+                             x="n", frame="dimension", fixed={"epsilon": 1.0}, statistic="rmse"),
+    "viz.release_clouds": dict(points=np.zeros((3, 2)), center=np.zeros(2), radius=1.0,
+                               releases={"Laplace": np.zeros((4, 2))}, title="t", presentation=False),
     "randomness.as_generator": dict(rng=0),
     "randomness.spawn": dict(rng=0, count=2),
     "randomness.child_generator": dict(seed=0),

@@ -396,28 +396,14 @@ def test_all_nan():
     with pytest.raises(ValueError, match="no finite y values"):
         line_figure([Series("Laplace", N, np.full(4, np.nan))], x_title="n", y_title="e")
 
-
-VALID_CALLS = {
-    animated_sweep: dict(frames=make_frames(), x_title="n", y_title="e", frame_title="ε"),
-    line_figure: dict(series=make_frames()[0].series, x_title="n", y_title="e"),
-    method_color: dict(name="Laplace"),
-    viz.template: dict(presentation=True),
-    figure_html: dict(fig=line_figure(make_frames()[0].series, x_title="n", y_title="e")),
-    figure_table_csv: dict(fig=line_figure(make_frames()[0].series, x_title="n", y_title="e")),
-}
+# Bad input for every public function (with the constraints it declares) is checked for the whole library
+# in tests/test_validation.py.
 
 
-@pytest.mark.parametrize("func", list(VALID_CALLS), ids=lambda f: f.__name__)
-def test_declared_constraints_reject_their_bad_values(func):
-    func(**VALID_CALLS[func])
-    for name, constraint in func.__constraints__.items():
-        for bad in constraint.bad_values():
-            with pytest.raises((ValueError, TypeError), match=name):
-                func(**(VALID_CALLS[func] | {name: bad}))
-
-
-def test_every_public_function_declares_constraints():
-    public = [getattr(viz, name) for name in viz.__all__]
-    functions = [f for f in public if callable(f) and not isinstance(f, type)]
-    assert functions and [f.__name__ for f in functions if not hasattr(f, "__constraints__")] == []
-    assert set(functions) == set(VALID_CALLS)  # every public function is exercised above
+def test_theory_series_joins_its_method_in_the_legend():
+    theory = viz.theory_series("Laplace", [1.0, 10.0], [1.0, 0.1])
+    figure = line_figure([Series("Laplace", [1.0, 10.0], [1.1, 0.09]), theory], x_title="n", y_title="e")
+    line, dashed = figure.data
+    assert (theory.name, theory.kind, theory.color) == ("Laplace (theory)", "theory", viz.method_color("Laplace"))
+    assert dashed.legendgroup == line.legendgroup == "Laplace"
+    assert (line.showlegend, dashed.showlegend, dashed.line.dash) == (True, False, "dash")

@@ -1,0 +1,178 @@
+"""The "Pure vs approximate DP" page (pages/noise_tradeoff.py) through AppTest: runs, figures, URL handling."""
+
+import json
+
+import numpy as np
+import pytest
+from helpers import ROOT, decode, texts
+from streamlit.testing.v1 import AppTest
+
+from dpcore import noise_tradeoff as nt
+
+PAGE = str(ROOT / "pages" / "noise_tradeoff.py")
+ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
+DIMENSIONS = ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
+CLASSICAL = {"Gaussian (classical)", "Gaussian (classical) (theory)"}
+SLIDERS = {"eps": "w_eps", "delta": "w_delta", "d": "w_d", "n": "w_n", "k": "w_k", "trials": "w_trials"}
+
+
+def run_page(**query: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def charts(at: AppTest) -> dict[str, dict]:
+    """Figure JSON of every plotly chart on the page, by element key."""
+    return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
+
+
+def widget_values(at: AppTest) -> dict:
+    values = {key: at.select_slider(key=widget).value for key, widget in SLIDERS.items()}
+    values["seed"] = at.number_input(key="w_seed").value
+    return values
+
+
+def active_frame(spec: dict) -> str:
+    slider = spec["layout"]["sliders"][0]
+    return slider["steps"][slider["active"]]["label"]
+
+
+def trace_names(traces: list[dict]) -> set[str]:
+    return {trace["name"] for trace in traces}
+
+
+def assert_animated(spec: dict) -> None:
+    """Frames, a slider stepping through them, Play/Pause, and the shown data = the slider's frame."""
+    names = [frame["name"] for frame in spec["frames"]]
+    assert len(names) >= 2
+    steps = spec["layout"]["sliders"][0]["steps"]
+    assert [step["label"] for step in steps] == names
+    assert {step["method"] for step in steps} == {"animate"}
+    assert [button["label"] for button in spec["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
+    shown = spec["frames"][names.index(active_frame(spec))]["data"]
+    assert [trace["name"] for trace in spec["data"]] == [trace["name"] for trace in shown]
+    for trace, framed in zip(spec["data"], shown):
+        np.testing.assert_array_equal(decode(trace["y"]), decode(framed["y"]))
+
+
+def assert_healthy(at: AppTest) -> dict[str, dict]:
+    assert not at.exception, [e.value for e in at.exception]
+    specs = charts(at)
+    for key in ANIMATED:
+        assert_animated(specs[key])
+    for key in ("error_vs_n", "error_vs_d"):  # log axes: every simulated and theory value positive and finite
+        for frame in specs[key]["frames"]:
+            for trace in frame["data"]:
+                y = decode(trace["y"])
+                assert np.all(np.isfinite(y) & (y > 0)), (key, frame["name"], trace["name"])
+    return specs
+
+
+@pytest.fixture(scope="module")
+def default_page() -> AppTest:
+    return run_page()
+
+
+def test_page_runs_at_defaults(default_page):
+    specs = assert_healthy(default_page)
+    assert not default_page.error and not default_page.warning and not default_page.info
+    assert set(ANIMATED) | {"clouds"} <= set(specs)
+    assert [frame["name"] for frame in specs["error_vs_n"]["frames"]] == DIMENSIONS
+    assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "0.1"]
+    assert CLASSICAL <= trace_names(specs["error_vs_n"]["data"])  # ε = 1: the classical Gaussian is valid
+    assert widget_values(default_page) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
+
+
+def test_error_vs_n_figure_shows_the_library_sweep_and_exact_rmse(default_page):
+    """Frame d = 64 plots nt.error_sweep's RMSE (streams keyed by values: a d = 64 sweep gives the same numbers)
+    and the dashed curves are nt.expected_error."""
+    frame = next(f for f in charts(default_page)["error_vs_n"]["frames"] if f["name"] == "64")
+    traces = {trace["name"]: trace for trace in frame["data"]}
+    n_grid = decode(traces["Laplace"]["x"]).astype(int)
+    result = nt.error_sweep(n_grid, np.array([64]), np.array([1.0]), 1e-6, 200, 0)
+    for mechanism in (*nt.MECHANISMS, "non-private"):
+        np.testing.assert_allclose(decode(traces[mechanism]["y"]), result.curve(mechanism, "n")["rmse"], rtol=1e-12)
+        exact = [nt.expected_error(mechanism, 64, int(n), 1.0, 1e-6) for n in n_grid]
+        np.testing.assert_allclose(decode(traces[f"{mechanism} (theory)"]["y"]), exact, rtol=1e-12)
+
+
+def test_takeaways_quote_the_library(default_page):
+    notes = next(text for text in texts(default_page.markdown) if text.startswith("- At ε = 1"))
+    radius = nt.clip_radius(64, 10_000)
+    ratio = nt.calibrate("Laplace", 64, 10_000, 1.0, 1e-6, radius).rmse / nt.calibrate(
+        "Gaussian (analytic)", 64, 10_000, 1.0, 1e-6, radius).rmse
+    assert f"d > **{nt.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
+    assert f"**{ratio:.2f}×**" in notes
+    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # §2.4 at k = 100
+    assert f"from **k = {nt.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
+    caption = default_page.caption[0].value
+    for mechanism in ("Laplace", "Gaussian (analytic)", "non-private"):
+        assert f"{nt.expected_error(mechanism, 64, 10_000, 1.0, 1e-6):.3g}" in caption
+
+
+@pytest.mark.parametrize("query, classical", [
+    (dict(n="100", eps="0.05", delta="1e-12", d="1"), True),
+    (dict(n="1000000", eps="10", d="1024"), False),
+    (dict(eps="1.5"), False),  # the first ε above 1 on the page's grid
+])
+def test_extreme_controls(query, classical):
+    at = run_page(**query)
+    specs = assert_healthy(at)
+    assert not at.error and not at.warning and not at.info  # every value is on the page's grid
+    values = widget_values(at)
+    for key, raw in query.items():
+        assert values[key] == float(raw)
+    assert active_frame(specs["error_vs_n"]) == query.get("d", "64")
+    figure = specs["error_vs_n"]
+    for traces in [figure["data"]] + [frame["data"] for frame in figure["frames"]]:
+        assert CLASSICAL & trace_names(traces) == (CLASSICAL if classical else set())  # shown iff ε <= 1
+
+
+def test_bad_epsilon_in_the_url():
+    at = run_page(eps="abc")
+    assert_healthy(at)
+    assert len(at.error) == 1 and "eps='abc'" in at.error[0].value and "not a number" in at.error[0].value
+    assert at.select_slider(key="w_eps").value == 1.0
+    assert at.query_params["eps"] == "1"  # the URL is repaired
+
+
+def test_off_grid_dimension_in_the_url():
+    at = run_page(d="7")
+    specs = assert_healthy(at)
+    assert not at.error and len(at.info) == 1
+    assert "d=7" in at.info[0].value and "nearest, 8" in at.info[0].value
+    assert at.select_slider(key="w_d").value == 8
+    assert active_frame(specs["error_vs_n"]) == "8"
+    assert at.query_params["d"] == "8"
+
+
+def test_delta_of_one_in_the_url_is_clamped():
+    at = run_page(delta="1")
+    assert_healthy(at)
+    assert not at.error and len(at.warning) == 1
+    assert "delta=1" in at.warning[0].value and "clamped to 1e-03" in at.warning[0].value
+    assert at.select_slider(key="w_delta").value == 1e-3
+    notes = next(text for text in texts(at.markdown) if text.startswith("- At ε"))
+    assert "**too large**" in notes  # δ·n = 10 at n = 10^4
+
+
+def test_url_round_trip():
+    query = dict(eps="0.3", delta="1e-08", d="16", n="3000", k="30", trials="100", seed="7")
+    at = run_page(**query)
+    assert not at.exception and not at.error and not at.warning and not at.info
+    assert widget_values(at) == dict(eps=0.3, delta=1e-8, d=16, n=3000, k=30, trials=100, seed=7)
+    assert {key: at.query_params[key] for key in query} == query  # the URL states the page exactly
+
+    at.select_slider(key="w_d").set_value(256).run()
+    assert at.query_params["d"] == "256"  # the URL follows the widget
+    moved = charts(at)
+    assert active_frame(moved["error_vs_n"]) == "256"
+
+    again = run_page(**{key: at.query_params[key] for key in query})  # open the new link
+    assert widget_values(again) == widget_values(at)
+    reopened = charts(again)
+    for key in ANIMATED:
+        for trace, same in zip(moved[key]["data"], reopened[key]["data"]):
+            np.testing.assert_array_equal(decode(trace["y"]), decode(same["y"]))

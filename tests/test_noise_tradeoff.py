@@ -1,0 +1,391 @@
+"""Pure vs approximate DP for a d-dimensional mean (dpcore.noise_tradeoff) against algorithms.md §0.3–0.5 and §2.
+
+Known values, closed forms, exact definitions (hockey-stick integrals), end-to-end privacy audits of
+``private_mean`` on neighbouring datasets, and seeded Monte Carlo checks of the sweeps.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, optimize, stats
+
+from dpcore import accounting, audit, mechanisms
+from dpcore import noise_tradeoff as nt
+from dpcore.clipping import clip_to_ball
+from dpcore.experiments import fit_power_law
+
+DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float)
+
+
+# ------------------------------------------------------------------------------------ known values
+@pytest.mark.parametrize("epsilon, delta, calibration, expected, tolerance", [
+    (1.0, 1e-5, "classical", math.log(1.25e5), 1e-9),  # = 11.7361 (§2.6 item 4)
+    (1.0, 1e-6, "classical", 14.04, 5e-3),
+    (1.0, 1e-6, "analytic", 8.92, 5e-3),  # 4.2247² / 2
+    (0.5, 1e-5, "analytic", (0.5 * 7.0318) ** 2 / 2, 1e-3),  # §0.2 reference σ
+])
+def test_crossover_dimension_known_values(epsilon, delta, calibration, expected, tolerance):
+    assert nt.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
+
+
+def test_crossover_dimension_is_where_the_noise_rmses_cross():
+    crossover = nt.crossover_dimension(1.0, 1e-6)
+    ratio = [nt.calibrate("Laplace", d, 1000, 1.0, 1e-6, 3.0).rmse / nt.calibrate("Gaussian (analytic)", d, 1000, 1.0,
+                                                                                  1e-6, 3.0).rmse for d in (8, 9)]
+    assert 8 < crossover < 9 and ratio[0] < 1 < ratio[1]
+    assert ratio[1] == pytest.approx(math.sqrt(9 / crossover))  # ratio = sqrt(d / d*)
+
+
+def test_composition_known_values():
+    totals = nt.composition_epsilons(np.array([100.0]), 0.1, 1e-6)
+    assert list(totals) == ["basic", "advanced", "zCDP", "exact Gaussian"]
+    expected = {"basic": 10.000, "advanced": 6.3082, "zCDP": 5.7565, "exact Gaussian": 4.8866}
+    for key, value in expected.items():
+        assert totals[key][0] == pytest.approx(value, abs=1e-4), key
+
+
+def test_composition_matches_accounting_for_every_k():
+    releases = np.array([1.0, 2.0, 10.0, 37.0, 1000.0])
+    totals = nt.composition_epsilons(releases, 0.3, 1e-8)
+    for i, k in enumerate(releases.astype(int)):
+        assert totals["basic"][i] == pytest.approx(0.3 * k)
+        advanced = 0.3 * math.sqrt(2 * k * math.log(1e8)) + k * 0.3 * math.expm1(0.3)
+        assert totals["advanced"][i] == pytest.approx(advanced)
+        rho = k * 0.3**2 / 2
+        assert totals["zCDP"][i] == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1e8)))
+        exact = totals["exact Gaussian"][i]  # one Gaussian with mu = sqrt(k) * eps0 at its exact epsilon
+        assert accounting.gaussian_delta(exact, sigma=1 / (math.sqrt(k) * 0.3)) == pytest.approx(1e-8, rel=1e-6)
+    assert np.all(totals["exact Gaussian"] <= totals["zCDP"])  # the exact accounting is the tightest
+
+
+@pytest.mark.parametrize("release_epsilon, delta", [(0.1, 1e-6), (0.5, 1e-6), (0.3, 1e-10), (0.05, 1e-3)])
+def test_advanced_beats_basic_from_matches_a_brute_force_scan(release_epsilon, delta):
+    releases = np.arange(1, 2001, dtype=float)
+    totals = nt.composition_epsilons(releases, release_epsilon, delta)
+    beats = totals["advanced"] < totals["basic"]
+    first = nt.advanced_beats_basic_from(release_epsilon, delta)
+    assert first is not None and 1 < first <= 2000  # the scan reaches it
+    assert int(releases[np.argmax(beats)]) == first
+    assert np.all(beats[first - 1:]) and not np.any(beats[:first - 1])  # beats from k = first on, never before
+
+
+@pytest.mark.parametrize("release_epsilon", [math.log(2.0), 0.8, 2.0])
+def test_advanced_never_beats_basic_when_e_to_the_eps_reaches_2(release_epsilon):
+    assert nt.advanced_beats_basic_from(release_epsilon, 1e-6) is None
+    totals = nt.composition_epsilons(np.arange(1, 2001, dtype=float), release_epsilon, 1e-6)
+    assert np.all(totals["advanced"] >= totals["basic"])
+
+
+# ------------------------------------------------------------------------------------ privacy profiles
+def hockey_stick(density_p, density_q, epsilon, lower, upper):
+    """∫ (p − e^ε q)_+ by adaptive quadrature over the pieces where the integrand is positive."""
+    def excess(x):
+        return density_p(x) - math.exp(epsilon) * density_q(x)
+
+    grid = np.linspace(lower, upper, 6001)
+    sign = excess(grid) > 1e-12 * density_p(grid)  # not rounding noise where p = e^ε q exactly (Laplace at ε0)
+    roots = [optimize.brentq(excess, grid[i], grid[i + 1], xtol=1e-15) for i in np.flatnonzero(sign[:-1] != sign[1:])]
+    edges = [lower, *roots, upper]
+    return sum(integrate.quad(excess, a, b, epsabs=1e-15, epsrel=1e-12, limit=200)[0]
+               for a, b in zip(edges[:-1], edges[1:]) if excess((a + b) / 2) > 0)
+
+
+EPSILONS = np.array([0.0, 0.2, 0.5, 1.0, 1.7, 3.0])
+
+
+@pytest.mark.parametrize("noise_epsilon", [0.5, 1.0, 2.0])
+def test_privacy_profiles_equal_the_hockey_stick_divergence(noise_epsilon):
+    profiles = nt.privacy_profiles(EPSILONS, noise_epsilon)
+    scale = 1.0 / noise_epsilon  # b = Δ/ε0 and σ = Δ/ε0 with Δ = 1
+    for i, epsilon in enumerate(EPSILONS):
+        laplace = hockey_stick(stats.laplace(1.0, scale).pdf, stats.laplace(0.0, scale).pdf, epsilon,
+                               -40 * scale, 40 * scale + 1)
+        gauss = hockey_stick(stats.norm(1.0, scale).pdf, stats.norm(0.0, scale).pdf, epsilon,
+                             -20 * scale, 20 * scale + 1)
+        assert profiles["Laplace"][i] == pytest.approx(laplace, rel=1e-6, abs=1e-13)
+        assert profiles["Gaussian"][i] == pytest.approx(gauss, rel=1e-6, abs=1e-15)
+
+
+def test_privacy_profiles_equal_accounting_and_the_check_values():
+    profiles = nt.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
+    np.testing.assert_allclose(profiles["Laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)  # §0.3
+    gauss = nt.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["Gaussian"]  # σ = 2, μ = 0.5
+    np.testing.assert_allclose(gauss[:3], [0.197413, 0.05244, 0.00683], rtol=1e-3)
+    assert gauss[0] == pytest.approx(2 * stats.norm.cdf(0.25) - 1, rel=1e-12)
+    # §0.3 prints δ(2) = 9.0e-6 for σ = 2; the formula (and the integral above) give 9.44e-6.
+    assert gauss[3] == pytest.approx(9.439e-6, rel=1e-3)
+    for noise_epsilon in (0.25, 4.0):
+        epsilons = np.linspace(0.0, 6.0, 25)
+        profiles = nt.privacy_profiles(epsilons, noise_epsilon)
+        np.testing.assert_array_equal(profiles["Laplace"],
+                                      [accounting.laplace_delta(e, scale=1 / noise_epsilon) for e in epsilons])
+        np.testing.assert_array_equal(profiles["Gaussian"],
+                                      [accounting.gaussian_delta(e, sigma=1 / noise_epsilon) for e in epsilons])
+        assert np.all(profiles["Gaussian"] > 0)  # never pure DP
+        assert np.all(profiles["Laplace"][epsilons >= noise_epsilon] == 0)  # pure DP at ε0
+
+
+# ------------------------------------------------------------------------------------ calibration
+@pytest.mark.parametrize("dimension, n, epsilon, delta, radius", [
+    (1, 100, 0.5, 1e-5, 1.0), (64, 10_000, 1.0, 1e-6, 12.0), (1000, 777, 0.05, 1e-10, 40.0),
+])
+def test_calibrate_closed_forms(dimension, n, epsilon, delta, radius):
+    def rmse(mechanism):
+        return nt.calibrate(mechanism, dimension, n, epsilon, delta, radius).rmse
+
+    assert rmse("Laplace") == pytest.approx(2 * math.sqrt(2) * radius * dimension / (epsilon * n), rel=1e-12)
+    assert rmse("Gaussian (classical)") == pytest.approx(
+        2 * radius * math.sqrt(dimension) * math.sqrt(2 * math.log(1.25 / delta)) / (epsilon * n), rel=1e-12)
+    assert rmse("zCDP Gaussian") == pytest.approx(2 * radius * math.sqrt(dimension) / (epsilon * n), rel=1e-12)
+    mu = accounting.gaussian_mu(epsilon, delta)
+    assert rmse("Gaussian (analytic)") == pytest.approx(2 * radius * math.sqrt(dimension) / (n * mu), rel=1e-12)
+    for mechanism in nt.MECHANISMS:
+        calibration = nt.calibrate(mechanism, dimension, n, epsilon, delta, radius)
+        assert calibration.rmse == pytest.approx(calibration.coordinate_sd * math.sqrt(dimension), rel=1e-12)
+        l2 = 2 * radius / n
+        assert calibration.sensitivity == pytest.approx(l2 * math.sqrt(dimension) if mechanism == "Laplace" else l2)
+
+
+def test_calibrate_reference_sigmas_and_guarantees():
+    """§0.2: σ for Δ2 = 1 (here 2C/n = 1), and each mechanism states its guarantee."""
+    def sd(mechanism, epsilon, delta):
+        return nt.calibrate(mechanism, 1, 2, epsilon, delta, 1.0).coordinate_sd
+
+    assert sd("Gaussian (classical)", 1.0, 1e-5) == pytest.approx(4.8448, abs=1e-3)
+    assert sd("Gaussian (analytic)", 1.0, 1e-5) == pytest.approx(3.7306, abs=1e-3)
+    assert sd("Gaussian (analytic)", 1.0, 1e-6) == pytest.approx(4.2247, abs=1e-3)
+    assert sd("Gaussian (analytic)", 2.0, 1e-5) == pytest.approx(1.9938, abs=1e-3)
+    assert sd("Laplace", 1.0, 1e-5) == pytest.approx(math.sqrt(2))  # Lap(Δ1/ε) has sd √2·b
+    assert "pure" in nt.calibrate("Laplace", 4, 100, 1.0, 1e-6, 1.0).guarantee
+    assert "zCDP" in nt.calibrate("zCDP Gaussian", 4, 100, 1.0, 1e-6, 1.0).guarantee
+    with pytest.raises(ValueError, match="epsilon"):
+        nt.calibrate("Gaussian (classical)", 4, 100, 1.5, 1e-6, 1.0)
+
+
+def test_clip_radius_formula_and_its_probability_claim():
+    assert nt.clip_radius(16, 1000, 0.1) == pytest.approx(4 + math.sqrt(2 * math.log(1e4)))
+    rng = np.random.default_rng(5)
+    d, n, trials = 16, 1000, 300
+    center = rng.normal(size=d)
+    radius = nt.clip_radius(d, n, 0.1)
+    data = center + rng.standard_normal((trials, n, d))
+    any_clipped = np.any(np.linalg.norm(data - center, axis=2) > radius, axis=1)
+    assert any_clipped.mean() <= 0.1  # P[some point is clipped] <= β (in fact far below)
+
+
+# ------------------------------------------------------------------------------------ expected error
+def test_expected_error_formula():
+    d, n, epsilon, delta = 32, 5000, 0.7, 1e-7
+    assert nt.expected_error("non-private", d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n))
+    radius = nt.clip_radius(d, n)
+    for mechanism in nt.MECHANISMS:
+        noise = nt.calibrate(mechanism, d, n, epsilon, delta, radius).rmse
+        assert nt.expected_error(mechanism, d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n + noise**2))
+
+
+@pytest.mark.parametrize("dimension, n, epsilon, trials", [
+    (1, 100, 0.1, 20_000), (4, 300, 0.05, 20_000), (16, 1000, 1.0, 20_000), (256, 10_000, 0.5, 4000),
+])
+def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, trials):
+    result = nt.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
+    for m, method in enumerate(result.methods):
+        simulated = result.rmse[m].item()
+        assert simulated == pytest.approx(nt.expected_error(method, dimension, n, epsilon, 1e-6), rel=0.03), method
+
+
+# ------------------------------------------------------------------------------------ samples needed
+@pytest.mark.parametrize("mechanism, dimension, target, epsilon, delta", [
+    ("Laplace", 64, 0.1, 1.0, 1e-6), ("Gaussian (analytic)", 64, 0.1, 1.0, 1e-6),
+    ("Gaussian (classical)", 10, 0.05, 0.5, 1e-8), ("zCDP Gaussian", 1000, 1.0, 0.2, 1e-6),
+    ("non-private", 7, 0.03, 1.0, 1e-6), ("Laplace", 1, 0.3, 2.0, 1e-6),
+])
+def test_samples_needed_is_the_smallest_n(mechanism, dimension, target, epsilon, delta):
+    n = nt.samples_needed(mechanism, dimension, target, epsilon, delta)
+    assert n > 2
+    assert nt.expected_error(mechanism, dimension, n, epsilon, delta) <= target
+    assert nt.expected_error(mechanism, dimension, n - 1, epsilon, delta) > target
+
+
+@pytest.mark.parametrize("dimension, target", [(64, 0.1), (10, 0.3), (3, 0.7), (1000, 2.0), (4, 0.5)])
+def test_samples_needed_non_private_is_d_over_alpha_squared(dimension, target):
+    assert nt.samples_needed("non-private", dimension, target, 1.0, 1e-6) == math.ceil(dimension / target**2)
+
+
+@pytest.mark.parametrize("mechanism, dimension, target", [("non-private", 1, 0.9), ("non-private", 1, 5.0),
+                                                          ("Laplace", 1, 100.0)])
+def test_samples_needed_returns_2_when_two_samples_already_suffice(mechanism, dimension, target):
+    """n = 2 is the smallest allowed sample size; when it meets the target it is the answer."""
+    assert nt.expected_error(mechanism, dimension, 2, 1.0, 1e-6) <= target
+    assert nt.samples_needed(mechanism, dimension, target, 1.0, 1e-6) == 2
+
+
+def test_samples_needed_orders_the_mechanisms_as_the_table_says():
+    """Seed 001's table at d = 256: non-private < Gaussian < Laplace, and Laplace pays about √d/(εσ1) more noise."""
+    needed = {m: nt.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non-private", "Gaussian (analytic)", "Laplace")}
+    assert needed["non-private"] < needed["Gaussian (analytic)"] < needed["Laplace"]
+
+
+# ------------------------------------------------------------------------------------ private_mean
+def test_private_mean_clips_before_averaging():
+    rng = np.random.default_rng(6)
+    center = np.array([1.0, -2.0, 0.5])
+    points = center + rng.standard_normal((50, 3))
+    points[0] = center + [100.0, 0.0, 0.0]  # far outside the ball of radius 4
+    clipped_mean = clip_to_ball(points, 4.0, center).mean(axis=0)
+    assert abs(clipped_mean[0] - points.mean(axis=0)[0]) > 1.5  # the far point was pulled in
+    for mechanism in ("Laplace", "zCDP Gaussian"):  # noise → 0 as ε → ∞
+        release = nt.private_mean(points, 1e12, 1e-6, mechanism, 4.0, center, rng=1)
+        np.testing.assert_allclose(release, clipped_mean, rtol=0, atol=1e-9)
+
+
+def test_private_mean_shapes_and_seeded_reproducibility():
+    rng = np.random.default_rng(7)
+    one, many = rng.normal(size=(20, 5)), rng.normal(size=(8, 20, 5))
+    for mechanism in nt.MECHANISMS:
+        assert nt.private_mean(one, 0.5, 1e-6, mechanism, 3.0, rng=0).shape == (5,)
+        batch = nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=0)
+        assert batch.shape == (8, 5)
+        np.testing.assert_array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=0))
+        assert not np.array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=1))
+    with pytest.raises(ValueError, match="points"):
+        nt.private_mean(np.zeros((1, 3)), 1.0, 1e-6, "Laplace", 1.0)
+
+
+@pytest.mark.parametrize("mechanism", nt.MECHANISMS)
+def test_repeated_releases_spread_is_the_calibrated_noise(mechanism):
+    rng = np.random.default_rng(8)
+    points = rng.normal(size=(200, 2)) * 2.0
+    releases = nt.repeated_releases(points, 0.8, 1e-6, mechanism, 3.0, 50_000, rng=9)
+    assert releases.shape == (50_000, 2)
+    calibration = nt.calibrate(mechanism, 2, 200, 0.8, 1e-6, 3.0)
+    np.testing.assert_allclose(releases.std(axis=0), calibration.coordinate_sd, rtol=0.03)
+    np.testing.assert_allclose(releases.mean(axis=0), clip_to_ball(points, 3.0).mean(axis=0),
+                               atol=5 * calibration.coordinate_sd / math.sqrt(50_000))
+
+
+# ------------------------------------------------------------------------------------ end-to-end audits
+DRAWS = 10**6
+N_POINTS, RADIUS = 4, 1.5
+# Neighbours: the first point moves from far left to far right. Clipping puts it at -C and +C, so the clipped
+# means differ by exactly Δ2 = 2C/n; without clipping they would differ by 20C/n (the audit would catch that).
+DATASET = np.array([[-5 * RADIUS], [0.3], [-0.2], [0.1]])
+NEIGHBOUR = np.array([[5 * RADIUS], [0.3], [-0.2], [0.1]])
+
+
+def audit_private_mean(mechanism, epsilon, delta, audit_delta):
+    """Audit bounds of private_mean as calibrated and with its noise halved (same draws), on the neighbours."""
+    means = [clip_to_ball(x, RADIUS).mean() for x in (DATASET, NEIGHBOUR)]
+    assert means[1] - means[0] == pytest.approx(2 * RADIUS / N_POINTS)
+    releases = [nt.private_mean(np.broadcast_to(x, (DRAWS, N_POINTS, 1)), epsilon, delta, mechanism, RADIUS,
+                                rng=seed)[:, 0] for x, seed in ((DATASET, 1), (NEIGHBOUR, 2))]
+    sd = nt.calibrate(mechanism, 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd
+    thresholds = np.mean(means) + sd * np.linspace(-8.0, 8.0, 161)
+    bounds = []
+    for factor in (1.0, 0.5):
+        noisy = [mean + factor * (release - mean) for mean, release in zip(means, releases)]
+        counts = [audit.threshold_counts(y, thresholds) for y in noisy]
+        bounds.append(audit.epsilon_lower_bound(*counts, DRAWS, audit_delta).epsilon_lower_bound)
+    return bounds
+
+
+def test_gaussian_audit_at_a_point_of_its_privacy_profile():
+    """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (§0.3: 0.00683); private_mean at (1, δ) uses that very σ."""
+    epsilon, sigma = 1.0, 2.0
+    delta = nt.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["Gaussian"][0]
+    assert delta == pytest.approx(0.00683, rel=1e-3)
+    sensitivity = 2 * RADIUS / N_POINTS
+    assert nt.calibrate("Gaussian (analytic)", 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd == pytest.approx(
+        sigma * sensitivity, rel=1e-9)
+    correct, halved = audit_private_mean("Gaussian (analytic)", epsilon, delta, delta)
+    assert 0.8 * epsilon < correct <= epsilon  # passes, and the audit has power
+    assert halved > 1.5 * epsilon  # σ halved is caught
+    assert halved <= accounting.gaussian_epsilon(2.0 / sigma, delta)  # ... and not beyond its true ε (audit sound)
+
+
+def test_laplace_audit_pure():
+    epsilon = 1.0
+    correct, halved = audit_private_mean("Laplace", epsilon, 1e-6, 0.0)  # δ is unused by Laplace: audit at δ = 0
+    assert 0.9 * epsilon < correct <= epsilon
+    assert halved > 1.5 * epsilon
+
+
+def test_zcdp_gaussian_audit_at_its_converted_guarantee():
+    epsilon, delta = 1.0, 1e-3
+    claimed = accounting.zcdp_to_approx(epsilon**2 / 2, delta)  # 4.217
+    correct, halved = audit_private_mean("zCDP Gaussian", epsilon, 0.5, delta)  # its δ argument is unused
+    exact = accounting.gaussian_epsilon(epsilon, delta)  # σ = Δ2/ε is the Gaussian with μ = ε: its exact ε, 3.139
+    assert 0.8 * exact < correct <= exact <= claimed
+    assert halved > claimed
+
+
+# ------------------------------------------------------------------------------------ sweeps
+def test_laplace_over_gaussian_error_ratio_grows_like_root_d():
+    """Noise-dominated regime (n = 1000, ε = 0.5, δ = 1e-6): fitted exponent of RMSE ratio vs d within 0.5 ± 0.15."""
+    result = nt.error_sweep(np.array([1000]), DIMENSIONS, np.array([0.5]), 1e-6, trials=1000, seed=0,
+                            mechanisms_used=("Laplace", "Gaussian (analytic)"))
+    ratio = result.curve("Laplace", "dimension")["rmse"] / result.curve("Gaussian (analytic)", "dimension")["rmse"]
+    exponent, _ = fit_power_law(DIMENSIONS, ratio)
+    assert exponent == pytest.approx(0.5, abs=0.15)
+    exact = [nt.expected_error("Laplace", int(d), 1000, 0.5, 1e-6)
+             / nt.expected_error("Gaussian (analytic)", int(d), 1000, 0.5, 1e-6) for d in DIMENSIONS]
+    assert exponent == pytest.approx(fit_power_law(DIMENSIONS, np.array(exact))[0], abs=0.02)  # 0.467 vs 0.470
+
+
+def test_error_sweep_layout():
+    result = nt.error_sweep(np.array([100, 1000]), np.array([1, 8]), np.array([0.5, 2.0]), 1e-6, 50, 0,
+                            mechanisms_used=("Laplace", "zCDP Gaussian"))
+    assert result.parameters == ("dimension", "n", "epsilon")
+    assert result.methods == ("Laplace", "zCDP Gaussian", "non-private")
+    assert result.rmse.shape == (3, 2, 2, 2)
+    assert np.all(result.trials == 50)
+    non_private = result.errors[2]
+    np.testing.assert_array_equal(non_private[..., 0][0, 0], non_private[..., 1][0, 0])  # data do not depend on ε
+
+
+def test_error_sweep_rejects_bad_mechanisms_by_name():
+    grid = (np.array([100]), np.array([4]))
+    with pytest.raises(ValueError, match="epsilons"):
+        nt.error_sweep(*grid, np.array([0.5, 1.5]), 1e-6, 10, 0)  # the classical Gaussian is in by default
+    with pytest.raises(ValueError, match="epsilons"):
+        nt.error_sweep(*grid, np.array([2.0]), 1e-6, 10, 0, mechanisms_used=("Gaussian (classical)",))
+    nt.error_sweep(*grid, np.array([1.0]), 1e-6, 10, 0)  # ε = 1 is allowed
+    with pytest.raises(ValueError, match="mechanisms_used"):
+        nt.error_sweep(*grid, np.array([0.5]), 1e-6, 10, 0, mechanisms_used=("Laplace", "K-norm"))
+
+
+@pytest.mark.parametrize("mechanism", ["Laplace", "zCDP Gaussian", "Gaussian (analytic)"])
+def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
+    """Common random numbers, checked exactly, per trial.
+
+    With CRN the release error at ε is s + x(ε)·u for one sampling error s and one standard noise vector u
+    shared by all ε, where x(ε) is the calibrated coordinate sd. So e(ε)² = ‖s‖² + 2x s·u + x²‖u‖², with
+    ‖s‖ the non-private error of the same trial. Two ε values determine s·u and ‖u‖²; the identity must
+    then predict the errors at every other ε to rounding. (With n huge the sampling error s would dominate,
+    not the noise, so "the errors halve when ε doubles" is checked here in the exact form.)
+    """
+    n, d, delta = 50, 3, 1e-6
+    epsilons = np.array([0.25, 0.5, 1.0, 2.0, 4.0])
+    result = nt.error_sweep(np.array([n]), np.array([d]), epsilons, delta, 40, seed=11,
+                            mechanisms_used=(mechanism,))
+    errors = np.stack([result.errors[0, 0, 0, i] for i in range(epsilons.size)])  # (ε, trials)
+    sampling = result.errors[1, 0, 0, 0]
+    radius = nt.clip_radius(d, n)
+    x = np.array([nt.calibrate(mechanism, d, n, e, delta, radius).coordinate_sd for e in epsilons])
+    rest = errors**2 - sampling**2  # = 2x s·u + x²‖u‖²
+    a, b = np.linalg.solve([[2 * x[0], x[0] ** 2], [2 * x[1], x[1] ** 2]], rest[:2])
+    predicted = np.sqrt(sampling**2 + 2 * x[:, None] * a + x[:, None] ** 2 * b)
+    np.testing.assert_allclose(predicted, errors, rtol=1e-8)
+    # the check has power: independent noise at the largest ε (trials shuffled) breaks the identity
+    shuffled = errors.copy()
+    shuffled[-1] = np.roll(shuffled[-1], 1)
+    assert not np.allclose(predicted, shuffled, rtol=1e-3)
+    if mechanism == "Laplace":  # Laplace's sd is exactly ∝ 1/ε: at n = 2 the noise dominates and errors halve
+        tiny = nt.error_sweep(np.array([2]), np.array([1]), np.array([1e-6, 2e-6]), delta, 100, 0, ("Laplace",))
+        np.testing.assert_allclose(tiny.errors[0, 0, 0, 1] / tiny.errors[0, 0, 0, 0], 0.5, rtol=1e-3)
+
+
+def test_error_sweep_is_seeded():
+    args = (np.array([100, 1000]), np.array([2, 16]), np.array([0.5]), 1e-6, 30)
+    np.testing.assert_array_equal(nt.error_sweep(*args, seed=4).rmse, nt.error_sweep(*args, seed=4).rmse)
+    assert not np.array_equal(nt.error_sweep(*args, seed=4).rmse, nt.error_sweep(*args, seed=5).rmse)
