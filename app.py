@@ -10,6 +10,7 @@ import ui
 st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide")
 page = st.navigation([
     st.Page("pages/home.py", title="Home", default=True, icon=":material/home:"),
+    st.Page("pages/truncation.py", title="Truncation bias", url_path="truncation-bias", icon=":material/content_cut:"),
     st.Page("pages/noise_tradeoff.py", title="Pure vs approximate DP", url_path="pure-vs-approximate",
             icon=":material/balance:"),
 ])

@@ -3,6 +3,7 @@
 #   ./lab.sh app     [streamlit options]   install into .venv and open the app
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium) and run every test
 #   ./lab.sh bench                         print the benchmark figures
+#   ./lab.sh precompute                    store every page's default sweeps in assets/precomputed
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -52,6 +53,19 @@ case "$command" in
   bench)
     install requirements-dev.txt
     for script in benchmarks/*.py; do "$VENV/bin/python" "$script"; done ;;
+  precompute)
+    install requirements-dev.txt
+    rm -rf assets/precomputed
+    DPLAB_STORE_PRECOMPUTED=1 "$VENV/bin/python" -c '
+import re, sys
+from streamlit.testing.v1 import AppTest
+for page in re.findall(r"st\.Page\(\"(pages/[^\"]+)\"", open("app.py").read()):
+    at = AppTest.from_file(page, default_timeout=600).run()
+    if at.exception:
+        sys.exit(f"{page}: {at.exception[0].value}")
+    print("stored the defaults of", page)
+'
+    ls -la assets/precomputed ;;
   *)
-    echo "usage: ./lab.sh app|test|bench [options]" >&2; exit 2 ;;
+    echo "usage: ./lab.sh app|test|bench|precompute [options]" >&2; exit 2 ;;
 esac

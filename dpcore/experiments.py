@@ -31,9 +31,14 @@ their mean and root mean square, the number of trials, and the raw errors themse
 from __future__ import annotations
 
 import csv
+import hashlib
+import importlib
 import io
 import itertools
+import json
 import math
+import os
+from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +48,7 @@ import numpy as np
 from .randomness import child_generator
 from .validation import Array, Constraint, Integer, check_same_length, validated
 
-__all__ = ["SweepResult", "run_sweep", "trials_for_budget", "fit_power_law"]
+__all__ = ["SweepResult", "run_sweep", "trials_for_budget", "fit_power_law", "load_or_run"]
 
 _STATISTICS = ("median", "lower", "upper", "mean", "rmse")
 _RESERVED = ("method", *_STATISTICS, "trials")
@@ -131,6 +136,28 @@ class SweepResult:
         writer.writeheader()
         writer.writerows(self.records())
         return buffer.getvalue()
+
+    def save(self, path: str | Path, **metadata: Any) -> None:
+        """Write the result (and JSON-serialisable ``metadata``) to a compressed ``.npz`` file."""
+        meta = dict(parameters=self.parameters, methods=self.methods, quantiles=self.quantiles, seed=self.seed,
+                    grid={axis: self.grid[axis].tolist() for axis in self.parameters}, **metadata)
+        flat = np.concatenate([np.asarray(e, dtype=float) for e in self.errors.ravel()])
+        np.savez_compressed(path, meta=json.dumps(meta), errors=flat,
+                            **{name: getattr(self, name) for name in (*_STATISTICS, "trials")})
+
+    @classmethod
+    def load(cls, path: str | Path) -> "SweepResult":
+        """Read a result written by :meth:`save` (its extra metadata is ignored here)."""
+        with np.load(path) as stored:
+            meta = json.loads(str(stored["meta"]))
+            tables = {name: _frozen(stored[name]) for name in (*_STATISTICS, "trials")}
+            flat = stored["errors"]
+        errors = np.empty(tables["trials"].shape, dtype=object)
+        for index, piece in zip(np.ndindex(errors.shape), np.split(flat, np.cumsum(tables["trials"].ravel())[:-1])):
+            errors[index] = piece
+        return cls(parameters=tuple(meta["parameters"]), methods=tuple(meta["methods"]),
+                   grid={axis: _frozen(np.asarray(values)) for axis, values in meta["grid"].items()},
+                   errors=_frozen(errors), quantiles=tuple(meta["quantiles"]), seed=meta["seed"], **tables)
 
     def curve(self, method: str, x: str, **fixed: Any) -> dict[str, np.ndarray]:
         """A 1-D slice along axis ``x``, every other axis fixed by value.
@@ -409,3 +436,58 @@ def fit_power_law(x, y) -> tuple[float, float]:
         raise ValueError(f"x must contain at least two distinct values; got {x.tolist()}")
     exponent, intercept = np.polyfit(np.log(x), np.log(y), 1)
     return float(exponent), math.exp(intercept)
+
+
+#: Set this environment variable to store every :func:`load_or_run` miss (``./lab.sh precompute``).
+STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
+
+
+def _stored_path(directory: Path, function: Callable[..., SweepResult], params: dict) -> Path:
+    name = f"{function.__module__}.{function.__qualname__}"
+    digest = hashlib.sha256(json.dumps([name, params], sort_keys=True).encode()).hexdigest()[:16]
+    return Path(directory) / f"{function.__name__}-{digest}.npz"
+
+
+@dataclass(frozen=True)
+class _SweepFunction(Constraint):
+    """A module-level function returning a SweepResult (stored files must name an importable function)."""
+
+    def describe(self) -> str:
+        return "a module-level function returning a SweepResult"
+
+    def check(self, name: str, value: Any) -> Callable[..., SweepResult]:
+        if not callable(value) or "<" in getattr(value, "__qualname__", "<"):
+            self.fail(name, value, TypeError)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, "dpcore.truncation.error_sweep", lambda: None]
+
+
+@validated(function=_SweepFunction())
+def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult:
+    """``function(**params)``, served from ``directory`` when it was precomputed for exactly these parameters.
+
+    Pages use it for their default state, so a whole class opening the default page is served at once
+    (design.md). ``params`` must be JSON values (lists, not arrays). A stored file records the function
+    and parameters; ``tests/test_precomputed.py`` recomputes every one and compares. With the environment
+    variable ``DPLAB_STORE_PRECOMPUTED`` set, a miss is computed and stored.
+    """
+    path = _stored_path(directory, function, params)
+    if path.exists():
+        return SweepResult.load(path)
+    result = function(**{key: np.asarray(value) if isinstance(value, list) else value for key, value in params.items()})
+    if os.environ.get(STORE_VARIABLE):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        result.save(path, function=f"{function.__module__}.{function.__qualname__}", params=params)
+    return result
+
+
+def rerun_stored(path: str | Path) -> tuple[SweepResult, SweepResult]:
+    """(the stored result, a fresh run of the function and parameters it records): for tests."""
+    with np.load(path) as stored:
+        meta = json.loads(str(stored["meta"]))
+    module, _, name = meta["function"].rpartition(".")
+    function = getattr(importlib.import_module(module), name)
+    params = {key: np.asarray(value) if isinstance(value, list) else value for key, value in meta["params"].items()}
+    return SweepResult.load(path), function(**params)

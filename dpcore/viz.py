@@ -49,6 +49,7 @@ __all__ = [
     "sweep_frames",
     "theory_series",
     "release_clouds",
+    "clipping_histogram",
 ]
 
 # --------------------------------------------------------------------------------------- colours
@@ -82,6 +83,12 @@ METHOD_COLORS: dict[str, str] = {
     "exponential mechanism": _DARK_YELLOW,
     "theory": _DARK_GREY,
     "lower bound": _GREY,
+    # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme.
+    "KSU20 estimator": "#882255",
+    "private part (bias + noise)": "#44AA99",
+    "naive truncated mean": "#117733",
+    "truncated MLE (moment matching)": "#332288",
+    "truncated MLE (DP gradient descent)": "#AA4499",
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
@@ -396,6 +403,10 @@ def _check_same_layout(frames: Sequence[FrameData]) -> None:
                              f"has {first._layout_key()}")
 
 
+#: A log axis shows at most this many decades below its largest value; smaller values leave the chart.
+MAX_LOG_DECADES = 12
+
+
 def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[float]:
     """An axis range covering every value of every frame (in log10 units for a log axis), padded by 5 %."""
     values = []
@@ -412,6 +423,8 @@ def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[floa
     if log:
         finite = np.log10(finite)
     low, high = float(finite.min()), float(finite.max())
+    if log:
+        low = max(low, high - MAX_LOG_DECADES)  # exact zeros or 1e-300 underflow must not flatten the plot
     pad = 0.05 * (high - low) or (0.5 if log else 0.1 * abs(high) or 1.0)
     return [low - pad, high + pad]
 
@@ -666,6 +679,9 @@ def theory_series(method: str, x, y) -> Series:
 # --------------------------------------------------------------------------------------- one run
 
 _CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
+#: Reference lines of single-run views (not methods, so not in METHOD_COLORS).
+REFERENCE_COLORS = {"true mean": OKABE_ITO["black"], "clipped mean": OKABE_ITO["bluish green"],
+                    "private estimate": OKABE_ITO["reddish purple"], "naive truncated mean": OKABE_ITO["orange"]}
 
 
 def _circle(center: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
@@ -717,4 +733,50 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
                          scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
     fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
                       hovermode="closest", height=560 if presentation else 480)
+    return fig
+
+
+@validated(sample=Array(ndim=(1,), min_size=2), low=Real(), high=Real(), title=_TITLE, presentation=_FLAG)
+def clipping_histogram(sample, low: float, high: float, means: dict[str, float], *, bins: int = 60,
+                       title: str = "", presentation: bool = False) -> go.Figure:
+    """One sample's histogram with a clipping window ``[low, high]`` and vertical lines at ``means``.
+
+    Bars inside the window are blue; the mass outside (what clipping moves to the window's edges) is
+    vermillion. The x-range covers the window and the sample's 0.5–99.5 % quantiles; the share of the
+    sample beyond it (heavy tails) is stated in the legend.
+
+    Parameters
+    ----------
+    means : dict of str to float
+        Legend name -> value, e.g. ``{"true mean": 0.0, "clipped mean": -0.03, "private estimate": 0.01}``;
+        each drawn as a vertical line in its :data:`REFERENCE_COLORS` colour, else :func:`method_color`
+        (dashed for the true mean).
+    """
+    if not low < high:
+        raise ValueError(f"low must be below high; got low={low!r}, high={high!r}")
+    lo, hi = np.quantile(sample, [0.005, 0.995])
+    lo, hi = min(lo, low), max(hi, high)
+    pad = 0.05 * (hi - lo)
+    edges = np.linspace(lo - pad, hi + pad, bins + 1)
+    counts, _ = np.histogram(sample, bins=edges)
+    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    inside = (centres >= low) & (centres <= high)
+    shown = float(np.mean((sample >= edges[0]) & (sample <= edges[-1])))
+    clipped = float(np.mean((sample < low) | (sample > high)))
+    fig = go.Figure()
+    for mask, name, color in ((inside, "inside the window", OKABE_ITO["blue"]),
+                              (~inside, f"clipped ({100 * clipped:.1f} % of points)", OKABE_ITO["vermillion"])):
+        fig.add_trace(go.Bar(x=centres[mask], y=counts[mask], width=width, name=name, marker_color=color,
+                             opacity=0.75))
+    top = float(counts.max()) * 1.08
+    fig.add_vrect(x0=low, x1=high, fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line_width=0, layer="below")
+    for name, value in means.items():
+        fig.add_trace(go.Scatter(x=[value, value], y=[0, top], mode="lines", name=f"{name} = {value:.3g}",
+                                 line=dict(color=REFERENCE_COLORS.get(name) or method_color(name), width=3,
+                                           dash="dash" if name == "true mean" else "solid")))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="overlay",
+                      height=_height(presentation, animated=False), hovermode="closest",
+                      xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % of the "
+                                                 "sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
+                      yaxis=dict(title=dict(text="count"), range=[0, top]))
     return fig

@@ -407,3 +407,22 @@ def test_theory_series_joins_its_method_in_the_legend():
     assert (theory.name, theory.kind, theory.color) == ("Laplace (theory)", "theory", viz.method_color("Laplace"))
     assert dashed.legendgroup == line.legendgroup == "Laplace"
     assert (line.showlegend, dashed.showlegend, dashed.line.dash) == (True, False, "dash")
+
+
+def test_clipping_histogram_splits_the_sample_at_the_window():
+    sample = np.r_[np.zeros(90), np.full(10, 10.0)]  # 10 % far outside the window [-1, 1]
+    fig = viz.clipping_histogram(sample, -1.0, 1.0, {"true mean": 1.0, "clipped mean": 0.1}, bins=20)
+    inside, outside, true_line, clipped_line = fig.data
+    assert inside.y.sum() == 90 and outside.y.sum() == 10
+    assert outside.name == "clipped (10.0 % of points)"
+    assert list(true_line.x) == [1.0, 1.0] and true_line.line.dash == "dash"
+    assert clipped_line.line.color == viz.REFERENCE_COLORS["clipped mean"]
+    with pytest.raises(ValueError, match="low must be below high"):
+        viz.clipping_histogram(sample, 1.0, -1.0, {})
+
+
+def test_log_axis_never_spans_more_than_twelve_decades():
+    tiny = Series("Laplace", [1.0, 10.0, 100.0], [1.0, 1e-300, 1e-5])
+    low, high = line_figure([tiny], x_title="n", y_title="e", log_x=True, log_y=True).layout.yaxis.range
+    assert high - low <= 1.1 * viz.MAX_LOG_DECADES + 1e-9  # 12 decades plus 5 % padding on each side
+    assert low > -13 and high >= 0  # the largest value stays on the chart, 1e-300 leaves it
