@@ -442,6 +442,14 @@ def fit_power_law(x, y) -> tuple[float, float]:
 STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
 
 
+def _call_arguments(params: dict) -> dict:
+    """JSON parameters as the function expects them: lists of numbers become arrays, names stay lists."""
+    def convert(value: Any) -> Any:
+        numeric = isinstance(value, list) and all(isinstance(v, (int, float)) for v in value)
+        return np.asarray(value) if numeric else value
+    return {key: convert(value) for key, value in params.items()}
+
+
 def _stored_path(directory: Path, function: Callable[..., SweepResult], params: dict) -> Path:
     name = f"{function.__module__}.{function.__qualname__}"
     digest = hashlib.sha256(json.dumps([name, params], sort_keys=True).encode()).hexdigest()[:16]
@@ -476,7 +484,7 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
     path = _stored_path(directory, function, params)
     if path.exists():
         return SweepResult.load(path)
-    result = function(**{key: np.asarray(value) if isinstance(value, list) else value for key, value in params.items()})
+    result = function(**_call_arguments(params))
     if os.environ.get(STORE_VARIABLE):
         path.parent.mkdir(parents=True, exist_ok=True)
         result.save(path, function=f"{function.__module__}.{function.__qualname__}", params=params)
@@ -489,5 +497,4 @@ def rerun_stored(path: str | Path) -> tuple[SweepResult, SweepResult]:
         meta = json.loads(str(stored["meta"]))
     module, _, name = meta["function"].rpartition(".")
     function = getattr(importlib.import_module(module), name)
-    params = {key: np.asarray(value) if isinstance(value, list) else value for key, value in meta["params"].items()}
-    return SweepResult.load(path), function(**params)
+    return SweepResult.load(path), function(**_call_arguments(meta["params"]))

@@ -8,7 +8,7 @@ import streamlit as st
 import ui
 from dpcore import noise_tradeoff as nt
 from dpcore import viz
-from dpcore.experiments import fit_power_law
+from dpcore.experiments import fit_power_law, load_or_run
 
 DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -79,16 +79,21 @@ def mechanisms_for(epsilons) -> tuple[str, ...]:
     return nt.MECHANISMS if max(epsilons) <= 1.0 else tuple(m for m in nt.MECHANISMS if m != "Gaussian (classical)")
 
 
+PRECOMPUTED = ui.ASSETS / "precomputed"
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int):
-    return nt.error_sweep(np.array(N_GRID), np.array(DIMENSIONS), np.array([epsilon]), delta, trials, seed,
-                          mechanisms_for([epsilon]))
+    return load_or_run(PRECOMPUTED, nt.error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS),
+                       epsilons=[epsilon], delta=delta, trials=trials, seed=seed,
+                       mechanisms_used=list(mechanisms_for([epsilon])))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int):
-    return nt.error_sweep(np.array([n]), np.array(DIMENSIONS), np.array(EPSILON_FRAMES), delta, trials, seed,
-                          mechanisms_for(EPSILON_FRAMES))
+    return load_or_run(PRECOMPUTED, nt.error_sweep, n_values=[n], dimensions=list(DIMENSIONS),
+                       epsilons=list(EPSILON_FRAMES), delta=delta, trials=trials, seed=seed,
+                       mechanisms_used=list(mechanisms_for(EPSILON_FRAMES)))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -12,9 +12,9 @@ APP = str(ROOT / "app.py")
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
-def run(script: str, **query: str) -> AppTest:
+def run(script: str, timeout: float = 30, **query: str) -> AppTest:
     """Run ``script`` (absolute path) once with the given URL query parameters."""
-    at = AppTest.from_file(script, default_timeout=30)
+    at = AppTest.from_file(script, default_timeout=timeout)
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()
@@ -36,3 +36,36 @@ def decode(array) -> np.ndarray:
 def texts(elements) -> list[str]:
     """The ``.value`` of each element (markdown, alerts, captions)."""
     return [element.value for element in elements]
+
+
+def charts(at: AppTest) -> dict[str, dict]:
+    """Figure JSON of every plotly chart on the page, by element key."""
+    return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
+
+
+def widget_values(at: AppTest, select_sliders=(), radios=()) -> dict:
+    """Current values of a page's controls (widget keys ``w_<key>``), the seed included."""
+    values = {key: at.select_slider(key=f"w_{key}").value for key in select_sliders}
+    values.update({key: at.radio(key=f"w_{key}").value for key in radios})
+    values["seed"] = at.number_input(key="w_seed").value
+    return values
+
+
+def active_frame(spec: dict) -> str:
+    """The label of the frame an animated figure opens on (its slider's active step)."""
+    slider = spec["layout"]["sliders"][0]
+    return slider["steps"][slider["active"]]["label"]
+
+
+def assert_animated(spec: dict) -> None:
+    """Frames, a slider stepping through them, Play/Pause, and the shown data = the slider's frame."""
+    names = [frame["name"] for frame in spec["frames"]]
+    assert len(names) >= 2
+    steps = spec["layout"]["sliders"][0]["steps"]
+    assert [step["label"] for step in steps] == names
+    assert {step["method"] for step in steps} == {"animate"}
+    assert [button["label"] for button in spec["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
+    shown = spec["frames"][names.index(active_frame(spec))]["data"]
+    assert [trace["name"] for trace in spec["data"]] == [trace["name"] for trace in shown]
+    for trace, framed in zip(spec["data"], shown):
+        np.testing.assert_array_equal(decode(trace["y"]), decode(framed["y"]))

@@ -1,10 +1,9 @@
 """The "Pure vs approximate DP" page (pages/noise_tradeoff.py) through AppTest: runs, figures, URL handling."""
 
-import json
 
 import numpy as np
 import pytest
-from helpers import ROOT, decode, texts
+from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts, widget_values
 from streamlit.testing.v1 import AppTest
 
 from dpcore import noise_tradeoff as nt
@@ -13,48 +12,15 @@ PAGE = str(ROOT / "pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
 DIMENSIONS = ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 CLASSICAL = {"Gaussian (classical)", "Gaussian (classical) (theory)"}
-SLIDERS = {"eps": "w_eps", "delta": "w_delta", "d": "w_d", "n": "w_n", "k": "w_k", "trials": "w_trials"}
+SLIDERS = ("eps", "delta", "d", "n", "k", "trials")
 
 
 def run_page(**query: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def charts(at: AppTest) -> dict[str, dict]:
-    """Figure JSON of every plotly chart on the page, by element key."""
-    return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
-
-
-def widget_values(at: AppTest) -> dict:
-    values = {key: at.select_slider(key=widget).value for key, widget in SLIDERS.items()}
-    values["seed"] = at.number_input(key="w_seed").value
-    return values
-
-
-def active_frame(spec: dict) -> str:
-    slider = spec["layout"]["sliders"][0]
-    return slider["steps"][slider["active"]]["label"]
+    return run(PAGE, timeout=60, **query)
 
 
 def trace_names(traces: list[dict]) -> set[str]:
     return {trace["name"] for trace in traces}
-
-
-def assert_animated(spec: dict) -> None:
-    """Frames, a slider stepping through them, Play/Pause, and the shown data = the slider's frame."""
-    names = [frame["name"] for frame in spec["frames"]]
-    assert len(names) >= 2
-    steps = spec["layout"]["sliders"][0]["steps"]
-    assert [step["label"] for step in steps] == names
-    assert {step["method"] for step in steps} == {"animate"}
-    assert [button["label"] for button in spec["layout"]["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
-    shown = spec["frames"][names.index(active_frame(spec))]["data"]
-    assert [trace["name"] for trace in spec["data"]] == [trace["name"] for trace in shown]
-    for trace, framed in zip(spec["data"], shown):
-        np.testing.assert_array_equal(decode(trace["y"]), decode(framed["y"]))
 
 
 def assert_healthy(at: AppTest) -> dict[str, dict]:
@@ -82,7 +48,7 @@ def test_page_runs_at_defaults(default_page):
     assert [frame["name"] for frame in specs["error_vs_n"]["frames"]] == DIMENSIONS
     assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "0.1"]
     assert CLASSICAL <= trace_names(specs["error_vs_n"]["data"])  # ε = 1: the classical Gaussian is valid
-    assert widget_values(default_page) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
+    assert widget_values(default_page, SLIDERS) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
 
 
 def test_error_vs_n_figure_shows_the_library_sweep_and_exact_rmse(default_page):
@@ -121,7 +87,7 @@ def test_extreme_controls(query, classical):
     at = run_page(**query)
     specs = assert_healthy(at)
     assert not at.error and not at.warning and not at.info  # every value is on the page's grid
-    values = widget_values(at)
+    values = widget_values(at, SLIDERS)
     for key, raw in query.items():
         assert values[key] == float(raw)
     assert active_frame(specs["error_vs_n"]) == query.get("d", "64")
@@ -162,7 +128,7 @@ def test_url_round_trip():
     query = dict(eps="0.3", delta="1e-08", d="16", n="3000", k="30", trials="100", seed="7")
     at = run_page(**query)
     assert not at.exception and not at.error and not at.warning and not at.info
-    assert widget_values(at) == dict(eps=0.3, delta=1e-8, d=16, n=3000, k=30, trials=100, seed=7)
+    assert widget_values(at, SLIDERS) == dict(eps=0.3, delta=1e-8, d=16, n=3000, k=30, trials=100, seed=7)
     assert {key: at.query_params[key] for key in query} == query  # the URL states the page exactly
 
     at.select_slider(key="w_d").set_value(256).run()
@@ -171,7 +137,7 @@ def test_url_round_trip():
     assert active_frame(moved["error_vs_n"]) == "256"
 
     again = run_page(**{key: at.query_params[key] for key in query})  # open the new link
-    assert widget_values(again) == widget_values(at)
+    assert widget_values(again, SLIDERS) == widget_values(at, SLIDERS)
     reopened = charts(again)
     for key in ANIMATED:
         for trace, same in zip(moved[key]["data"], reopened[key]["data"]):

@@ -1,0 +1,189 @@
+"""The truncation page's two sweeps: truncation.error_sweep (KSU20 rates) and truncated_mle.bias_correction_sweep.
+
+Seeded Monte Carlo; every tolerance is stated next to the number of trials behind it.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpcore import distributions, truncated_mle, truncation
+from dpcore.experiments import fit_power_law
+from dpcore.randomness import child_generator
+
+N_VALUES = [1000, 10_000, 100_000, 1_000_000]
+BUDGET = 20_000_000  # trials_for_budget: 1000, 1000, 200, 20 at n = 10^3 ... 10^6 (about 3 s)
+SEED = 0
+K = 3.0
+PRIVATE = "private part (bias + noise)"
+HALF_NORMAL_MEDIAN = 0.6744897501960817  # median of |N(0, 1)|
+
+# algorithms.md §1.7, the 1-D default of the bias-correction experiment
+TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA, EPSILON, N_DEFAULT = 0.8, 0.0, 1.5, 1e-6, 1.0, 4000
+BIAS_N = [1000, 4000, 16_000]
+BIAS_TRIALS = 200
+MOMENT_MATCHING = "truncated MLE (moment matching)"
+CORRECTED = (MOMENT_MATCHING, "truncated MLE (DP gradient descent)")
+
+
+@pytest.fixture(scope="module")
+def lomax_sweep():
+    """Lomax (asymmetric, shape 4), k = 3, ε = 1, R = 1000, n = 10^3 ... 10^6."""
+    return truncation.error_sweep("lomax", [K], N_VALUES, 1.0, BUDGET, SEED)
+
+
+def medians(result, method, **fixed):
+    return result.curve(method, "n", moment_k=K, **fixed)["median"]
+
+
+def test_sweep_layout_and_trial_budget(lomax_sweep):
+    assert lomax_sweep.methods == truncation.SWEEP_METHODS
+    assert lomax_sweep.parameters == ("moment_k", "n", "epsilon")
+    np.testing.assert_array_equal(lomax_sweep.grid["n"], N_VALUES)
+    np.testing.assert_array_equal(lomax_sweep.trials[0].ravel(), [1000, 1000, 200, 20])  # budget // n, in [20, 1000]
+
+
+def test_private_part_falls_with_slope_minus_two_thirds(lomax_sweep):
+    """Bias + noise at the bias–noise optimal window: log–log slope −(k−1)/k = −2/3 ± 0.1 over n = 10^3..10^6.
+
+    Lomax(4) is lighter-tailed than the k = 3 worst case: its own asymptotic slope is −(a−1)/a = −3/4, and over
+    this range the fit sits between the two.
+    """
+    slope, _ = fit_power_law(np.array(N_VALUES, dtype=float), medians(lomax_sweep, PRIVATE))
+    assert abs(slope - (-(K - 1) / K)) <= 0.1, slope
+    assert slope > -0.75  # not yet the Lomax(4) asymptote: the bias still matters over this range
+
+
+def test_private_part_is_the_exact_bias_plus_laplace_noise_at_the_optimal_window(lomax_sweep):
+    """Its median is |b(t*)| + median|Lap(2t*/(εn))| = |b(t*)| + ln 2 · 2t*/(εn) (1000 trials at n = 10^3: ±5 %)."""
+    law = distributions.heavy_tailed("lomax", K)
+    radius, _ = distributions.optimal_window(law, 1000, 1.0, include_sampling=False)
+    expected = abs(law.clipping_bias(law.mean, radius)) + math.log(2) * 2 * radius / 1000
+    assert medians(lomax_sweep, PRIVATE)[0] == pytest.approx(expected, rel=0.05)
+
+
+def test_ksu20_beats_the_naive_window_where_its_noise_dominates(lomax_sweep):
+    """≥ 5× at n = 10^3, 10^4 (R = 1000). At n ≥ 10^5 the naive noise 2R ln2/(εn) is no longer 5× the KSU20 error
+    (sampling error + its own noise): measured ratio ≈ 5.6 at 10^5 and ≈ 1.2 at 10^6 — see the next test."""
+    ratio = medians(lomax_sweep, "naive") / medians(lomax_sweep, "KSU20 estimator")
+    assert np.all(ratio[:2] >= 5), ratio
+    assert np.all(ratio > 1), ratio  # never worse than the worst-case window
+
+
+def test_ksu20_beats_naive_by_5x_at_every_n_when_the_range_is_wide():
+    """With R = 10^5 the naive window's noise grows 100×, the KSU20 error barely moves (log R buckets)."""
+    wide = truncation.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED, mean_range=1e5)
+    ratio = medians(wide, "naive") / medians(wide, "KSU20 estimator")
+    assert np.all(ratio >= 5), ratio
+    narrow = truncation.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED)  # same data and noise streams
+    np.testing.assert_allclose(medians(wide, "naive") / medians(narrow, "naive"), 100, rtol=0.35)
+    np.testing.assert_allclose(medians(wide, "KSU20 estimator") / medians(narrow, "KSU20 estimator"), 1, rtol=0.1)
+
+
+def test_ksu20_error_decreases_with_n(lomax_sweep):
+    assert np.all(np.diff(medians(lomax_sweep, "KSU20 estimator")) < 0)
+
+
+def test_non_private_error_is_the_half_normal_median(lomax_sweep):
+    """Median |x̄ − μ| ≈ 0.6745·sd/√n: within 15 % at each n with ≥ 200 trials (the median's relative sd is
+    ≈ 1.17/√trials, ≤ 8 %), and within 5 % for the errors of all n pooled (2220 trials, relative sd 2.5 %)."""
+    sd = distributions.heavy_tailed("lomax", K).sd()
+    n = np.array(N_VALUES, dtype=float)
+    ratio = medians(lomax_sweep, "non-private") / (HALF_NORMAL_MEDIAN * sd / np.sqrt(n))
+    enough = lomax_sweep.trials[0].ravel() >= 200
+    assert enough.sum() == 3
+    np.testing.assert_allclose(ratio[enough], 1, rtol=0.15)
+    scaled = np.concatenate([errors * math.sqrt(size) / sd
+                             for errors, size in zip(lomax_sweep.errors[0].ravel(), N_VALUES)])
+    assert np.median(scaled) == pytest.approx(HALF_NORMAL_MEDIAN, rel=0.05)
+
+
+def test_methods_share_the_data_and_draw_their_own_noise():
+    """Every method's errors are reproduced from the one dataset of stream (seed, "data", k, n)."""
+    result = truncation.error_sweep("lomax", [K], [1000], 1.0, 20_000, 5)
+    trials = int(result.trials[0].ravel()[0])
+    x = distributions.heavy_tailed("lomax", K).sample((trials, 1000), child_generator(5, "data", K, 1000))
+
+    def errors(method):
+        return result.errors[result.methods.index(method)].ravel()[0]
+
+    def noise(method):
+        return child_generator(5, "noise", method, K, 1000)
+
+    np.testing.assert_array_equal(errors("non-private"), np.abs(x.mean(axis=1)))
+    naive = truncation.clipped_laplace_mean(x, 1.0, -1000.0, 1000.0, noise("naive")).estimate
+    np.testing.assert_array_equal(errors("naive"), np.abs(naive))
+    ksu20 = truncation.private_mean_1d(x, 1.0, K, 1000.0, noise("KSU20 estimator")).estimate
+    np.testing.assert_array_equal(errors("KSU20 estimator"), np.abs(ksu20))
+
+
+def test_same_seed_same_sweep_other_seed_other_data():
+    args = ("lomax", [2.0, math.inf], [1000, 4000], 0.5, 40_000)
+    first, again, other = (truncation.error_sweep(*args, seed) for seed in (3, 3, 4))
+    for a, b in zip(first.errors.ravel(), again.errors.ravel()):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(first.errors.ravel(), other.errors.ravel()):
+        assert not np.any(a == b)
+
+
+def test_k_infinity_means_gaussian_data_and_a_private_part_of_pure_noise():
+    """k = inf is the Gaussian for every family. Centred on the mean of a symmetric law the window has no bias, and
+    the optimal radius is the floor t0 = 1, so the private part is |Lap(2/(εn))|: n·ε/2 times it has median ln 2
+    (1120 trials pooled: relative sd 4.5 %), and the slope is −1."""
+    n_values = [1000, 10_000, 100_000]
+    lomax = truncation.error_sweep("lomax", [math.inf], n_values, 1.0, 1_000_000, 1)
+    two_point = truncation.error_sweep("two-point", [math.inf], n_values, 1.0, 1_000_000, 1)
+    for a, b in zip(lomax.errors.ravel(), two_point.errors.ravel()):
+        np.testing.assert_array_equal(a, b)
+    private = lomax.errors[lomax.methods.index(PRIVATE)].ravel()
+    scaled = np.concatenate([errors * size / 2 for errors, size in zip(private, n_values)])
+    assert scaled.size == 1000 + 100 + 20
+    assert np.median(scaled) == pytest.approx(math.log(2), rel=0.1)
+    slope, _ = fit_power_law(np.array(n_values, dtype=float), lomax.curve(PRIVATE, "n")["median"])
+    assert slope == pytest.approx(-1.0, abs=0.1)
+
+
+# ------------------------------------------------------------------------------------------ bias correction
+@pytest.fixture(scope="module")
+def bias_sweep():
+    return truncated_mle.bias_correction_sweep(BIAS_N, [0.25, EPSILON], DELTA, TRUE_MEAN, WARM_START, SURVIVAL_RADIUS,
+                                               BIAS_TRIALS, SEED)
+
+
+def exact_naive_bias() -> float:
+    return TRUE_MEAN - truncated_mle.truncated_mean_map(TRUE_MEAN, WARM_START, SURVIVAL_RADIUS)
+
+
+def test_naive_error_is_the_truncation_bias_at_every_n(bias_sweep):
+    assert exact_naive_bias() == pytest.approx(0.37993, abs=1e-5)
+    for epsilon in (0.25, EPSILON):
+        naive = bias_sweep.curve("naive truncated mean", "n", epsilon=epsilon)["median"]
+        np.testing.assert_allclose(naive, exact_naive_bias(), atol=0.02)  # noise + sampling sd ≤ 0.013 at n = 1000
+
+
+def test_bias_correction_cuts_the_naive_error_at_least_5x(bias_sweep):
+    at_default = BIAS_N.index(N_DEFAULT)
+    naive = bias_sweep.curve("naive truncated mean", "n", epsilon=EPSILON)["median"][at_default]
+    for method in CORRECTED:
+        corrected = bias_sweep.curve(method, "n", epsilon=EPSILON)["median"]
+        assert naive / corrected[at_default] >= 5, (method, naive, corrected)
+        assert np.all(np.diff(corrected) < 0), method  # consistent: its error shrinks with n
+
+
+def test_public_truncated_mle_mean_is_the_sweeps_estimator(bias_sweep):
+    """truncation re-exports truncated_mle.truncated_mle_mean; called directly on the sweep's data and noise stream
+    it gives the sweep's errors, and its own naive release is ≥ 5× worse."""
+    assert truncation.truncated_mle_mean is truncated_mle.truncated_mle_mean
+    assert truncated_mle.BIAS_CORRECTION_METHODS[MOMENT_MATCHING] is truncation.truncated_mle_mean
+    x = TRUE_MEAN + child_generator(SEED, "data", N_DEFAULT).standard_normal((BIAS_TRIALS, N_DEFAULT))
+    result = truncation.truncated_mle_mean(x, EPSILON, DELTA, WARM_START, SURVIVAL_RADIUS,
+                                           child_generator(SEED, "noise", MOMENT_MATCHING, N_DEFAULT),
+                                           mean_offset_bound=1.0)
+    errors = np.abs(result.estimate - TRUE_MEAN)
+    swept = bias_sweep.errors[bias_sweep.methods.index(MOMENT_MATCHING), BIAS_N.index(N_DEFAULT), 1]
+    np.testing.assert_array_equal(errors, swept)
+    naive_errors = np.abs(result.naive - TRUE_MEAN)
+    assert np.median(naive_errors) == pytest.approx(exact_naive_bias(), abs=0.01)
+    assert np.median(naive_errors) / np.median(errors) >= 5
+    assert result.target_size == truncated_mle.target_size(N_DEFAULT, 1.0, SURVIVAL_RADIUS) == 2192
