@@ -18,12 +18,12 @@ TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA = 0.8, 0.0, 1.5, 1e-6  # algorithm
 SWEEP_BUDGET = 400_000  # random draws per grid point: many trials at small n, at least 20 at large n
 
 SPECS = [
-    ui.epsilon_spec(default=1.0, low=0.05, high=5.0),
+    ui.epsilon_spec(default=1.0, low=0.01, high=5.0),
     ui.ParamSpec(key="k", label="Bounded moment order k", kind="choice", default="3", options=MOMENTS,
                  help="The data have E|X − μ|^k = 1. Smaller k = heavier tails; inf = Gaussian."),
     ui.ParamSpec(key="family", label="Distribution", kind="choice", default="lomax", options=distributions.FAMILIES,
                  help="Lomax and the two-point law are asymmetric, so clipping them is biased."),
-    ui.n_spec(default=10_000, low=100, high=1_000_000),
+    ui.n_spec(default=10_000, low=10, high=1_000_000),
     ui.ParamSpec(key="t", label="Clipping radius t (one run)", kind="log", default=2.0,
                  options=tuple(ui.log_grid(0.1, 100.0)), help="The window is [μ − t, μ + t] in the one-run view."),
     ui.trials_spec(default=200, low=20, high=2000),
