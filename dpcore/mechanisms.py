@@ -200,7 +200,8 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
         shape = logits.shape if scores.ndim == 2 else (count, scores.size)
         choice = np.argmax(logits + generator.gumbel(size=shape), axis=-1)
     else:
-        cdf = np.cumsum(np.exp(logits - special.logsumexp(logits, axis=-1, keepdims=True)), axis=-1)
+        # Unnormalised CDF of exp(logits - max): the same law, no overflow, one exp and one cumsum.
+        cdf = np.cumsum(np.exp(logits - logits.max(axis=-1, keepdims=True)), axis=-1)
         if scores.ndim == 1:
             choice = np.searchsorted(cdf, generator.random(count) * cdf[-1], side="right")
         else:

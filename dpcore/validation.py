@@ -257,12 +257,14 @@ def _short(value: Any) -> str:
 def validated(**constraints: Constraint) -> Callable:
     """Decorate a public function with its parameter constraints.
 
-    Each named argument is checked (and normalised, e.g. lists to arrays) before the function runs.
+    Each named argument is checked (and normalised, e.g. lists to arrays) before the function runs; ``None``
+    passes unchecked for a parameter whose default is ``None`` (passing the default explicitly is allowed).
     The constraints stay readable as ``func.__constraints__`` for the property tests.
     """
 
     def decorate(func: Callable) -> Callable:
         signature = inspect.signature(func)
+        optional = {name for name, parameter in signature.parameters.items() if parameter.default is None}
         unknown = set(constraints) - set(signature.parameters)
         if unknown:
             raise TypeError(f"{func.__qualname__}: constraints for unknown parameters {sorted(unknown)}")
@@ -272,7 +274,7 @@ def validated(**constraints: Constraint) -> Callable:
             bound = signature.bind(*args, **kwargs)
             for name, value in bound.arguments.items():
                 constraint = constraints.get(name)
-                if constraint is not None:
+                if constraint is not None and not (value is None and name in optional):
                     bound.arguments[name] = constraint.check(name, value)
             return func(*bound.args, **bound.kwargs)
 

@@ -50,6 +50,9 @@ __all__ = [
     "theory_series",
     "release_clouds",
     "clipping_histogram",
+    "bar_figure",
+    "direction_disk",
+    "trajectory_figure",
 ]
 
 # --------------------------------------------------------------------------------------- colours
@@ -89,6 +92,11 @@ METHOD_COLORS: dict[str, str] = {
     "naive truncated mean": "#117733",
     "truncated MLE (moment matching)": "#332288",
     "truncated MLE (DP gradient descent)": "#AA4499",
+    "clipped (user-level)": "#EE3377",
+    "group privacy": "#999933",
+    "one example per user": "#661100",
+    "report noisy max": "#CC6677",
+    "permute-and-flip": "#88CCEE",
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
@@ -779,4 +787,74 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
                       xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % of the "
                                                  "sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
                       yaxis=dict(title=dict(text="count"), range=[0, top]))
+    return fig
+
+
+@validated(categories=_ItemsOf(str), x_title=_TITLE, y_title=_TITLE, title=_TITLE, presentation=_FLAG)
+def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str, y_title: str, title: str = "",
+               colors: Sequence[str] | None = None, presentation: bool = False) -> go.Figure:
+    """Grouped bars: one group per category, one bar per entry of ``bars`` (legend name -> values).
+
+    Colours: ``colors`` (one per entry of ``bars``), else :data:`REFERENCE_COLORS`, else :func:`method_color`.
+    Used for single-run views such as an election's vote counts and its selection probabilities.
+    """
+    if colors is not None and len(colors) != len(bars):
+        raise ValueError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
+    fig = go.Figure()
+    for index, (name, values) in enumerate(bars.items()):
+        values = np.asarray(values, dtype=float)
+        if values.shape != (len(categories),):
+            raise ValueError(f"bars[{name!r}] must have one value per category ({len(categories)}); got {values.shape}")
+        fig.add_trace(go.Bar(x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
+                             textposition="outside", marker_color=colors[index] if colors is not None else
+                             REFERENCE_COLORS.get(name) or method_color(name)))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="group",
+                      height=_height(presentation, animated=False), hovermode="closest",
+                      xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+    return fig
+
+
+@validated(radius=Array(ndim=(1,)), angle=Array(ndim=(1,)), scores=Array(ndim=(1,)), title=_TITLE,
+           presentation=_FLAG)
+def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str = "",
+                   presentation: bool = False) -> go.Figure:
+    """A score over the unit disk of directions, as a polar heatmap of cells, with marked directions.
+
+    ``radius``/``angle`` (radians) are the cell centres of a regular polar grid (as built by
+    :func:`dpcore.sdp.polar_score_grid`); ``marks`` maps a legend name to a direction in radians, drawn as a
+    ray from the centre to the rim.
+    """
+    rings, sectors = np.unique(radius), np.unique(angle)
+    ring_width = 1.0 / rings.size
+    fig = go.Figure(go.Barpolar(r=np.full(radius.size, ring_width), base=radius - ring_width / 2,
+                                theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
+                                marker=dict(color=scores, colorscale="Viridis", showscale=True,
+                                            colorbar=dict(title=dict(text="score"))),
+                                name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}"))
+    colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
+    for (name, direction), color in zip(marks.items(), colors):
+        fig.add_trace(go.Scatterpolar(r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
+                                      line=dict(color=color, width=4)))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                      height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
+                      legend=dict(orientation="h", x=0, y=-0.08, yanchor="top"))
+    return fig
+
+
+@validated(points=Array(ndim=(2,), min_size=2), trajectory=Array(ndim=(2,), min_size=2),
+           true_mean=Array(ndim=(1,), min_size=2), title=_TITLE, presentation=_FLAG)
+def trajectory_figure(points, trajectory, true_mean, *, title: str = "", presentation: bool = False) -> go.Figure:
+    """Points (e.g. bucket means), an estimator's path from its start to its estimate, and the true mean."""
+    fig = go.Figure([
+        go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
+                   marker=dict(color="#BBBBBB", size=8)),
+        go.Scatter(x=trajectory[:, 0], y=trajectory[:, 1], mode="lines+markers+text", name="private estimate, step by step",
+                   text=[f"μ̃{i + 1}" for i in range(len(trajectory))], textposition="top center",
+                   line=dict(color=OKABE_ITO["vermillion"], width=3), marker=dict(size=10)),
+        go.Scatter(x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
+                   marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2))),
+    ])
+    fig.update_yaxes(scaleanchor="x")
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", hovermode="closest",
+                      height=_height(presentation, animated=False))
     return fig

@@ -6,6 +6,7 @@ and have a valid example call below, or the first two tests fail.
 """
 
 import importlib
+import inspect
 import math
 
 import numpy as np
@@ -17,7 +18,7 @@ from dpcore import viz
 from dpcore.validation import Array, Choice, Integer, Real, Seed, validated
 
 MODULES = ["accounting", "audit", "clipping", "distributions", "experiments", "expmech", "mechanisms", "noise_tradeoff",
-           "randomness", "theory", "truncated_mle", "truncation", "viz"]
+           "randomness", "sdp", "theory", "truncated_mle", "truncation", "user_level", "viz"]
 
 EXAMPLE_FRAME = viz.FrameData("1", [viz.Series("Laplace", [1.0, 2.0], [0.5, 0.25])])
 EXAMPLE_FIGURE = viz.line_figure(EXAMPLE_FRAME.series, x_title="n", y_title="error")
@@ -77,6 +78,13 @@ VALID_CALLS = {
     "expmech.halfspace_depth": dict(points=np.zeros((3, 2)), candidates=np.zeros((2, 2)), directions=8),
     "expmech.grid_cover": dict(radius=1.0, spacing=0.5, dimension=2),
     "expmech.cover_mean": dict(x=np.zeros((5, 1)), epsilon=1.0, radius=1.0, spacing=0.5, directions=8, rng=0),
+    "expmech.permute_and_flip": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3),
+    "expmech.private_quantile": dict(x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0, rng=0),
+    "expmech.quantile_density": dict(x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0),
+    "expmech.quantile_error_sweep": dict(n_values=np.array([5]), epsilons=np.array([1.0]), trials=2, seed=0, q=0.5,
+                                         lower=0.0, upper=1.0),
+    "expmech.selection_loss_sweep": dict(candidate_counts=np.array([3]), epsilons=np.array([1.0]), draws=2, seed=0,
+                                         design="random", gap=5.0),
     "experiments.run_sweep": dict(sample=lambda p, t, rng: rng.standard_normal((t, p["n"])),
                                   estimators={"mean": lambda x, p, rng: np.abs(x.mean(axis=1))}, grid={"n": [10]},
                                   data_parameters=("n",), trials=20, seed=0, quantiles=(0.1, 0.9)),
@@ -96,6 +104,12 @@ VALID_CALLS = {
                                                 true_mean=0.8, warm_start=0.0, survival_radius=1.5, trials=3,
                                                 seed=0),
     "distributions.bulk_radius": dict(moment_k=3.0),
+    "viz.bar_figure": dict(categories=["a", "b"], bars={"exact": [0.4, 0.6]}, x_title="x", y_title="y", title="t",
+                           presentation=False),
+    "viz.direction_disk": dict(radius=np.array([0.5, 0.5]), angle=np.array([0.0, np.pi]), scores=np.array([1.0, 2.0]),
+                               marks={"best": 0.0}, title="t", presentation=False),
+    "viz.trajectory_figure": dict(points=np.zeros((3, 2)), trajectory=np.zeros((2, 2)), true_mean=np.ones(2),
+                                  title="t", presentation=False),
     "viz.method_color": dict(name="Laplace"),
     "viz.template": dict(presentation=True),
     "viz.animated_sweep": dict(frames=[EXAMPLE_FRAME], x_title="n", y_title="error", frame_title="d", title="t",
@@ -149,6 +163,30 @@ VALID_CALLS = {
     "truncated_mle.truncated_dpgd_mean": dict(x=np.zeros((20, 2)), epsilon=1.0, delta=1e-6, warm_start=np.zeros(2),
                                               survival_radius=2.0, rng=0, mean_offset_bound=1.0, steps=2,
                                               learning_rate=1.0, monte_carlo=100),
+    "user_level.default_grid": dict(size=11),
+    "user_level.threshold_data": dict(users=3, per_user=2, threshold=0.37, rng=0, trials=2),
+    "user_level.user_error_counts": dict(x=np.array([[0.1, 0.5], [0.6, 0.9]]), y=np.array([[0.0, 1.0], [1.0, 1.0]]),
+                                         grid=np.array([0.0, 0.5, 1.0])),
+    "user_level.losses": dict(counts=np.array([[0.0, 2.0], [1.0, 0.0]]), kind="tau", tau=1.5),
+    "user_level.loss_sensitivity": dict(kind="tau", per_user=5, tau=2.0),
+    "user_level.select_threshold": dict(x=np.array([[0.1, 0.5], [0.6, 0.9]]), y=np.array([[0.0, 1.0], [1.0, 1.0]]),
+                                        epsilon=1.0, kind="tau", tau=2.0, grid=np.array([0.0, 0.5, 1.0]), rng=0),
+    "user_level.users_needed": dict(alpha=0.05, per_user=20, epsilon=1.0, candidates=101, beta=0.1, kind="group"),
+    "user_level.savings_factor": dict(alpha=0.05, per_user=20),
+    "user_level.user_level_sweep": dict(per_user_values=np.array([1.0, 2.0]), users=np.array([5.0]), epsilon=1.0,
+                                        trials=3, seed=0),
+    "sdp.bucket_means": dict(points=np.arange(16.0).reshape(8, 2), buckets=4),
+    "sdp.exact_far_count": dict(bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5,
+                                direction=np.array([1.0, 0.0])),
+    "sdp.sdp_direction_score": dict(bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5,
+                                    direction=np.array([0.5, 0.0]), solver="CLARABEL"),
+    "sdp.free_sdp_value": dict(bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, solver="CLARABEL"),
+    "sdp.polar_score_grid": dict(bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, radii_count=1, angles=3,
+                                 solver="SCS"),
+    "sdp.sample_direction": dict(scores=np.array([1.0, 2.0]), weights=np.array([1.0, 1.0]), points=np.eye(2),
+                                 epsilon=1.0, rng=0, size=2),
+    "sdp.iterative_mean_2d": dict(points=np.ones((8, 2)), epsilon=1.0, buckets=4, steps=1, initial=np.zeros(2),
+                                  radius=0.5, max_step=1.0, rng=0, radii_count=1, angles=3, solver="SCS"),
     "randomness.as_generator": dict(rng=0),
     "randomness.spawn": dict(rng=0, count=2),
     "randomness.child_generator": dict(seed=0),
@@ -167,6 +205,7 @@ def public_functions():
     return found
 
 
+VALID_CALLS["expmech.sdp_direction_score"] = VALID_CALLS["sdp.sdp_direction_score"]  # re-exported entry point
 FUNCTIONS = public_functions()
 CASES = [(name, param) for name, func in FUNCTIONS.items() for param in getattr(func, "__constraints__", {})]
 
@@ -206,7 +245,9 @@ def bad_values(constraint):
 @given(data=st.data())
 def test_bad_input_is_rejected_with_a_message_naming_the_parameter(name, param, data):
     func = FUNCTIONS[name]
-    bad = data.draw(bad_values(func.__constraints__[param]), label=param)
+    none_is_default = inspect.signature(func).parameters[param].default is None
+    bad = data.draw(bad_values(func.__constraints__[param]).filter(lambda v: not (v is None and none_is_default)),
+                    label=param)
     with pytest.raises((ValueError, TypeError)) as caught:
         func(**{**VALID_CALLS[name], param: bad})
     assert param in str(caught.value)
@@ -243,3 +284,10 @@ def test_error_message_names_parameter_range_and_value():
 def test_constraint_for_a_missing_parameter_is_a_programming_error():
     with pytest.raises(TypeError, match="unknown parameters"):
         validated(nope=Real())(lambda x: x)
+
+
+def test_an_explicit_none_default_is_accepted_but_none_elsewhere_is_not():
+    from dpcore import mechanisms
+    assert mechanisms.exponential(np.array([0.0, 1.0]), 1.0, 1.0, False, 0, None) in (0, 1)
+    with pytest.raises(TypeError, match="epsilon must be"):
+        mechanisms.exponential(np.array([0.0, 1.0]), None)

@@ -426,3 +426,24 @@ def test_log_axis_never_spans_more_than_twelve_decades():
     low, high = line_figure([tiny], x_title="n", y_title="e", log_x=True, log_y=True).layout.yaxis.range
     assert high - low <= 1.1 * viz.MAX_LOG_DECADES + 1e-9  # 12 decades plus 5 % padding on each side
     assert low > -13 and high >= 0  # the largest value stays on the chart, 1e-300 leaves it
+
+
+def test_bar_figure_groups_one_bar_per_category_and_series():
+    fig = viz.bar_figure(["A", "B", "C"], {"exact": [0.2, 0.3, 0.5], "sampled": [0.21, 0.29, 0.5]},
+                         x_title="candidate", y_title="probability")
+    assert [trace.name for trace in fig.data] == ["exact", "sampled"]
+    assert list(fig.data[0].x) == ["A", "B", "C"] and list(fig.data[1].y) == [0.21, 0.29, 0.5]
+    assert fig.layout.barmode == "group"
+    with pytest.raises(ValueError, match="one value per category"):
+        viz.bar_figure(["A", "B"], {"exact": [1.0]}, x_title="x", y_title="y")
+
+
+def test_direction_disk_and_trajectory_figures():
+    radius, angle = np.repeat([0.25, 0.75], 4), np.tile(np.arange(4) * np.pi / 2, 2)
+    disk = viz.direction_disk(radius, angle, np.arange(8.0), {"sampled": np.pi / 2})
+    cells, ray = disk.data
+    np.testing.assert_allclose(np.asarray(cells.base, dtype=float), radius - 0.25)
+    assert list(cells.theta) == [0, 90, 180, 270, 0, 90, 180, 270] and list(ray.theta) == [90, 90]
+    path = viz.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]), np.array([2.0, 1.0]))
+    assert [trace.name for trace in path.data] == ["bucket means", "private estimate, step by step", "true mean"]
+    assert list(path.data[1].text) == ["μ̃1", "μ̃2"]

@@ -1,0 +1,77 @@
+"""AppTest: the exponential-mechanism page at defaults, extreme and bad controls, and with the SDP section on."""
+
+import numpy as np
+import pytest
+from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts
+
+from dpcore import sdp
+
+PAGE = str(ROOT / "pages" / "exponential_mechanism.py")
+ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1"}
+
+
+def run_page(**query: str):
+    return run(PAGE, timeout=300, **query)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return run_page()
+
+
+def test_page_runs_at_defaults_with_every_figure(default_page):
+    assert not default_page.exception and not default_page.error and not default_page.warning
+    specs = charts(default_page)
+    assert {"election", "user_level", "median_score", "median_density", *ANIMATED} <= set(specs)
+    for key, start in ANIMATED.items():
+        assert_animated(specs[key])
+        assert active_frame(specs[key]) == start  # opens on the frame nearest the sidebar's ε = 0.1
+    assert "sdp_disk" not in specs  # the SDP section is solved only on request
+    assert dict(default_page.query_params) == {"eps": "0.1", "n": "100", "trials": "200", "seed": "0"}
+
+
+def test_election_bars_show_both_conventions_exactly(default_page):
+    bars = {trace["name"]: decode(trace["y"]) for trace in charts(default_page)["election"]["data"]}
+    np.testing.assert_allclose(bars["exp(ε·u/(2Δ)) — any scores (replace-one)"], [0.2853, 0.3484, 0.3663], atol=5e-5)
+    np.testing.assert_allclose(bars["exp(ε·u/Δ) — monotone scores (votes under add/remove)"],
+                               [0.2415, 0.3603, 0.3982], atol=5e-5)
+    sampled = bars["1,000 draws (factor-2 rule)"]
+    assert sampled.sum() == pytest.approx(1.0) and np.all(np.abs(sampled - [0.2853, 0.3484, 0.3663]) < 0.05)
+
+
+def test_loss_grows_like_log_k(default_page):
+    frame = next(f for f in charts(default_page)["loss_vs_k"]["frames"] if f["name"] == "1")
+    traces = {trace["name"]: decode(trace["y"]) for trace in frame["data"]}
+    em, exact = traces["exponential mechanism"], traces["exponential mechanism (theory)"]
+    np.testing.assert_allclose(em, exact, rtol=0.1)  # simulated mean loss = exact g (k − 1)/(2k − 1)
+    assert np.all(np.diff(em) > 0) and np.all(traces["permute-and-flip"] <= em + 1e-9)
+
+
+@pytest.mark.parametrize("query", [dict(eps="0.01", n="10"), dict(eps="10", n="3000")])
+def test_extreme_controls(query):
+    at = run_page(**query)
+    assert not at.exception and not at.error and not at.warning
+    assert at.select_slider(key="w_eps").value == float(query["eps"])
+    assert at.select_slider(key="w_n").value == int(query["n"])
+
+
+@pytest.mark.parametrize("query, level, words", [
+    (dict(eps="abc"), "error", "Invalid eps='abc'"),
+    (dict(n="-5"), "warning", "clamped to 10"),
+    (dict(eps="1e308"), "warning", "clamped to 10"),
+])
+def test_bad_links_give_messages_not_tracebacks(query, level, words):
+    at = run_page(**query)
+    assert not at.exception
+    assert any(words in text for text in texts(getattr(at, level)))
+
+
+def test_sdp_section_on_request_meets_its_stated_error():
+    at = run_page()
+    at.toggle(key="sdp_toggle").set_value(True).run()
+    assert not at.exception
+    specs = charts(at)
+    assert {"sdp_disk", "sdp_path"} <= set(specs)
+    path = next(trace for trace in specs["sdp_path"]["data"] if trace["name"] == "private estimate, step by step")
+    end = np.array([decode(path["x"])[-1], decode(path["y"])[-1]])
+    assert np.linalg.norm(end - np.asarray(sdp.ITERATIVE_DEFAULTS["true_offset"])) <= sdp.ITERATIVE_DEFAULT_ERROR

@@ -1,0 +1,246 @@
+"""Permute-and-flip, the exact private-quantile sampler and the page-5 sweeps: laws, utility, privacy audits.
+
+Sanity numbers from algorithms.md §5.6.2; audits (dpcore.audit) on neighbouring inputs built so that the
+factor 2 of the standard convention matters: the correct mechanism's 95 % lower bound stays <= epsilon, the
+version without the factor 2 (run at 2 epsilon, i.e. exp(epsilon u)) exceeds it.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpcore import audit, expmech, mechanisms, theory
+
+EPSILON = 1.0
+AUDIT_DRAWS = 2 * 10**5
+
+
+def permute_and_flip_law(scores, epsilon):
+    """Exact law of permute-and-flip by brute force over all k! visiting orders."""
+    accept = np.exp(epsilon / 2 * (np.asarray(scores, float) - np.max(scores)))
+    law = np.zeros(len(scores))
+    for order in itertools.permutations(range(len(scores))):
+        reach = 1.0  # probability that every earlier candidate was rejected
+        for h in order:
+            law[h] += reach * accept[h]
+            reach *= 1 - accept[h]
+    return law / math.factorial(len(scores))
+
+
+def median_data(seed=1, n=101):
+    return np.clip(np.random.default_rng(seed).normal(0.3, 0.1, n), 0.0, 1.0)
+
+
+# --- selection: the EM tail, permute-and-flip's law and loss -------------------------------------------
+
+@pytest.mark.parametrize("select", ["exponential", "permute_and_flip"])
+def test_tail_bound_with_100_random_integer_scores(select):
+    scores = np.random.default_rng(0).integers(0, 51, 100).astype(float)
+    draw = mechanisms.exponential if select == "exponential" else expmech.permute_and_flip
+    chosen = draw(scores, EPSILON, rng=1, size=20_000)
+    loss = scores.max() - scores[chosen]
+    for t in (0.5, 1.0, 2.0):
+        bound = theory.exponential_mechanism_loss_bound(100, EPSILON, t=t)  # 2 (ln 100 + t)
+        assert np.mean(loss >= bound) <= math.exp(-t)
+
+
+@pytest.mark.parametrize("scores", [[3.0, 1.0, 0.0], [0.0, 0.0, 1.0, 2.5], [5.0, 4.0, 4.0, 1.0, 0.0]])
+def test_permute_and_flip_samples_its_exact_law(scores):
+    law = permute_and_flip_law(scores, EPSILON)
+    draws = 100_000
+    counts = np.bincount(expmech.permute_and_flip(scores, EPSILON, rng=2, size=draws), minlength=len(scores))
+    assert stats.chisquare(counts, draws * law).pvalue > 1e-3
+    assert expmech.permute_and_flip(scores, EPSILON, rng=3) in range(len(scores))
+
+
+@pytest.mark.parametrize("scores", [[3.0, 1.0, 0.0], [0.0, 0.0, 1.0, 2.5], [5.0, 4.0, 4.0, 1.0, 0.0],
+                                    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], [10.0, 2.0, 2.0, 2.0, 2.0, 2.0]])
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 3.0])
+def test_permute_and_flip_loses_no_more_than_the_exponential_mechanism(scores, epsilon):
+    scores = np.asarray(scores)
+    loss = scores.max() - scores
+    em = loss @ mechanisms.exponential_probabilities(scores, epsilon)
+    pf = loss @ permute_and_flip_law(scores, epsilon)
+    assert pf <= em + 1e-12
+
+
+def test_permute_and_flip_never_picks_a_hopeless_candidate_at_large_epsilon():
+    chosen = expmech.permute_and_flip(np.r_[10.0, np.zeros(999)], 100.0, rng=0, size=2000)
+    assert np.all(chosen == 0)
+
+
+# --- the private quantile ------------------------------------------------------------------------------
+
+def exact_moments(density):
+    left, right = density["edges"][:-1], density["edges"][1:]
+    p = density["probabilities"]
+    mean = p @ ((left + right) / 2)
+    return mean, math.sqrt(p @ ((left**2 + left * right + right**2) / 3) - mean**2)
+
+
+def test_private_median_of_101_gaussian_points():
+    x = median_data()
+    draws = expmech.private_quantile(np.broadcast_to(x, (4000, 101)), 0.5, EPSILON, 0.0, 1.0, rng=4)
+    mean, sd = exact_moments(expmech.quantile_density(x, 0.5, EPSILON, 0.0, 1.0))
+    assert abs(draws.mean() - 0.302) < 0.003 and abs(draws.mean() - np.median(x)) < 0.005
+    assert abs(draws.mean() - mean) < 5 * sd / math.sqrt(4000)
+    assert 0.006 <= draws.std() <= 0.011 and abs(draws.std() / sd - 1) < 0.05
+
+
+def test_private_median_at_epsilon_50_lies_between_the_50th_and_52nd_order_statistics():
+    x = median_data()
+    ordered = np.sort(x)
+    draws = expmech.private_quantile(np.broadcast_to(x, (4000, 101)), 0.5, 50.0, 0.0, 1.0, rng=5)
+    assert np.all((ordered[49] <= draws) & (draws <= ordered[51]))
+
+
+def test_quantile_density_is_the_sampled_law():
+    x = median_data(n=30)
+    density = expmech.quantile_density(x, 0.25, EPSILON, 0.0, 1.0)
+    edges, p = density["edges"], density["probabilities"]
+    assert edges.shape == (32,) and p.shape == density["scores"].shape == density["density"].shape == (31,)
+    assert math.isclose(p.sum(), 1.0) and np.all(np.diff(edges) >= 0)
+    np.testing.assert_allclose(density["density"] * np.diff(edges), p)
+    assert density["scores"].max() == -0.5 and density["scores"][7] == -0.5  # q n = 7.5
+    draws = 200_000
+    samples = expmech.private_quantile(np.broadcast_to(x, (draws, 30)), 0.25, EPSILON, 0.0, 1.0, rng=6)
+    counts = np.bincount(np.searchsorted(edges, samples, side="right") - 1, minlength=31)[:31]
+    assert stats.chisquare(counts, draws * p).pvalue > 1e-3
+
+
+def test_clipping_ties_and_zero_length_intervals():
+    x = np.array([-5.0, 0.0, 0.5, 0.5, 0.5, 7.0])  # clipped edges 0, 0, 0, .5, .5, .5, 1, 1: five empty intervals
+    density = expmech.quantile_density(x, 0.5, EPSILON, 0.0, 1.0)
+    zero = np.diff(density["edges"]) == 0
+    assert zero.sum() == 5 and np.all(density["probabilities"][zero] == 0)
+    draws = expmech.private_quantile(np.broadcast_to(x, (5000, 6)), 0.5, EPSILON, 0.0, 1.0, rng=7)
+    assert np.all((0.0 <= draws) & (draws <= 1.0))
+
+
+def test_shapes_and_seeded_reproducibility():
+    x = np.random.default_rng(8).random((7, 12))
+    first = expmech.private_quantile(x, 0.3, EPSILON, 0.0, 1.0, rng=9)
+    assert first.shape == (7,)
+    np.testing.assert_array_equal(first, expmech.private_quantile(x, 0.3, EPSILON, 0.0, 1.0, rng=9))
+    assert isinstance(expmech.private_quantile(x[0], 0.3, EPSILON, 0.0, 1.0, rng=9), float)
+    np.testing.assert_array_equal(expmech.permute_and_flip([1.0, 2.0, 0.5], 1.0, rng=3, size=50),
+                                  expmech.permute_and_flip([1.0, 2.0, 0.5], 1.0, rng=3, size=50))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: expmech.private_quantile([0.5], 0.5, 1.0, 1.0, 1.0),
+    lambda: expmech.private_quantile([0.5], 0.5, 1.0, 1.0, 0.0),
+    lambda: expmech.quantile_density([0.5], 0.5, 1.0, 2.0, 1.0),
+    lambda: expmech.quantile_density(np.zeros((2, 2)), 0.5, 1.0, 0.0, 1.0),
+    lambda: expmech.private_quantile([0.5], 1.5, 1.0, 0.0, 1.0),
+    lambda: expmech.private_quantile([np.nan], 0.5, 1.0, 0.0, 1.0),
+    lambda: expmech.permute_and_flip([], 1.0),
+    lambda: expmech.permute_and_flip([1.0], 0.0),
+    lambda: expmech.quantile_error_sweep([10], [1.0], 5, 0, lower=1.0, upper=0.0),
+    lambda: expmech.selection_loss_sweep([2.5], [1.0], 5, 0),
+    lambda: expmech.selection_loss_sweep([2], [1.0], 5, 0, design="worst"),
+])
+def test_bad_inputs_are_rejected(call):
+    with pytest.raises((ValueError, TypeError)):
+        call()
+
+
+# --- privacy audits ------------------------------------------------------------------------------------
+
+# n = 20 on [0, 1], replace-one: the moved point goes from 0 to 1. Nine points at 0, one at s = 1/11, nine
+# at 1. Below s the rank is 10 = q n (score 0) on X and 9 on X' (score -1); above s it is 11 (score -1) on
+# X and 10 (score 0) on X'. The long interval above s gains what the short one below loses: the rank score
+# is not monotone, so exp(eps u) (no factor 2) has privacy loss ~ 2 eps on {y < s}.
+QUANTILE_NEIGHBOURS = tuple(np.r_[moved, np.zeros(9), 1 / 11, np.ones(9)] for moved in (0.0, 1.0))
+
+
+def quantile_audit(epsilon_used):
+    thresholds = np.linspace(0.0, 1.0, 34)
+    counts = [audit.threshold_counts(expmech.private_quantile(np.broadcast_to(x, (AUDIT_DRAWS, 20)), 0.5,
+                                                              epsilon_used, 0.0, 1.0, rng=seed), thresholds)
+              for seed, x in enumerate(QUANTILE_NEIGHBOURS)]
+    return audit.epsilon_lower_bound(*counts, AUDIT_DRAWS).epsilon_lower_bound
+
+
+def test_exact_quantile_privacy_loss_on_the_audit_pair():
+    p, q = (expmech.quantile_density(x, 0.5, EPSILON, 0.0, 1.0) for x in QUANTILE_NEIGHBOURS)
+    below = [d["probabilities"][d["edges"][1:] <= 1 / 11].sum() for d in (p, q)]
+    assert 0.85 * EPSILON < math.log(below[0] / below[1]) <= EPSILON
+
+
+def test_private_quantile_audit_passes_at_epsilon():
+    assert 0.75 * EPSILON < quantile_audit(EPSILON) <= EPSILON
+
+
+def test_private_quantile_without_the_factor_two_is_caught():
+    assert quantile_audit(2 * EPSILON) > 1.4 * EPSILON
+
+
+# Scores on neighbours, k = 10: one candidate loses a point, the others gain one (sensitivity 1).
+SELECTION_NEIGHBOURS = (np.r_[1.0, np.zeros(9)], np.r_[0.0, np.ones(9)])
+
+
+def permute_and_flip_audit(epsilon_used):
+    counts = [audit.outcome_counts(expmech.permute_and_flip(s, epsilon_used, rng=seed, size=AUDIT_DRAWS), 10)
+              for seed, s in enumerate(SELECTION_NEIGHBOURS)]
+    return audit.epsilon_lower_bound(*counts, AUDIT_DRAWS).epsilon_lower_bound
+
+
+def test_permute_and_flip_audit_passes_at_epsilon():
+    accept, k = math.exp(-EPSILON / 2), 10  # closed form of candidate 0's probability on each neighbour
+    exact = ((1 - (1 - accept) ** k) / (k * accept), accept / k)
+    assert math.isclose(math.log(exact[0] / exact[1]), EPSILON, rel_tol=1e-3)  # this pair is tight
+    small = (SELECTION_NEIGHBOURS[0][:5], SELECTION_NEIGHBOURS[1][:5])  # the closed form, checked by brute force
+    np.testing.assert_allclose([permute_and_flip_law(s, EPSILON)[0] for s in small],
+                               ((1 - (1 - accept) ** 5) / (5 * accept), accept / 5))
+    assert 0.85 * EPSILON < permute_and_flip_audit(EPSILON) <= EPSILON
+
+
+def test_permute_and_flip_without_the_factor_two_is_caught():
+    assert permute_and_flip_audit(2 * EPSILON) > 1.6 * EPSILON
+
+
+# --- sweeps ----------------------------------------------------------------------------------------------
+
+def test_quantile_error_sweep_decreases_with_n_and_epsilon():
+    result = expmech.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
+    assert result.methods == ("exponential mechanism", "non-private") and result.parameters == ("n", "epsilon")
+    assert result.median.shape == (2, 3, 3) and result.errors[0, 0, 0].shape == (300,)
+    private, non_private = result.median
+    assert np.all(np.diff(private, axis=0) < 0) and np.all(np.diff(private, axis=1) < 0)
+    assert np.all(np.diff(non_private[:, 0]) < 0) and np.ptp(non_private, axis=1).max() == 0  # same data (CRN)
+    assert np.all(private[:, -1] < 1.5 * non_private[:, -1])  # at eps = 5 the privacy cost is small
+    again = expmech.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
+    np.testing.assert_array_equal(again.median, result.median)
+
+
+def test_selection_loss_sweep_shapes_and_the_ln_k_bound():
+    result = expmech.selection_loss_sweep([2, 10, 100, 1000], [0.5, 2.0], draws=2000, seed=0)
+    assert result.methods == expmech.SELECTION_METHODS and result.parameters == ("k", "epsilon")
+    assert result.median.shape == (3, 4, 2) and np.all(result.lower >= 0)
+    bound = theory.exponential_mechanism_loss_bound(result.grid["k"], result.grid["epsilon"][:, None]).T
+    assert np.all(result.upper <= bound)  # 90 % quantile below the t = ln 10 bound
+    em, noisy_max, pf = result.mean
+    assert np.all(pf <= em + 0.1) and np.all(result.mean[:, :, 1] <= result.mean[:, :, 0] + 0.05)
+
+
+def test_one_good_candidate_shows_the_ln_k_price():
+    gap = 6.0
+    result = expmech.selection_loss_sweep([2, 10, 100, 1000], [1.0], draws=4000, seed=1, design="one good", gap=gap)
+    k = result.grid["k"]
+    exact = gap * (k - 1) / (math.exp(gap / 2) + k - 1)  # EM: P(best) = e^{g/2} / (e^{g/2} + k - 1)
+    np.testing.assert_allclose(result.mean[0, :, 0], exact, atol=4 * gap * 0.5 / math.sqrt(4000))
+    assert np.all(np.diff(result.mean[:, :, 0], axis=1) > 0)
+
+
+def test_adversarial_design_shows_the_log_k_price():
+    """One candidate (2/ε) ln k ahead of k − 1 others: the EM's expected loss is exactly g (k − 1)/(2k − 1)."""
+    counts = np.array([2, 10, 100, 1000])
+    result = expmech.selection_loss_sweep(counts, np.array([1.0]), 20000, 3, design="adversarial")
+    mean = result.curve("exponential mechanism", "k")["mean"]
+    exact = 2 * np.log(counts) * (counts - 1) / (2 * counts - 1)
+    np.testing.assert_allclose(mean, exact, rtol=0.05)
+    assert np.all(np.diff(mean) > 0)  # grows with k, like ln k
