@@ -15,8 +15,8 @@ ELECTION_DRAWS = 1000
 ELECTION_EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 CONVENTION_COLORS = (viz.OKABE_ITO["blue"], viz.OKABE_ITO["orange"])
 CONVENTIONS = {
-    "exp(ε·u/(2Δ)) — any scores (replace-one)": False,
-    "exp(ε·u/Δ) — monotone scores (votes under add/remove)": True,
+    "factor 2: exp(εu/2Δ)": False,
+    "monotone: exp(εu/Δ)": True,
 }
 
 CANDIDATE_COUNTS = (2, 5, 10, 30, 100, 300, 1000)
@@ -25,6 +25,7 @@ MEDIAN_N = (10, 30, 100, 300, 1000, 3000)
 MEDIAN_EPSILONS = (0.1, 0.3, 1.0, 3.0, 10.0)
 MEDIAN_SD = 0.1  # data N(0.3, 0.1²) on the public interval [0, 1]
 PER_USER = (1, 2, 5, 10, 20, 50, 100)
+USER_EPSILONS = (0.05, 0.1, 0.2, 0.5)
 USERS = 200
 PRECOMPUTED = ui.ASSETS / "precomputed"
 
@@ -174,14 +175,17 @@ def user_sweep(epsilon: float, trials: int, seed: int):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def user_figure(epsilon: float, trials: int, seed: int, presentation: bool):
-    result = user_sweep(epsilon, trials, seed)
-    series = [viz.Series(method, np.array(PER_USER, dtype=float), result.curve(method, "per_user")["mean"],
-                         result.curve(method, "per_user")["lower"], result.curve(method, "per_user")["upper"])
-              for method in result.methods]
-    return viz.line_figure(series, x_title="examples per user m", y_title="|t̂ − θ*| (mean, 10–90 % band)",
-                           title=f"{USERS} users, ε = {epsilon:g} (user-level)", log_x=True,
-                           presentation=presentation)
+def user_figure(trials: int, seed: int, presentation: bool, epsilon_frame: float):
+    frames = []
+    for epsilon in USER_EPSILONS:
+        result = user_sweep(epsilon, trials, seed)
+        frames.append(viz.FrameData(f"{epsilon:g}", [
+            viz.Series(method, np.array(PER_USER, dtype=float), *(result.curve(method, "per_user")[key]
+                                                                   for key in ("mean", "lower", "upper")))
+            for method in result.methods]))
+    return viz.animated_sweep(frames, x_title="examples per user m", y_title="|t̂ − θ*| (mean, 10–90 % band)",
+                              frame_title="ε (user-level)", title=f"Choosing a threshold from {USERS} users",
+                              log_y=False, presentation=presentation, start=f"{epsilon_frame:g}")
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -191,11 +195,10 @@ def election_figures(epsilon: float, seed: int, presentation: bool):
              for name, monotonic in CONVENTIONS.items()}
     draws = mechanisms.exponential(VOTES, epsilon, rng=seed, size=ELECTION_DRAWS)
     sampled = np.bincount(draws, minlength=VOTES.size) / ELECTION_DRAWS
-    labels = [f"{name} ({votes:.0f} votes)" for name, votes in zip(CANDIDATES, VOTES)]
-    bars = viz.bar_figure(labels, {"votes ÷ total": VOTES / VOTES.sum(), **exact,
-                                   f"{ELECTION_DRAWS:,} draws (factor-2 rule)": sampled},
+    bars = viz.bar_figure(list(CANDIDATES), {"votes ÷ total": VOTES / VOTES.sum(), **exact,
+                                   f"{ELECTION_DRAWS:,} draws (factor 2)": sampled},
                           colors=("#BBBBBB", *CONVENTION_COLORS, viz.OKABE_ITO["bluish green"]),
-                          x_title="candidate", y_title="probability of being announced",
+                          x_title="candidate (A: 15 votes, B: 19, C: 20)", y_title="P(announced)",
                           title=f"Who wins a private election at ε = {epsilon:g}?", presentation=presentation)
     frames = [viz.FrameData(f"{eps:g}", [
         viz.Series(name, VOTES, mechanisms.exponential_probabilities(VOTES, eps, monotonic=monotonic), color=color)
@@ -241,7 +244,7 @@ with ui.guard():
         "errs on them at all — sensitivity 1 whatever m — and more examples per user then make good thresholds stand "
         "out. *One example per user* throws the rest away."
     )
-    ui.plotly(user_figure(epsilon, trials, seed, present), key="user_level")
+    ui.animated(user_figure(trials, seed, present, nearest(USER_EPSILONS, epsilon)), key="user_level")
     factor = user_level.savings_factor(0.05, 20)
     st.caption(f"Bound (algorithms.md §5.5): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
                f"{factor:.2f}× at α = 0.05, m = 20. The simulation shows the direction; the bound is conservative.")
@@ -294,7 +297,7 @@ with ui.guard():
     frame_epsilon = nearest(SELECTION_EPSILONS, epsilon)
     em_loss = loss.curve("exponential mechanism", "k", epsilon=frame_epsilon)["mean"]
     pf_loss = loss.curve("permute-and-flip", "k", epsilon=frame_epsilon)["mean"]
-    users = user_sweep(epsilon, trials, seed)
+    users = user_sweep(nearest(USER_EPSILONS, epsilon), trials, seed)
     clipped = users.curve("clipped (user-level)", "per_user")["mean"]
     group = users.curve("group privacy", "per_user")["mean"]
     st.markdown("\n".join([
@@ -304,8 +307,9 @@ with ui.guard():
         f"- Going from k = {CANDIDATE_COUNTS[0]} to k = {CANDIDATE_COUNTS[-1]:,} candidates (ε = {frame_epsilon:g}) the "
         f"exponential mechanism's mean loss grows from {em_loss[0]:.2f} to {em_loss[-1]:.2f} — like ln k, not k; "
         f"permute-and-flip loses {pf_loss[-1]:.2f} at k = {CANDIDATE_COUNTS[-1]:,}.",
-        f"- With m = {PER_USER[-1]} examples per user, clipping each user's score gives mean error {clipped[-1]:.3f} "
-        f"against {group[-1]:.3f} for group privacy: bounding each user's influence beats paying for it.",
+        f"- With m = {PER_USER[-1]} examples per user (ε = {nearest(USER_EPSILONS, epsilon):g}), clipping each user's "
+        f"score gives mean error {clipped[-1]:.3f} against {group[-1]:.3f} for group privacy: bounding each user's "
+        "influence beats paying for it.",
         f"- The private median's {ELECTION_DRAWS:,} draws spread {draws.std():.3f} around the sample median "
         f"{sample_median:.3f} at n = {n}, ε = {epsilon:g}.",
     ]))

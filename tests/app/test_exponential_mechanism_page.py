@@ -7,7 +7,7 @@ from helpers import ROOT, active_frame, assert_animated, charts, decode, run, te
 from dpcore import sdp
 
 PAGE = str(ROOT / "pages" / "exponential_mechanism.py")
-ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1"}
+ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1", "user_level": "0.1"}
 
 
 def run_page(**query: str):
@@ -22,7 +22,7 @@ def default_page():
 def test_page_runs_at_defaults_with_every_figure(default_page):
     assert not default_page.exception and not default_page.error and not default_page.warning
     specs = charts(default_page)
-    assert {"election", "user_level", "median_score", "median_density", *ANIMATED} <= set(specs)
+    assert {"election", "median_score", "median_density", *ANIMATED} <= set(specs)
     for key, start in ANIMATED.items():
         assert_animated(specs[key])
         assert active_frame(specs[key]) == start  # opens on the frame nearest the sidebar's ε = 0.1
@@ -32,10 +32,10 @@ def test_page_runs_at_defaults_with_every_figure(default_page):
 
 def test_election_bars_show_both_conventions_exactly(default_page):
     bars = {trace["name"]: decode(trace["y"]) for trace in charts(default_page)["election"]["data"]}
-    np.testing.assert_allclose(bars["exp(ε·u/(2Δ)) — any scores (replace-one)"], [0.2853, 0.3484, 0.3663], atol=5e-5)
-    np.testing.assert_allclose(bars["exp(ε·u/Δ) — monotone scores (votes under add/remove)"],
+    np.testing.assert_allclose(bars["factor 2: exp(εu/2Δ)"], [0.2853, 0.3484, 0.3663], atol=5e-5)
+    np.testing.assert_allclose(bars["monotone: exp(εu/Δ)"],
                                [0.2415, 0.3603, 0.3982], atol=5e-5)
-    sampled = bars["1,000 draws (factor-2 rule)"]
+    sampled = bars["1,000 draws (factor 2)"]
     assert sampled.sum() == pytest.approx(1.0) and np.all(np.abs(sampled - [0.2853, 0.3484, 0.3663]) < 0.05)
 
 
@@ -75,3 +75,10 @@ def test_sdp_section_on_request_meets_its_stated_error():
     path = next(trace for trace in specs["sdp_path"]["data"] if trace["name"] == "private estimate, step by step")
     end = np.array([decode(path["x"])[-1], decode(path["y"])[-1]])
     assert np.linalg.norm(end - np.asarray(sdp.ITERATIVE_DEFAULTS["true_offset"])) <= sdp.ITERATIVE_DEFAULT_ERROR
+
+
+def test_clipping_beats_group_privacy_once_users_hold_many_examples(default_page):
+    frame = next(f for f in charts(default_page)["user_level"]["frames"] if f["name"] == "0.1")
+    mean = {trace["name"]: decode(trace["y"]) for trace in frame["data"] if "band" not in trace["name"]}
+    assert mean["clipped (user-level)"][-1] < 0.25 * mean["group privacy"][-1]  # m = 100
+    np.testing.assert_allclose(mean["clipped (user-level)"][0], mean["one example per user"][0], rtol=0.5)  # m = 1
