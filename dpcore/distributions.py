@@ -31,10 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from .mechanisms import _as_output
 from .randomness import RngLike, as_generator
 from .theory import clipped_mean_optimal_radius
-from .validation import Array, Choice, Constraint, Integer, Real, Seed, validated
+from .validation import Array, Choice, Constraint, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = ["FAMILIES", "HeavyTailed", "heavy_tailed", "bulk_radius", "lemma31_bias_bound", "tail_bias_bound", "optimal_window",
            "bias_noise_curve"]
@@ -175,7 +174,7 @@ class _Size(Constraint):
 
 def _check_window(low, high):
     if np.any(low > high):
-        raise ValueError(f"high must be >= low; got low={_as_output(low)!r}, high={_as_output(high)!r}")
+        raise ValueError(f"high must be >= low; got low={float_if_scalar(low)!r}, high={float_if_scalar(high)!r}")
 
 
 def _check_shape(family: str, moment_k: float, shape):
@@ -234,7 +233,7 @@ class HeavyTailed:
     def clipped_mean(self, low, high) -> float | np.ndarray:
         r""":math:`\mathbb E\,\mathrm{clip}_{[l,h]}(X)`, exact (closed form); arrays broadcast."""
         _check_window(low, high)
-        return _as_output(self.mean + self._clip_stats(low - self.mean, high - self.mean)[0])
+        return float_if_scalar(self.mean + self._clip_stats(low - self.mean, high - self.mean)[0])
 
     @validated(center=Array(min_size=0), radius=Array(min_size=0, low=0))
     def clipping_bias(self, center, radius) -> float | np.ndarray:
@@ -244,7 +243,7 @@ class HeavyTailed:
         the right-skewed Lomax and two-point laws (the clipped-off mass is on the right).
         """
         offset = center - self.mean
-        return _as_output(self._clip_stats(offset - radius, offset + radius)[0])
+        return float_if_scalar(self._clip_stats(offset - radius, offset + radius)[0])
 
     def sd(self) -> float:
         """The standard deviation (``inf`` for Lomax with :math:`a \\le 2` or Student-t with :math:`\\nu \\le 2`)."""
@@ -340,7 +339,7 @@ def tail_bias_bound(moment_k: float, distance, moment_bound: float = 1.0) -> flo
     >>> round(tail_bias_bound(3, 2.0), 6)  # 4 / (27 * 4)
     0.037037
     """
-    return _as_output(_a_k(moment_k) * moment_bound * distance ** (1.0 - moment_k))
+    return float_if_scalar(_a_k(moment_k) * moment_bound * distance ** (1.0 - moment_k))
 
 
 # --- the bias–noise tradeoff for the actual law (algorithms.md §1.3) --------------------------------------------

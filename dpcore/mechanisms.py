@@ -17,7 +17,7 @@ from scipy import special
 
 from . import accounting
 from .randomness import RngLike, as_generator
-from .validation import Array, Choice, Integer, Real, Seed, validated
+from .validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = [
     "laplace",
@@ -34,11 +34,6 @@ _EPSILON = Real(low=0, low_open=True)
 _DELTA = Real(0, 1, low_open=True, high_open=True)
 _SENSITIVITY = Real(low=0, low_open=True)
 _SCORES = Array(ndim=(1,), min_size=1)
-
-
-def _as_output(noisy: np.ndarray) -> float | np.ndarray:
-    """A Python float for a 0-d result (a scalar query), the array otherwise."""
-    return float(noisy) if np.ndim(noisy) == 0 else noisy
 
 
 @validated(value=Array(min_size=0), sensitivity=Array(low=0, low_open=True), epsilon=_EPSILON, rng=Seed())
@@ -73,7 +68,7 @@ def laplace(value, sensitivity, epsilon: float, rng: RngLike = None) -> float | 
     """
     generator = as_generator(rng)
     scale = np.broadcast_to(sensitivity / epsilon, np.broadcast_shapes(np.shape(value), np.shape(sensitivity)))
-    return _as_output(value + generator.laplace(0.0, scale))
+    return float_if_scalar(value + generator.laplace(0.0, scale))
 
 
 @validated(l2_sensitivity=_SENSITIVITY, epsilon=_EPSILON, delta=_DELTA, calibration=Choice(("analytic", "classical")))
@@ -117,7 +112,7 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
     """
     sigma = gaussian_sigma(l2_sensitivity, epsilon, delta, calibration)
     generator = as_generator(rng)
-    return _as_output(value + generator.normal(0.0, sigma, size=np.shape(value)))
+    return float_if_scalar(value + generator.normal(0.0, sigma, size=np.shape(value)))
 
 
 @validated(value=Array(min_size=0), l2_sensitivity=_SENSITIVITY, rho=Real(low=0, low_open=True), rng=Seed())
@@ -131,7 +126,7 @@ def zcdp_gaussian(value, l2_sensitivity: float, rho: float, rng: RngLike = None)
     """
     sigma = l2_sensitivity / math.sqrt(2.0 * rho)
     generator = as_generator(rng)
-    return _as_output(value + generator.normal(0.0, sigma, size=np.shape(value)))
+    return float_if_scalar(value + generator.normal(0.0, sigma, size=np.shape(value)))
 
 
 def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> float:

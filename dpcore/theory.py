@@ -22,8 +22,8 @@ import math
 import numpy as np
 from scipy import special
 
-from .mechanisms import _as_output, gaussian_sigma
-from .validation import Array, Choice, Integer, Real, validated
+from .mechanisms import gaussian_sigma
+from .validation import Array, Choice, Integer, Real, float_if_scalar, validated
 
 __all__ = [
     "nonprivate_mean_error",
@@ -61,7 +61,7 @@ def nonprivate_mean_error(n, sd: float = 1.0, statistic: str = "median") -> floa
     (0.067449, 0.2)
     """
     scale = sd / np.sqrt(n)
-    return _as_output(HALF_NORMAL_MEDIAN * scale if statistic == "median" else scale)
+    return float_if_scalar(HALF_NORMAL_MEDIAN * scale if statistic == "median" else scale)
 
 
 @validated(n=_SIZE, epsilon=_EPSILON, width=_POSITIVE, statistic=_STATISTIC)
@@ -82,7 +82,7 @@ def laplace_mean_error(n, epsilon, width: float, statistic: str = "median") -> f
     True
     """
     scale = width / (epsilon * n)
-    return _as_output(scale * (math.log(2.0) if statistic == "median" else math.sqrt(2.0)))
+    return float_if_scalar(scale * (math.log(2.0) if statistic == "median" else math.sqrt(2.0)))
 
 
 @validated(n=_SIZE, epsilon=_EPSILON, delta=Real(0, 1, low_open=True, high_open=True), l2_width=_POSITIVE,
@@ -108,7 +108,7 @@ def gaussian_mean_error(n, epsilon, delta: float, l2_width: float, dimension: in
     sigma_per_width = np.vectorize(lambda e: gaussian_sigma(1.0, e, delta), otypes=[float])(epsilon)
     sigma = sigma_per_width * l2_width / n
     quantile = dimension if statistic == "rmse" else special.chdtri(dimension, 0.5)
-    return _as_output(sigma * math.sqrt(quantile))
+    return float_if_scalar(sigma * math.sqrt(quantile))
 
 
 @validated(n=_SIZE, epsilon=_EPSILON, moment_k=Real(low=2, allow_inf=True), constant=_POSITIVE)
@@ -129,7 +129,7 @@ def heavy_tailed_rate(n, epsilon, moment_k: float, constant: float = 1.0) -> flo
     (0.11, 0.2)
     """
     private_exponent = 1.0 - 1.0 / moment_k
-    return _as_output(constant * (1.0 / np.sqrt(n) + (epsilon * n) ** -private_exponent))
+    return float_if_scalar(constant * (1.0 / np.sqrt(n) + (epsilon * n) ** -private_exponent))
 
 
 def _bias_noise_coefficients(n, epsilon, moment_k: float, moment_bound: float):
@@ -160,7 +160,7 @@ def clipped_mean_private_error(n, epsilon, moment_k: float, moment_bound: float 
     """
     coefficient, noise = _bias_noise_coefficients(n, epsilon, moment_k, moment_bound)
     value = moment_k / (moment_k - 1.0) * coefficient ** (1.0 / moment_k) * noise ** (1.0 - 1.0 / moment_k)
-    return _as_output(value)
+    return float_if_scalar(value)
 
 
 @validated(n=_SIZE, epsilon=_EPSILON, moment_k=_MOMENT, moment_bound=_POSITIVE)
@@ -179,7 +179,7 @@ def clipped_mean_optimal_radius(n, epsilon, moment_k: float, moment_bound: float
     29.7302
     """
     coefficient, noise = _bias_noise_coefficients(n, epsilon, moment_k, moment_bound)
-    return _as_output((coefficient / noise) ** (1.0 / moment_k))
+    return float_if_scalar((coefficient / noise) ** (1.0 / moment_k))
 
 
 @validated(candidates=Array(low=1), epsilon=_EPSILON, sensitivity=_POSITIVE, t=Real(low=0))
@@ -201,4 +201,4 @@ def exponential_mechanism_loss_bound(candidates, epsilon, sensitivity: float = 1
     9.2103
     """
     factor = sensitivity / epsilon if monotonic else 2.0 * sensitivity / epsilon
-    return _as_output(factor * (np.log(candidates) + t))
+    return float_if_scalar(factor * (np.log(candidates) + t))

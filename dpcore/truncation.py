@@ -40,10 +40,9 @@ import numpy as np
 
 from . import accounting, distributions, mechanisms
 from .experiments import SweepResult, run_sweep, trials_for_budget
-from .mechanisms import _as_output
 from .truncated_mle import truncated_mle_mean
 from .randomness import RngLike, spawn
-from .validation import Array, Choice, Constraint, Integer, Real, Seed, validated
+from .validation import Array, Choice, Constraint, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = [
     "MAX_HISTOGRAM_CELLS",
@@ -166,7 +165,7 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
     n = x.shape[-1]
     sensitivity = (high - low) / n
     estimate = mechanisms.laplace(np.clip(x, low, high).mean(axis=-1), sensitivity, epsilon, rng)
-    fraction = _as_output(((x < low) | (x > high)).mean(axis=-1))
+    fraction = float_if_scalar(((x < low) | (x > high)).mean(axis=-1))
     return MeanEstimate(estimate, low, high, fraction, sensitivity / epsilon, f"{epsilon:g}-DP (pure), replace-one")
 
 
@@ -202,7 +201,7 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
     rows = x.reshape(-1, x.shape[-1])
     r = bucket_constant / alpha ** (1.0 / (moment_k - 1.0))
     low, high = _window(rows, r, mean_range, _laplace_histogram(epsilon), rng)
-    return _as_output(low.reshape(x.shape[:-1])), _as_output(high.reshape(x.shape[:-1]))
+    return float_if_scalar(low.reshape(x.shape[:-1])), float_if_scalar(high.reshape(x.shape[:-1]))
 
 
 @validated(x=_SAMPLE, epsilon=_POSITIVE, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(), alpha=_ALPHA,
@@ -407,7 +406,7 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
 
     def of_median_group(per_group: np.ndarray) -> float | np.ndarray:
         chosen = np.take_along_axis(per_group.reshape(-1, groups), median_group, axis=1)
-        return _as_output(chosen.reshape(x.shape[:-1]))
+        return float_if_scalar(chosen.reshape(x.shape[:-1]))
 
     return MeanEstimate(of_median_group(estimates), of_median_group(low), of_median_group(high),
                         of_median_group(fraction), sensitivity / epsilon, guarantee)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Constraint", "Real", "Integer", "Choice", "Array", "Seed", "validated"]
+__all__ = ["Constraint", "Real", "Integer", "Choice", "Array", "Seed", "validated", "float_if_scalar"]
 
 
 class Constraint:
@@ -282,6 +282,11 @@ def validated(**constraints: Constraint) -> Callable:
         return wrapper
 
     return decorate
+
+
+def float_if_scalar(result: Any) -> float | np.ndarray:
+    """A Python float for a 0-d result (a scalar query gives a scalar answer), the array otherwise."""
+    return float(result) if np.ndim(result) == 0 else result
 
 
 def check_same_length(names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
