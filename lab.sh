@@ -52,7 +52,7 @@ case "$command" in
     exec "$VENV/bin/python" -m pytest tests "$@" ;;
   bench)
     install requirements-dev.txt
-    for script in benchmarks/*.py; do "$VENV/bin/python" "$script"; done ;;
+    for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done ;;
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
