@@ -33,7 +33,7 @@ from scipy import optimize, special
 
 from .randomness import RngLike, as_generator
 from .theory import clipped_mean_optimal_radius
-from .validation import Array, Choice, Constraint, Integer, Real, Seed, float_if_scalar, validated
+from .validation import Array, Choice, Constraint, InstanceOf, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = ["FAMILIES", "HeavyTailed", "heavy_tailed", "bulk_radius", "lemma31_bias_bound", "tail_bias_bound", "optimal_window",
            "bias_noise_curve"]
@@ -145,20 +145,6 @@ def _clip_moments(law, low, high):
 
 # --- constraints this module needs beyond dpcore.validation -----------------------------------------------------
 
-class _Optional(Constraint):
-    def __init__(self, inner: Constraint):
-        self.inner = inner
-
-    def describe(self):
-        return f"None or {self.inner.describe()}"
-
-    def check(self, name, value):
-        return None if value is None else self.inner.check(name, value)
-
-    def bad_values(self):
-        return [v for v in self.inner.bad_values() if v is not None]
-
-
 class _Size(Constraint):
     def describe(self):
         return "a non-negative integer or a tuple of them"
@@ -255,7 +241,7 @@ _DEFAULT_SHAPE = {"lomax": lambda k: max(4.0, k + 1.0), "student-t": lambda k: m
 
 
 @validated(family=Choice(FAMILIES), moment_k=Real(low=1, low_open=True, allow_inf=True), mean=Real(),
-           shape=_Optional(Real(low=0, low_open=True)))
+           shape=Real(low=0, low_open=True))
 def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float | None = None) -> HeavyTailed:
     r"""A member of ``family`` with mean ``mean`` and :math:`\mathbb E|X-\mu|^k = 1` (algorithms.md §1.1).
 
@@ -344,20 +330,7 @@ def tail_bias_bound(moment_k: float, distance, moment_bound: float = 1.0) -> flo
 
 # --- the bias–noise tradeoff for the actual law (algorithms.md §1.3) --------------------------------------------
 
-class _Distribution(Constraint):
-    def describe(self):
-        return "a HeavyTailed distribution (from heavy_tailed)"
-
-    def check(self, name, value):
-        if not isinstance(value, HeavyTailed):
-            self.fail(name, value, TypeError)
-        return value
-
-    def bad_values(self):
-        return [None, "lomax", 3.0]
-
-
-_DIST = _Distribution()
+_DIST = InstanceOf(HeavyTailed, "a HeavyTailed distribution (from heavy_tailed)")
 _RADII = Array(ndim=(1,), low=0, low_open=True)
 
 
@@ -378,7 +351,7 @@ def _curve(dist, n, epsilon, radii, center):
     return curve
 
 
-@validated(dist=_DIST, n=Integer(low=1), epsilon=Real(low=0, low_open=True), radii=_RADII, center=_Optional(Real()))
+@validated(dist=_DIST, n=Integer(low=1), epsilon=Real(low=0, low_open=True), radii=_RADII, center=Real())
 def bias_noise_curve(dist: HeavyTailed, n: int, epsilon: float, radii, center: float | None = None
                      ) -> dict[str, np.ndarray]:
     r"""Exact error decomposition of the clipped Laplace mean (algorithm T1, algorithms.md §1.3) per radius.
@@ -402,8 +375,8 @@ def bias_noise_curve(dist: HeavyTailed, n: int, epsilon: float, radii, center: f
     return _curve(dist, n, epsilon, radii, center)
 
 
-@validated(dist=_DIST, n=Integer(low=1), epsilon=Real(low=0, low_open=True), center=_Optional(Real()),
-           radii=_Optional(_RADII))
+@validated(dist=_DIST, n=Integer(low=1), epsilon=Real(low=0, low_open=True), center=Real(),
+           radii=_RADII)
 def optimal_window(dist: HeavyTailed, n: int, epsilon: float, center: float | None = None, radii=None,
                    include_sampling: bool = True) -> tuple[float, float]:
     r"""Oracle MSE-optimal window radius for the actual law (algorithms.md §1.3, step 4).

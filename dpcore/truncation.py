@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -42,7 +41,7 @@ from . import accounting, distributions, mechanisms
 from .experiments import SweepResult, run_sweep, trials_for_budget
 from .truncated_mle import truncated_mle_mean
 from .randomness import RngLike, spawn
-from .validation import Array, Choice, Constraint, Integer, Real, Seed, float_if_scalar, validated
+from .validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = [
     "MAX_HISTOGRAM_CELLS",
@@ -64,25 +63,9 @@ __all__ = [
 MAX_HISTOGRAM_CELLS = 20_000_000
 
 
-@dataclass(frozen=True)
-class _OrNone(Constraint):
-    """``None`` (use the documented default) or a value ``inner`` accepts."""
-
-    inner: Constraint
-
-    def describe(self) -> str:
-        return f"None or {self.inner.describe()}"
-
-    def check(self, name: str, value: Any) -> Any:
-        return None if value is None else self.inner.check(name, value)
-
-    def bad_values(self) -> list[Any]:
-        return [value for value in self.inner.bad_values() if value is not None]
-
-
 _POSITIVE = Real(low=0, low_open=True)
 _MOMENT = Real(low=1, low_open=True, allow_inf=True)  # k = inf: every moment bounded (e.g. Gaussian data)
-_ALPHA = _OrNone(_POSITIVE)
+_ALPHA = _POSITIVE  # alpha=None (the default) means default_alpha(n, epsilon, k)
 _DELTA = Real(0, 1, low_open=True, high_open=True)
 _GROUPS = Integer(low=1)
 _SAMPLE = Array(ndim=(1, 2), min_size=4)

@@ -27,7 +27,7 @@ import numpy as np
 from . import mechanisms
 from .experiments import SweepResult, run_sweep
 from .randomness import RngLike, as_generator
-from .validation import Array, Choice, Constraint, Integer, Real, Seed, validated
+from .validation import Array, Choice, Integer, Real, Seed, validated
 
 __all__ = ["THRESHOLD", "GRID_SIZE", "LOSSES", "SWEEP_METHODS", "default_grid", "threshold_data", "user_error_counts",
            "losses", "loss_sensitivity", "select_threshold", "users_needed", "savings_factor", "user_level_sweep"]
@@ -45,23 +45,7 @@ _DATA = Array(ndim=(2, 3))
 _LABELS = Array(ndim=(2, 3), low=0, high=1)
 
 
-class _Optional(Constraint):
-    """``None`` or a value ``inner`` accepts."""
-
-    def __init__(self, inner: Constraint):
-        self.inner = inner
-
-    def describe(self) -> str:
-        return f"None or {self.inner.describe()}"
-
-    def check(self, name, value):
-        return None if value is None else self.inner.check(name, value)
-
-    def bad_values(self) -> list:
-        return [v for v in self.inner.bad_values() if v is not None]
-
-
-_GRID = _Optional(Array(ndim=(1,), min_size=1))
+_GRID = Array(ndim=(1,), min_size=1)
 
 
 @validated(size=Integer(low=2))
@@ -78,7 +62,7 @@ def _checked_grid(grid) -> np.ndarray:
 
 
 @validated(users=Integer(low=1), per_user=Integer(low=1), threshold=Real(0, 1), rng=Seed(),
-           trials=_Optional(Integer(low=1)))
+           trials=Integer(low=1))
 def threshold_data(users: int, per_user: int, threshold: float = THRESHOLD, rng: RngLike = None,
                    trials: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Realizable threshold data: :math:`x \sim U[0,1]` i.i.d., :math:`y = \mathbf 1[x \ge \theta^*]`.

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Constraint", "Real", "Integer", "Choice", "Array", "Seed", "validated", "float_if_scalar"]
+__all__ = ["Constraint", "Real", "Integer", "Choice", "Array", "Seed", "InstanceOf", "validated", "float_if_scalar"]
 
 
 class Constraint:
@@ -247,6 +247,25 @@ class Seed(Constraint):
 
     def bad_values(self) -> list[Any]:
         return [-1, 1.5, "seed", np.random.RandomState(0)]
+
+
+@dataclass(frozen=True)
+class InstanceOf(Constraint):
+    """An instance of ``kind`` (a figure, a sweep result, a distribution), described in messages as ``description``."""
+
+    kind: type
+    description: str
+
+    def describe(self) -> str:
+        return self.description
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, self.kind):
+            self.fail(name, value, TypeError)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, "text", 3.0]
 
 
 def _short(value: Any) -> str:

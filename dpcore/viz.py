@@ -33,7 +33,7 @@ import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from .experiments import SweepResult
-from .validation import Array, Choice, Constraint, Real, check_same_length, validated
+from .validation import Array, Choice, Constraint, InstanceOf, Real, check_same_length, validated
 
 __all__ = [
     "OKABE_ITO",
@@ -143,25 +143,6 @@ class _ItemsOf(Constraint):
 
 
 @dataclass(frozen=True)
-class _InstanceOf(Constraint):
-    """An instance of ``kind``, described in messages as ``description``."""
-
-    kind: type
-    description: str
-
-    def describe(self) -> str:
-        return self.description
-
-    def check(self, name: str, value: Any) -> Any:
-        if not isinstance(value, self.kind):
-            self.fail(name, value, TypeError)
-        return value
-
-    def bad_values(self) -> list[Any]:
-        return [None, {"data": []}]
-
-
-@dataclass(frozen=True)
 class _HexColor(_Text):
     """A ``"#RRGGBB"`` colour (hex, so the band can be drawn as its translucent version)."""
 
@@ -181,7 +162,7 @@ class _HexColor(_Text):
 _NAME = _Text(nonempty=True)
 _HEX_COLOR = _HexColor()
 _TITLE = _Text()
-_FIGURE = _InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
+_FIGURE = InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
 _FLAG = Choice((False, True))
 _KIND = Choice(("simulation", "curve", "theory", "baseline"))
 _COORDINATE = Array(ndim=(1,), min_size=1)
@@ -642,7 +623,7 @@ def figure_table_csv(fig: go.Figure) -> str:
 _STATISTIC = Choice(("median", "mean", "rmse"))
 
 
-@validated(result=_InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME, statistic=_STATISTIC)
+@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME, statistic=_STATISTIC)
 def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
                  theory: Callable[[Any], list[Series]] | None = None,
                  label: Callable[[Any], str] = "{:g}".format) -> list[FrameData]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from dpcore import accounting, audit, mechanisms
+from dpcore import accounting, audit
 from dpcore import noise_tradeoff as nt
 from dpcore.clipping import clip_to_ball
 from dpcore.experiments import fit_power_law
