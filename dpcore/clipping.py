@@ -16,8 +16,8 @@ from .validation import Array, Choice, Real, validated
 __all__ = ["clip_to_ball", "clipped_fraction"]
 
 
-@validated(rows=Array(ndim=(2, 3), min_size=1), radius=Real(low=0, low_open=True), order=Choice((1, 2)))
-def clip_to_ball(rows, radius: float, center=None, order: int = 2) -> np.ndarray:
+@validated(rows=Array(ndim=(2, 3), min_size=1), radius=Array(ndim=(0, 1), low=0, low_open=True), order=Choice((1, 2)))
+def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
     r"""Project each row into the :math:`\ell_p` ball of radius ``radius`` around ``center``.
 
     .. math:: \Pi^p_C(x) = c + (x - c)\,\min\!\left(1, \frac{C}{\|x - c\|_p}\right)
@@ -28,8 +28,8 @@ def clip_to_ball(rows, radius: float, center=None, order: int = 2) -> np.ndarray
     Parameters
     ----------
     rows : array of shape (n, d) or (trials, n, d)
-    radius : float
-        :math:`C > 0`.
+    radius : float, or array of shape (trials,) for rows of shape (trials, n, d)
+        :math:`C > 0`; an array gives each dataset its own radius (e.g. an already private one).
     center : array of shape (d,), optional
         Public centre (default the origin). Must not depend on the data, or the sensitivity bound fails.
     order : {1, 2}
@@ -38,6 +38,10 @@ def clip_to_ball(rows, radius: float, center=None, order: int = 2) -> np.ndarray
     center = np.zeros(rows.shape[-1]) if center is None else np.asarray(center, dtype=float)
     offsets = rows - center
     norms = np.linalg.norm(offsets, ord=order, axis=-1, keepdims=True)
+    if np.ndim(radius) == 1 and (rows.ndim != 3 or radius.size != rows.shape[0]):
+        raise ValueError(f"radius must be a number, or one per dataset (shape ({rows.shape[0]},)) for rows of shape "
+                         f"(trials, n, d); got shape {radius.shape} for rows of shape {rows.shape}")
+    radius = np.reshape(radius, np.shape(radius) + (1,) * (rows.ndim - np.ndim(radius)))
     scale = np.minimum(1.0, radius / np.maximum(norms, np.finfo(float).tiny))
     return center + offsets * scale
 

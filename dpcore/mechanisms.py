@@ -115,18 +115,22 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
     return float_if_scalar(value + generator.normal(0.0, sigma, size=np.shape(value)))
 
 
-@validated(value=Array(min_size=0), l2_sensitivity=_SENSITIVITY, rho=Real(low=0, low_open=True), rng=Seed())
-def zcdp_gaussian(value, l2_sensitivity: float, rho: float, rng: RngLike = None) -> float | np.ndarray:
+@validated(value=Array(min_size=0), l2_sensitivity=Array(low=0, low_open=True), rho=Real(low=0, low_open=True),
+           rng=Seed())
+def zcdp_gaussian(value, l2_sensitivity, rho: float, rng: RngLike = None) -> float | np.ndarray:
     r"""The Gaussian mechanism calibrated to zero-concentrated DP: noise :math:`\sigma = \Delta_2/\sqrt{2\rho}`.
 
     Guarantee: :math:`\rho`-zCDP (Bun & Steinke 2016, Prop 1.6; seed 004) when ``l2_sensitivity`` bounds
     :math:`\|f(X) - f(X')\|_2` over neighbours; hence :math:`(\rho + 2\sqrt{\rho\ln(1/\delta)}, \delta)`-DP for
     every :math:`\delta > 0` (:func:`dpcore.accounting.zcdp_to_approx`). With :math:`\rho = \varepsilon^2/2` it
     matches the zCDP that :math:`\varepsilon`-DP implies, the fair comparison with the Laplace mechanism.
+    An array ``l2_sensitivity`` broadcast against ``value`` gives each release its own :math:`\Delta_2`
+    (e.g. one per trial, from an already private clipping radius).
     """
     sigma = l2_sensitivity / math.sqrt(2.0 * rho)
     generator = as_generator(rng)
-    return float_if_scalar(value + generator.normal(0.0, sigma, size=np.shape(value)))
+    shape = np.broadcast_shapes(np.shape(value), np.shape(sigma))
+    return float_if_scalar(value + generator.normal(0.0, 1.0, size=shape) * sigma)
 
 
 def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> float:
