@@ -13,6 +13,8 @@ page = st.navigation([
     st.Page("pages/truncation.py", title="Truncation bias", url_path="truncation-bias", icon=":material/content_cut:"),
     st.Page("pages/noise_tradeoff.py", title="Pure vs approximate DP", url_path="pure-vs-approximate",
             icon=":material/balance:"),
+    st.Page("pages/partition_rounds.py", title="Partitioning rounds", url_path="partitioning-rounds",
+            icon=":material/view_column:"),
     st.Page("pages/exponential_mechanism.py", title="Exponential mechanism", url_path="exponential-mechanism",
             icon=":material/casino:"),
 ])

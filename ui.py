@@ -112,6 +112,15 @@ class ParamSpec:
         return value if isinstance(value, str) else self.format.format(value)
 
 
+def nearest(frames: Sequence[float], value: float) -> float:
+    """The frame value closest to ``value`` on a log scale (e.g. the animation frame for the sidebar's ε).
+
+    >>> nearest((0.1, 0.3, 1.0), 0.5)
+    0.3
+    """
+    return min(frames, key=lambda frame: abs(math.log(frame / value)))
+
+
 # ---------------------------------------------------------------------------- ready-made specs
 def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTISSAS,
              integer: bool = False) -> tuple:

@@ -42,7 +42,7 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
         raise ValueError(f"radius must be a number, or one per dataset (shape ({rows.shape[0]},)) for rows of shape "
                          f"(trials, n, d); got shape {radius.shape} for rows of shape {rows.shape}")
     radius = np.reshape(radius, np.shape(radius) + (1,) * (rows.ndim - np.ndim(radius)))
-    scale = np.minimum(1.0, radius / np.maximum(norms, np.finfo(float).tiny))
+    scale = np.where(norms > radius, radius / np.where(norms > radius, norms, 1.0), 1.0)
     return center + offsets * scale
 
 

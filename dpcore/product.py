@@ -45,6 +45,7 @@ from .validation import Array, Choice, Integer, Real, Seed, validated
 
 __all__ = ["METHODS", "METRICS", "BlockLayout", "block_layout", "bernstein_bound", "clipped_laplace_means",
            "PartitionRound", "BlockRelease", "PartitionResult", "partition_rounds", "simulate_partition_rounds",
+           "simulate_estimators",
            "noiseless_partition", "baseline_estimates", "error_sweep", "samples_needed", "rate_curve",
            "fit_rate_constant"]
 
@@ -360,7 +361,8 @@ _MARGINALS = Array(ndim=(1,), low=0, high=0.5, min_size=1)
 
 @validated(p=_MARGINALS, n=Integer(low=3), epsilon=_EPSILON, trials=Integer(low=1), rng=Seed(), beta=_BETA,
            fractions=_FRACTIONS, heavy=_HEAVY, rho=Real(low=0, low_open=True), rounds=_ROUNDS)
-def simulate_partition_rounds(p, n: int, epsilon: float, trials: int = 1, rng: RngLike = None, beta: float = 0.1,
+def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = None, rng: RngLike = None,
+                              beta: float = 0.1,
                               fractions=DEFAULT_FRACTIONS, heavy: str = "laplace", rho: float | None = None,
                               rounds: int | None = None, stop_early: bool = True) -> PartitionResult:
     r""":func:`partition_rounds` on ``trials`` datasets of ``n`` rows from :math:`\bigotimes_j\mathrm{Ber}(p_j)`,
@@ -375,13 +377,39 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int = 1, rng: R
     Returns
     -------
     PartitionResult
-        Per-trial arrays with a leading axis of length ``trials``.
+        Per-trial arrays with a leading axis of length ``trials``; none when ``trials`` is None (one dataset).
     """
     generator = as_generator(rng)
     layout = block_layout(n, p.size, beta, fractions, rounds)
-    counts = _draw_block_counts(p, layout, trials, generator)
-    return _partition(_CountBlocks(counts, layout), layout, trials, p.size, epsilon, beta, heavy,
-                      _check_heavy(heavy, rho, epsilon), stop_early, generator)
+    counts = _draw_block_counts(p, layout, trials or 1, generator)
+    result = _partition(_CountBlocks(counts, layout), layout, trials or 1, p.size, epsilon, beta, heavy,
+                        _check_heavy(heavy, rho, epsilon), stop_early, generator)
+    return _squeeze(result) if trials is None else result
+
+
+@validated(p=_MARGINALS, n=Integer(low=3), epsilon=_EPSILON, rng=Seed(), delta=Real(0, 1, low_open=True,
+                                                                                  high_open=True), beta=_BETA)
+def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: float = 1e-6,
+                        beta: float = 0.1) -> tuple[PartitionResult, dict[str, np.ndarray]]:
+    """One simulated dataset (fast mode) and every estimator of :data:`METHODS` on it: the pure partition's
+    full trace, and ``{method: estimate}`` (the one-shot methods see the same rows, i.e. the sum of the block
+    counts; each method draws its own noise)."""
+    generator = as_generator(rng)
+    data_rng, *noise_rngs = generator.spawn(1 + len(METHODS))
+    layout = block_layout(n, p.size, beta)
+    counts = _draw_block_counts(p, layout, 1, data_rng)
+    estimates, trace = {}, None
+    for method, noise in zip(METHODS, noise_rngs):
+        if method in (PARTITION_PURE, PARTITION_ZCDP):
+            heavy = "laplace" if method == PARTITION_PURE else "gaussian"
+            result = _squeeze(_partition(_CountBlocks(counts, layout), layout, 1, p.size, epsilon, beta, heavy,
+                                         _check_heavy(heavy, None, epsilon), True, noise))
+            trace = result if method == PARTITION_PURE else trace
+            estimates[method] = result.estimate
+        else:
+            estimates[method] = _one_shot_release(method, sum(counts.values())[0] / layout.total, layout.total,
+                                                  p.size, epsilon, delta, beta, float(p.sum()), noise)
+    return trace, estimates
 
 
 @validated(p=_MARGINALS, rounds=_ROUNDS)

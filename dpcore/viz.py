@@ -53,6 +53,7 @@ __all__ = [
     "bar_figure",
     "direction_disk",
     "trajectory_figure",
+    "partition_rounds_figure",
 ]
 
 # --------------------------------------------------------------------------------------- colours
@@ -97,6 +98,12 @@ METHOD_COLORS: dict[str, str] = {
     "one example per user": "#661100",
     "report noisy max": "#CC6677",
     "permute-and-flip": "#88CCEE",
+    # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
+    "partition rounds (pure)": "#0077BB",
+    "naive Laplace": "#33BBEE",
+    "partition + Gaussian (zCDP)": "#AA3377",
+    "one-shot Gaussian (ε, δ)": "#CC3311",
+    "one-shot Laplace (oracle radius)": "#009988",
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
@@ -164,7 +171,7 @@ _HEX_COLOR = _HexColor()
 _TITLE = _Text()
 _FIGURE = InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
 _FLAG = Choice((False, True))
-_KIND = Choice(("simulation", "curve", "theory", "baseline"))
+_KIND = Choice(("simulation", "curve", "theory", "baseline", "points"))
 _COORDINATE = Array(ndim=(1,), min_size=1)
 _VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
 
@@ -269,9 +276,9 @@ class Series:
         The points. ``x`` must be finite; ``y`` may hold NaN (drawn as a gap), not ±inf.
     lower, upper : array of shape (m,), optional
         A band around ``y`` (e.g. the Monte Carlo 10 % and 90 % quantiles), both or neither.
-    kind : {"simulation", "curve", "theory", "baseline"}
+    kind : {"simulation", "curve", "theory", "baseline", "points"}
         Markers and lines (with the band), a solid line (an exact curve, e.g. a density), a dashed line,
-        or a dotted line.
+        a dotted line, or markers only (a scatter of single-run values).
     color : str, optional
         A ``"#RRGGBB"`` colour; default :func:`method_color` of ``name``.
     group : str, optional
@@ -342,7 +349,8 @@ class FrameData:
 
 # --------------------------------------------------------------------------------------- traces
 
-_DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot"}
+_DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot", "points": "solid"}
+_MODE = {"simulation": "lines+markers", "points": "markers"}
 _BAND_OPACITY = 0.2
 
 
@@ -364,7 +372,7 @@ def _band_traces(series: Series) -> list[dict]:
 
 
 def _line_trace(series: Series) -> dict:
-    mode = "lines+markers" if series.kind == "simulation" else "lines"
+    mode = _MODE.get(series.kind, "lines")
     return dict(type="scatter", name=series.name, x=series.x, y=series.y, mode=mode,
                 legendgroup=series.group or series.name, showlegend=series.group is None,
                 line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
@@ -838,4 +846,70 @@ def trajectory_figure(points, trajectory, true_mean, *, title: str = "", present
     fig.update_yaxes(scaleanchor="x")
     fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", hovermode="closest",
                       height=_height(presentation, animated=False))
+    return fig
+
+
+_GROUP_COLORS = [OKABE_ITO["vermillion"], OKABE_ITO["orange"], _DARK_YELLOW, OKABE_ITO["bluish green"],
+                 OKABE_ITO["sky blue"], OKABE_ITO["blue"], OKABE_ITO["reddish purple"]]
+
+
+def _points(name, x, y, color, fallback_x):
+    """A scatter series; an empty one is a single invisible point (every frame keeps every series)."""
+    if len(x) == 0:
+        return Series(name, [fallback_x], [np.nan], kind="points", color=color)
+    return Series(name, x, y, kind="points", color=color)
+
+
+@validated(truth=Array(ndim=(1,), low=0, low_open=True, min_size=1), title=_TITLE, presentation=_FLAG)
+def partition_rounds_figure(truth, result, *, title: str = "", presentation: bool = False) -> go.Figure:
+    r"""The partitioning rounds of :func:`dpcore.product.partition_rounds` as an animation, one frame per round,
+    then a last frame with the final estimates.
+
+    x: each coordinate's true marginal :math:`p_j` (log); y: its noisy round mean (log; values at or below
+    :math:`\min_j p_j/4`, negative ones included, are drawn on that floor). Round frames show the coordinates
+    still to place (grey), each group :math:`H_r` in its colour at the value that selected it, the round's
+    threshold :math:`\tfrac38u_r` (dotted) and bound :math:`u_r` (dashed); the last frame shows every
+    coordinate's final estimate :math:`\hat q_j`, coloured by its group. The diagonal is the truth.
+
+    Parameters
+    ----------
+    truth : array of shape (d,)
+        The true marginals.
+    result : dpcore.product.PartitionResult
+        A single-dataset run (no trial axis).
+    """
+    floor = float(truth.min()) / 4
+    low, high = float(truth.min()), float(truth.max())
+    def shown(values):
+        return np.maximum(values, floor)
+    group = np.full(truth.size, -1)
+    for r, step in enumerate(result.rounds):
+        group[step.selected] = r
+    names = [f"H{r + 1} (u = 1/{2 ** (r + 1)})" for r in range(len(result.rounds))]
+    colors = [_GROUP_COLORS[r % len(_GROUP_COLORS)] for r in range(len(result.rounds))]
+    truth_line = Series("truth (q = p)", [low, high], [low, high], kind="curve", color=OKABE_ITO["black"])
+    selection_value = np.full(truth.size, np.nan)
+    frames = []
+    for r, step in enumerate(result.rounds):
+        selection_value[step.selected] = step.noisy_means[step.selected]
+        waiting = step.candidates & ~step.selected
+        series = [_points("still to place", truth[waiting], shown(step.noisy_means[waiting]), _GREY, high)]
+        series += [_points(names[g], truth[(group == g) & (g <= r)], shown(selection_value[(group == g) & (g <= r)]),
+                           colors[g], high) for g in range(len(names))]
+        series += [_points("light (final round)", [], [], OKABE_ITO["black"], high),
+                   Series("threshold 3u/8", [low, high], [step.threshold] * 2, kind="baseline", color=_DARK_GREY),
+                   Series("bound u", [low, high], [step.bound] * 2, kind="theory", color=_GREY), truth_line]
+        frames.append(FrameData(f"round {r + 1}", series))
+    estimate = result.estimate
+    series = [_points("still to place", [], [], _GREY, high)]
+    series += [_points(names[g], truth[group == g], shown(estimate[group == g]), colors[g], high)
+               for g in range(len(names))]
+    light = group < 0
+    series += [_points("light (final round)", truth[light], shown(estimate[light]), OKABE_ITO["black"], high),
+               Series("threshold 3u/8", [high], [np.nan], kind="baseline", color=_DARK_GREY),
+               Series("bound u", [high], [np.nan], kind="theory", color=_GREY), truth_line]
+    frames.append(FrameData("final estimates", series))
+    fig = animated_sweep(frames, x_title="true marginal pⱼ", y_title="noisy mean or estimate (floor: min p/4)",
+                         frame_title="step", title=title, presentation=presentation)
+    fig.update_layout(hovermode="closest")
     return fig

@@ -76,9 +76,6 @@ fig.show()
 '''
 
 
-def nearest(frames, value):
-    return min(frames, key=lambda frame: abs(math.log(frame / value)))
-
 
 @st.cache_data(max_entries=32, show_spinner="Simulating selections…")
 def loss_sweep(trials: int, seed: int):
@@ -204,7 +201,7 @@ def election_figures(epsilon: float, seed: int, presentation: bool):
     frames = [viz.FrameData(f"{eps:g}", [
         viz.Series(name, VOTES, mechanisms.exponential_probabilities(VOTES, eps, monotonic=monotonic), color=color)
         for (name, monotonic), color in zip(CONVENTIONS.items(), CONVENTION_COLORS)]) for eps in ELECTION_EPSILONS]
-    start = min(ELECTION_EPSILONS, key=lambda eps: abs(math.log(eps / epsilon)))
+    start = ui.nearest(ELECTION_EPSILONS, epsilon)
     sweep = viz.animated_sweep(frames, x_title="votes u(h)", y_title="P(h announced)", frame_title="ε",
                                title="Selection probabilities as ε grows", log_x=False, log_y=False,
                                presentation=presentation, start=f"{start:g}")
@@ -245,7 +242,7 @@ with ui.guard():
         "errs on them at all — sensitivity 1 whatever m — and more examples per user then make good thresholds stand "
         "out. *One example per user* throws the rest away."
     )
-    ui.animated(user_figure(trials, seed, present, nearest(USER_EPSILONS, epsilon)), key="user_level")
+    ui.animated(user_figure(trials, seed, present, ui.nearest(USER_EPSILONS, epsilon)), key="user_level")
     factor = user_level.savings_factor(0.05, 20)
     st.caption(f"Bound (algorithms.md §5.5): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
                f"{factor:.2f}× at α = 0.05, m = 20. The simulation shows the direction; the bound is conservative.")
@@ -258,7 +255,7 @@ with ui.guard():
         "permute-and-flip are ε-DP selectors of the same kind; permute-and-flip never loses more in expectation. "
         "Dashed: the exact expected loss of the exponential mechanism; dotted: the 90 % bound (2/ε)(ln k + ln 10)."
     )
-    ui.animated(loss_figure(trials, seed, present, nearest(SELECTION_EPSILONS, epsilon)), key="loss_vs_k")
+    ui.animated(loss_figure(trials, seed, present, ui.nearest(SELECTION_EPSILONS, epsilon)), key="loss_vs_k")
 
     st.subheader("A continuous output: the private median")
     ui.prose(
@@ -271,7 +268,7 @@ with ui.guard():
     ui.plotly(density, key="median_density")
     st.caption(f"Sample median {sample_median:.4f}; the {ELECTION_DRAWS:,} private medians have mean {draws.mean():.4f} "
                f"and standard deviation {draws.std():.4f}.")
-    ui.animated(median_figure(trials, seed, present, nearest(MEDIAN_EPSILONS, epsilon)), key="median_vs_n")
+    ui.animated(median_figure(trials, seed, present, ui.nearest(MEDIAN_EPSILONS, epsilon)), key="median_vs_n")
 
     st.subheader("Sum-of-squares: a score over directions (seed 001, HKM22)")
     ui.prose(
@@ -295,10 +292,10 @@ with ui.guard():
     st.subheader("What to notice")
     standard, monotone = exact.values()
     loss = loss_sweep(trials, seed)
-    frame_epsilon = nearest(SELECTION_EPSILONS, epsilon)
+    frame_epsilon = ui.nearest(SELECTION_EPSILONS, epsilon)
     em_loss = loss.curve("exponential mechanism", "k", epsilon=frame_epsilon)["mean"]
     pf_loss = loss.curve("permute-and-flip", "k", epsilon=frame_epsilon)["mean"]
-    users = user_sweep(nearest(USER_EPSILONS, epsilon), trials, seed)
+    users = user_sweep(ui.nearest(USER_EPSILONS, epsilon), trials, seed)
     clipped = users.curve("clipped (user-level)", "per_user")["mean"]
     group = users.curve("group privacy", "per_user")["mean"]
     st.markdown("\n".join([
@@ -308,7 +305,7 @@ with ui.guard():
         f"- Going from k = {CANDIDATE_COUNTS[0]} to k = {CANDIDATE_COUNTS[-1]:,} candidates (ε = {frame_epsilon:g}) the "
         f"exponential mechanism's mean loss grows from {em_loss[0]:.2f} to {em_loss[-1]:.2f} — like ln k, not k; "
         f"permute-and-flip loses {pf_loss[-1]:.2f} at k = {CANDIDATE_COUNTS[-1]:,}.",
-        f"- With m = {PER_USER[-1]} examples per user (ε = {nearest(USER_EPSILONS, epsilon):g}), clipping each user's "
+        f"- With m = {PER_USER[-1]} examples per user (ε = {ui.nearest(USER_EPSILONS, epsilon):g}), clipping each user's "
         f"score gives mean error {clipped[-1]:.3f} against {group[-1]:.3f} for group privacy: bounding each user's "
         "influence beats paying for it.",
         f"- The private median's {ELECTION_DRAWS:,} draws spread {draws.std():.3f} around the sample median "
@@ -317,5 +314,5 @@ with ui.guard():
 
     with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
         st.markdown(GO_DEEPER)
-        ui.downloads(median_figure(trials, seed, present, nearest(MEDIAN_EPSILONS, epsilon)), name="private_median",
+        ui.downloads(median_figure(trials, seed, present, ui.nearest(MEDIAN_EPSILONS, epsilon)), name="private_median",
                      snippet=SNIPPET.format(trials=trials, seed=seed))

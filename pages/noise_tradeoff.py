@@ -202,10 +202,6 @@ def composition_figure(delta, presentation):
                               title="Composition: total ε after k releases", presentation=presentation, start="0.1")
 
 
-def nearest_epsilon_frame(epsilon):
-    return min(EPSILON_FRAMES, key=lambda frame: abs(math.log(frame / epsilon)))
-
-
 def ratio_exponent(result, n, epsilon):
     """Fitted exponent a of (Laplace RMSE / Gaussian RMSE) ∝ d^a over the simulated dimensions."""
     laplace = result.curve("Laplace", "dimension", n=n, epsilon=epsilon)["rmse"]
@@ -263,7 +259,7 @@ with ui.guard():
     )
     ui.plotly(release_cloud(min(n, 20_000), epsilon, delta, seed, present), key="clouds")
 
-    frame_epsilon = nearest_epsilon_frame(epsilon)
+    frame_epsilon = ui.nearest(EPSILON_FRAMES, epsilon)
     vs_n = error_vs_n_figure(epsilon, delta, trials, seed, present, dimension)
     st.subheader("Error vs n, one frame per dimension")
     ui.prose(

@@ -447,3 +447,28 @@ def test_direction_disk_and_trajectory_figures():
     path = viz.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]), np.array([2.0, 1.0]))
     assert [trace.name for trace in path.data] == ["bucket means", "private estimate, step by step", "true mean"]
     assert list(path.data[1].text) == ["μ̃1", "μ̃2"]
+
+
+def test_partition_rounds_figure_replays_every_round_then_the_estimates():
+    """One frame per round plus the estimates; groups hold the selected coordinates at their selecting values, the
+    floor min p/4 replaces values below it, and the final frame places every coordinate exactly once."""
+    from dpcore import product
+    from dpcore import product_distributions as products
+    p = products.marginal_profile("log-uniform", 256)
+    run = product.simulate_partition_rounds(p, 100_000, 1.0, rng=3)
+    fig = viz.partition_rounds_figure(p, run)
+    assert [f.name for f in fig.frames] == [f"round {r + 1}" for r in range(len(run.rounds))] + ["final estimates"]
+    floor = p.min() / 4
+    for r, step in enumerate(run.rounds):
+        traces = {t.name: t for t in fig.frames[r].data}
+        assert traces["still to place"].mode == "markers"
+        waiting = step.candidates & ~step.selected
+        np.testing.assert_allclose(np.asarray(traces["still to place"].y, dtype=float),
+                                   np.maximum(step.noisy_means[waiting], floor))
+        assert np.asarray(traces["threshold 3u/8"].y, dtype=float)[0] == pytest.approx(3 / 8 * 0.5 ** (r + 1))
+    final = {t.name: np.asarray(t.y, dtype=float) for t in fig.frames[-1].data}
+    placed = sum(np.isfinite(y).sum() for name, y in final.items() if name.startswith(("H", "light")))
+    assert placed == p.size
+    np.testing.assert_allclose(np.sort(np.concatenate([y[np.isfinite(y)] for name, y in final.items()
+                                                       if name.startswith(("H", "light"))])),
+                               np.sort(np.maximum(run.estimate, floor)))

@@ -20,6 +20,12 @@ def test_log_grid_is_nice_and_inside_the_range():
     assert ui.delta_spec().options == tuple(10.0**e for e in range(-12, -2))
 
 
+def test_nearest_frame_is_nearest_on_a_log_scale():
+    assert ui.nearest((0.1, 0.3, 1.0), 0.5) == 0.3  # |log(0.5/0.3)| < |log(1/0.5)|
+    assert ui.nearest((0.1, 0.3, 1.0), 0.6) == 1.0
+    assert ui.nearest((1_000, 10_000), 3_000) == 1_000 and ui.nearest((1_000, 10_000), 3_200) == 10_000
+
+
 @pytest.mark.parametrize("raw, value, level, text", [
     (None, 1.0, None, None),
     ("0.5", 0.5, None, None),
