@@ -190,7 +190,7 @@ def block_rows(trace, epsilon):
                 str(int(step.selected.sum())), epsilon) for r, step in enumerate(trace.rounds)]
     unused = trace.layout.rounds - len(trace.rounds)
     if unused:
-        rows.append(row(f"{unused} unused round block(s) (stopping rule)", unused * trace.layout.round_size, 0, None,
+        rows.append(row(f"{unused} unused (stopped early)", unused * trace.layout.round_size, 0, None,
                         None, "—", 0))
     rows += [row(name, release.samples, int(release.coordinates.sum()), release.radius, release.noise_scale, "—",
                  epsilon) for name, release in (("heavy (rescaled)", trace.heavy), ("final (light)", trace.final))]
@@ -236,8 +236,8 @@ ui.prose(
 ui.formula(r"d_{TV}(P,Q) \approx \sqrt{\frac{\chi^2(P\|Q)}{2\pi}},\qquad \chi^2(P\|Q)\approx\sum_{j=1}^d"
            r"\frac{(q_j-p_j)^2}{p_j(1-p_j)}")
 ui.formula(r"\text{naive Laplace: } q_j=\bar x_j+\mathrm{Lap}\!\Big(\frac{d}{\varepsilon n}\Big)\;\Rightarrow\;"
-           r"n \propto \frac{d^2}{\alpha\varepsilon}\qquad\text{seed 000: } n=\tilde O\Big(\frac{d}{\alpha^2}+"
-           r"\frac{d}{\alpha\varepsilon}\Big)")
+           r"n \propto \frac{d^2}{\alpha\varepsilon}")
+ui.formula(r"\text{seed 000: } n=\tilde O\Big(\frac{d}{\alpha^2}+\frac{d}{\alpha\varepsilon}\Big)")
 
 with ui.guard():
     p, trace, distances = one_run(profile, dimension, n, epsilon, delta, seed)
