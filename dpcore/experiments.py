@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 
 from .randomness import child_generator
-from .validation import Array, Constraint, Integer, check_same_length, validated
+from .validation import Array, Constraint, Integer, Real, check_same_length, validated
 
-__all__ = ["SweepResult", "run_sweep", "trials_for_budget", "fit_power_law", "load_or_run"]
+__all__ = ["SweepResult", "run_sweep", "trials_for_budget", "fit_power_law", "samples_needed", "load_or_run"]
 
 _STATISTICS = ("median", "lower", "upper", "mean", "rmse")
 _RESERVED = ("method", *_STATISTICS, "trials")
@@ -470,6 +470,25 @@ class _SweepFunction(Constraint):
 
     def bad_values(self) -> list[Any]:
         return [None, "dpcore.truncation.error_sweep", lambda: None]
+
+
+@validated(n_values=Array(ndim=(1,), low=1, min_size=2), errors=Array(ndim=(1,), low=0, min_size=2),
+           target=Real(low=0, low_open=True))
+def samples_needed(n_values, errors, target: float) -> float:
+    """The smallest n at which a decreasing error curve reaches ``target``: log-log interpolation between the grid
+    points around its first crossing; ``nan`` when the curve never gets there, ``n_values[0]`` when it starts below.
+
+    Turns a simulated error-vs-n curve into a measured sample complexity (e.g. n needed for TV <= 0.1 at each d).
+    """
+    below = np.flatnonzero(errors <= target)
+    if below.size == 0:
+        return math.nan
+    i = int(below[0])
+    if i == 0:
+        return float(n_values[0])
+    x0, x1 = np.log(n_values[i - 1:i + 1])
+    y0, y1 = np.log(np.maximum(errors[i - 1:i + 1], 1e-300))
+    return float(np.exp(x0 + (math.log(target) - y0) * (x1 - x0) / (y1 - y0)))
 
 
 @validated(function=_SweepFunction())

@@ -46,7 +46,7 @@ from .validation import Array, Choice, Integer, Real, Seed, validated
 __all__ = ["METHODS", "METRICS", "BlockLayout", "block_layout", "bernstein_bound", "clipped_laplace_means",
            "PartitionRound", "BlockRelease", "PartitionResult", "partition_rounds", "simulate_partition_rounds",
            "simulate_estimators",
-           "noiseless_partition", "baseline_estimates", "error_sweep", "samples_needed", "rate_curve",
+           "noiseless_partition", "baseline_estimates", "error_sweep", "rate_curve",
            "fit_rate_constant"]
 
 PARTITION_PURE = "partition rounds (pure)"
@@ -67,6 +67,7 @@ _ROUNDS = Integer(low=1, high=64)
 DEFAULT_FRACTIONS = (0.3, 0.4, 0.3)
 
 
+@validated(mean=Array(), variance=Array(low=0), width=Array(low=0), log_term=Array(low=0))
 def bernstein_bound(mean, variance, width, log_term):
     r"""Bernstein upper bound :math:`\mathrm{Bern}(\mu, V, w, L) = \mu + \sqrt{2VL} + \tfrac23 wL` for a sum of
     independent terms in :math:`[0, w]` with mean :math:`\mu` and variance :math:`\le V`: exceeded with probability
@@ -549,22 +550,6 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
     sample = _sample(mc_samples if metric == "tv" else 0, beta)
     return run_sweep(sample, estimators, grid, data_parameters=("profile", "dimension", "n"), trials=trials,
                      seed=seed)
-
-
-@validated(n_values=Array(ndim=(1,), low=1, min_size=2), errors=Array(ndim=(1,), low=0, min_size=2),
-           target=Real(low=0, low_open=True))
-def samples_needed(n_values, errors, target: float) -> float:
-    """The smallest n at which a decreasing error curve reaches ``target`` (log-log interpolation between grid
-    points); ``nan`` when the curve never gets there, ``n_values[0]`` when it starts below."""
-    below = np.flatnonzero(errors <= target)
-    if below.size == 0:
-        return math.nan
-    i = int(below[0])
-    if i == 0:
-        return float(n_values[0])
-    x0, x1 = np.log(n_values[i - 1:i + 1])
-    y0, y1 = np.log(np.maximum(errors[i - 1:i + 1], 1e-300))
-    return float(np.exp(x0 + (math.log(target) - y0) * (x1 - x0) / (y1 - y0)))
 
 
 SAMPLING_CONSTANT = 1.0 / math.sqrt(2.0 * math.pi)

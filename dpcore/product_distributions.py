@@ -113,8 +113,10 @@ def chi_squared(p, q) -> float | np.ndarray:
 
 @validated(p=_ESTIMATES, q=_ESTIMATES)
 def bhattacharyya(p, q) -> float | np.ndarray:
-    r"""Bhattacharyya coefficient :math:`\mathrm{BC} = \prod_j\big(\sqrt{p_jq_j} + \sqrt{(1-p_j)(1-q_j)}\big)`."""
-    return float_if_scalar(np.exp(np.sum(np.log(np.sqrt(p * q) + np.sqrt((1 - p) * (1 - q))), axis=-1)))
+    r"""Bhattacharyya coefficient :math:`\mathrm{BC} = \prod_j\big(\sqrt{p_jq_j} + \sqrt{(1-p_j)(1-q_j)}\big)`
+    (0 when in some coordinate the two laws are disjoint point masses)."""
+    with np.errstate(divide="ignore"):
+        return float_if_scalar(np.exp(np.sum(np.log(np.sqrt(p * q) + np.sqrt((1 - p) * (1 - q))), axis=-1)))
 
 
 @validated(p=_ESTIMATES, q=_ESTIMATES)
@@ -136,13 +138,24 @@ _LOG_ZERO = -1e250  # stands for ln 0: finite, so that 0 · ln 0 = 0 in the matr
 def _log_likelihoods(points, q):
     """log Q(x) for every point (rows of ``points``) and every row of ``q``: shape (*q.shape[:-1], m).
 
-    log Q(x) = x·a + b with a_j = ln q_j − ln(1 − q_j) and b = Σ_j ln(1 − q_j): one matrix product.
+    log Q(x) = x·a + b with a_j = ln q_j − ln(1 − q_j) and b = Σ_j ln(1 − q_j): one matrix product. A marginal
+    q_j = 0 enters as ln 0 ≈ −1e250 (so a point with x_j = 1 gets log-likelihood ≈ −1e250, i.e. probability 0);
+    a marginal q_j = 1 is left out of a and b (ln 1 = 0) and the points with x_j = 0 are set to −inf separately.
     """
+    certain = q >= 1
     with np.errstate(divide="ignore"):
         log_q = np.maximum(np.log(q), _LOG_ZERO)
-        log_not_q = np.maximum(np.log1p(-q), _LOG_ZERO)
-    a, b = log_q - log_not_q, np.sum(log_not_q, axis=-1)
-    return a @ points.T + b[..., None]
+        log_not_q = np.where(certain, 0.0, np.maximum(np.log1p(-q), _LOG_ZERO))
+    a = np.where(certain, 0.0, log_q - log_not_q)
+    values = a @ points.T + np.sum(log_not_q, axis=-1)[..., None]
+    if certain.any():
+        values = np.where(_misses_certain(points, certain) > 0, -np.inf, values)
+    return values
+
+
+def _misses_certain(points, certain):
+    """Number of coordinates with q_j = 1 where a point has x_j = 0: shape (*certain.shape[:-1], m)."""
+    return certain.astype(float) @ (1.0 - points).T
 
 
 @validated(p=_MARGINALS, q=_ESTIMATES)

@@ -6,7 +6,7 @@ import streamlit as st
 import ui
 from dpcore import product, viz
 from dpcore import product_distributions as products
-from dpcore.experiments import fit_power_law, load_or_run
+from dpcore.experiments import fit_power_law, load_or_run, samples_needed
 
 DIMENSIONS = (16, 64, 256, 1024, 4096)
 N_GRID = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
@@ -202,7 +202,7 @@ def complexity(result, epsilon):
     rows, exponents = [], {}
     dims = np.array(DIMENSIONS, dtype=float)
     for method in result.methods:
-        needed = np.array([product.samples_needed(np.array(N_GRID, dtype=float),
+        needed = np.array([samples_needed(np.array(N_GRID, dtype=float),
                                                   result.curve(method, "n", dimension=d, epsilon=epsilon)["median"],
                                                   TARGET_TV) for d in DIMENSIONS])
         found = np.isfinite(needed) & (needed > N_GRID[0])  # below the grid: not measured

@@ -6,10 +6,13 @@ stays at or below its claimed epsilon; a broken one's exceeds it. Run this file 
 table of measured bounds: ``python tests/test_privacy_audit.py``.
 """
 
+import math
+
 import numpy as np
 import pytest
 
-from dpcore import audit, mechanisms
+from dpcore import audit, mechanisms, product
+from dpcore.clipping import clip_to_ball
 
 DRAWS = 10**6
 EPSILON = 1.0
@@ -127,6 +130,144 @@ def test_clopper_pearson_known_interval():
     assert upper[0] == pytest.approx(0.812914, abs=1e-6)
 
 
+# ---------------------------------------------------------------- partitioning rounds (dpcore.product)
+# (a) One partition round, product.clipped_laplace_means: l1-clip every row to T, average, add Lap(2T/(eps n)) to
+# each coordinate. A loop of 10^6 calls is too slow, so the audit draws the exact composition the function performs
+# (test_clipped_laplace_means_is_exactly_clip_mean_laplace pins it down). Neighbours replace the first row
+# (1,1,0,0) by (0,0,1,1): both have l1 norm 2 > T = 1.5, so the clipped rows (.75,.75,0,0) and (0,0,.75,.75) are
+# exactly 2T apart in l1, the worst case. The event {y_j above X's mean on coordinates 0, 1 and below it on 2, 3}
+# has probability ratio exactly e^eps. Broken variants: the noise halved (eps = 2 claimed as 1) and the clip
+# forgotten (rows 4 apart, noise still sized for 2T).
+ROUND_RADIUS = 1.5
+ROUND_ROWS = np.vstack([[1.0, 1.0, 0.0, 0.0], (np.random.default_rng(0).random((9, 4)) < 0.4).astype(float)])
+ROUND_NEIGHBOUR = np.vstack([[0.0, 0.0, 1.0, 1.0], ROUND_ROWS[1:]])
+ROUND_SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
+
+
+def round_release(rows, epsilon, seed, clip=True):
+    """DRAWS releases of one round on ``rows``: (clipped) mean + Lap(2T/(eps n)) per coordinate."""
+    n, d = rows.shape
+    mean = clip_to_ball(rows, ROUND_RADIUS, order=1).mean(axis=0) if clip else rows.mean(axis=0)
+    return mechanisms.laplace(np.broadcast_to(mean, (DRAWS, d)), 2 * ROUND_RADIUS / n, epsilon, rng=seed)
+
+
+def round_audit(epsilon_used=EPSILON, clip=True):
+    """Audit the round at the claimed EPSILON on the neighbours; the statistic is min_j sign_j (y_j - mean_j)/b."""
+    n = ROUND_ROWS.shape[0]
+    centre = clip_to_ball(ROUND_ROWS, ROUND_RADIUS, order=1).mean(axis=0)
+    scale = 2 * ROUND_RADIUS / (EPSILON * n)
+    statistics = [np.min(ROUND_SIGNS * (round_release(rows, epsilon_used, seed, clip) - centre), axis=1) / scale
+                  for rows, seed in ((ROUND_ROWS, 1), (ROUND_NEIGHBOUR, 2))]
+    thresholds = np.array([-0.5, 0.0, 0.5, 1.0, 2.0])
+    return audit.epsilon_lower_bound(*(audit.threshold_counts(s, thresholds) for s in statistics), DRAWS)
+
+
+def test_clipped_laplace_means_is_exactly_clip_mean_laplace():
+    """clipped_laplace_means(rows, eps, T, rng=s) is bit for bit clip_to_ball(order=1) + mean + laplace(2T/n)."""
+    clipped = clip_to_ball(ROUND_ROWS, ROUND_RADIUS, order=1)
+    norms = ROUND_ROWS.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(clipped, ROUND_ROWS * np.minimum(1.0, ROUND_RADIUS / np.maximum(norms, 1.0)),
+                               rtol=1e-15)  # the l1 projection, by hand
+    assert np.abs(clip_to_ball(ROUND_ROWS[:1], ROUND_RADIUS, order=1) - clip_to_ball(
+        ROUND_NEIGHBOUR[:1], ROUND_RADIUS, order=1)).sum() == pytest.approx(2 * ROUND_RADIUS)  # worst-case pair
+    for seed, epsilon in ((0, 1.0), (7, 0.3), (123, 5.0)):
+        released = product.clipped_laplace_means(ROUND_ROWS, epsilon, ROUND_RADIUS, rng=seed)
+        composed = mechanisms.laplace(clipped.mean(axis=0), 2 * ROUND_RADIUS / ROUND_ROWS.shape[0], epsilon,
+                                      rng=seed)
+        np.testing.assert_array_equal(released, composed)
+
+
+def test_partition_round_passes_the_audit():
+    """One round at eps = 1: measured lower bound <= 1, and > 0.9 (the worst-case pair shows almost all of it)."""
+    result = round_audit()
+    assert 0.9 * EPSILON < result.epsilon_lower_bound <= EPSILON
+
+
+@pytest.mark.parametrize("variant", ["noise halved", "clip forgotten"])
+def test_broken_partition_round_is_caught(variant):
+    """Noise halved (eps = 2 claimed as 1) or the rows left unclipped: the measured bound exceeds 1.2."""
+    result = round_audit(2 * EPSILON) if variant == "noise halved" else round_audit(clip=False)
+    assert result.epsilon_lower_bound > 1.2 * EPSILON
+
+
+# (b) The whole partition_rounds, vectorised over datasets: x of shape (draws, n, d) runs the mechanism on `draws`
+# copies at once. Tiny instance: n = 3 rows split 1/1/1 into one round block (rounds=1, stop_early=False, so the
+# round runs), the heavy block and the final block; d = 4; beta = 0.999 (beta only sizes the radii; the privacy
+# claim holds for every beta, and a large beta makes the radii smallest relative to a row, i.e. the audit
+# strongest). X = two zero rows and (1,1,0,0); X' replaces it by (0,0,1,1).
+# What is audited: the shuffle is drawn once per call (data independent), so one call audits the mechanism
+# conditional on one permutation, i.e. on the block the differing row lands in. We audit each placement (the seed
+# is chosen by a noiseless probe, eps = 1e9, that shows where the row went). The released output is the
+# PartitionResult: the statistic uses the estimate and which coordinates each block released (the selected groups,
+# themselves the output of round 1):
+#   final / heavy block: given the pattern "every coordinate left to that block", the estimate's corner event
+#     {q_j = 1/2 on coordinates 0, 1 and q_j = 0 on 2, 3};
+#   round block: the selected group H_1 (16 outcomes).
+# No pair of binary rows can move a block's clipped mean by the full 2T/n_block here: the Bernstein radius exceeds
+# half a row's norm, so the best this pair can show is c eps with c = 4/(2 T_F) = 0.76 in the final block and
+# about 0.48 in the heavy and the round blocks. Hence a broken variant is "eps multiplied by 2" in the final block
+# but by 3 in the others.
+PARTITION_DRAWS = 500_000
+PARTITION_SETTINGS = dict(beta=0.999, fractions=(1 / 3, 1 / 3, 1 / 3), rounds=1, stop_early=False)
+PARTITION_ROWS = np.array([[0.0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0]])
+PARTITION_NEIGHBOUR = np.array([[0.0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 1]])
+BROKEN_FACTOR = {"final": 2.0, "heavy": 3.0, "round": 3.0}
+
+
+def placement(seed):
+    """Which block the differing row lands in for this seed (noiseless run on the neighbour)."""
+    result = product.partition_rounds(PARTITION_NEIGHBOUR, 1e9, rng=seed, **PARTITION_SETTINGS)
+    if np.any(result.scales > 0):
+        return "round"  # its ones were selected in round 1: the round block holds it
+    if np.allclose(result.final.estimates, PARTITION_NEIGHBOUR[2], atol=1e-6):
+        return "final"
+    return "heavy"
+
+
+def partition_statistic(rows, epsilon, seed, block):
+    runs = product.partition_rounds(np.broadcast_to(rows, (PARTITION_DRAWS, *rows.shape)), epsilon, rng=seed,
+                                    **PARTITION_SETTINGS)
+    if block == "round":
+        return ((runs.scales > 0) @ np.array([1, 2, 4, 8])).astype(float), runs
+    released = (runs.final if block == "final" else runs.heavy).coordinates.all(axis=1)
+    corner = np.min(ROUND_SIGNS * (runs.estimate - 0.25), axis=1)  # = 0.25 exactly on the corner event
+    return np.where(released, corner, -1.0), runs
+
+
+def partition_audit(block, epsilon_used=EPSILON):
+    seed = next(s for s in range(100) if placement(s) == block)
+    (on_x, runs), (on_neighbour, _) = (partition_statistic(rows, epsilon_used, seed, block)
+                                       for rows in (PARTITION_ROWS, PARTITION_NEIGHBOUR))
+    if block == "round":
+        counts = [audit.outcome_counts(s, 16) for s in (on_x, on_neighbour)]
+    else:
+        thresholds = np.array([0.0, 0.1, 0.2, 0.2499])
+        counts = [audit.threshold_counts(s, thresholds) for s in (on_x, on_neighbour)]
+    return audit.epsilon_lower_bound(*counts, PARTITION_DRAWS), runs
+
+
+@pytest.mark.parametrize("block", ["final", "heavy", "round"])
+def test_partition_rounds_passes_the_audit(block):
+    """The differing row in each block: lower bound <= eps = 1 (and above what that block can show, minus slack)."""
+    result, runs = partition_audit(block)
+    assert result.epsilon_lower_bound <= EPSILON
+    assert result.epsilon_lower_bound > {"final": 0.5, "heavy": 0.2, "round": 0.3}[block] * EPSILON  # power
+    if block == "final":  # the probe was right: the final block releases the differing row (1,1,0,0) + noise
+        everything = runs.final.coordinates.all(axis=1)
+        best = 4 / (2 * runs.final.radius[everything][0])  # c = ||clipped x - clipped x'||_1 / (2 T_F), here 0.76
+        assert result.epsilon_lower_bound <= best * EPSILON
+        mean = runs.final.estimates[everything].mean(axis=0)
+        scale = runs.final.noise_scale[everything][0]
+        np.testing.assert_allclose(mean, PARTITION_ROWS[2], atol=5 * math.sqrt(2) * scale / math.sqrt(everything.sum()))
+
+
+@pytest.mark.parametrize("block", ["final", "heavy", "round"])
+def test_broken_partition_rounds_is_caught(block):
+    """Noise scaled down (eps x2 in the final block, x3 elsewhere, claimed as 1): the bound exceeds 1."""
+    result, _ = partition_audit(block, BROKEN_FACTOR[block] * EPSILON)
+    assert result.epsilon_lower_bound > EPSILON
+
+
 if __name__ == "__main__":
     print(f"{'mechanism':55s} {'claimed eps':>11s} {'measured lower bound':>21s}")
     for name, (run, _) in CORRECT.items():
@@ -140,3 +281,14 @@ if __name__ == "__main__":
                                           audit.outcome_counts(select(neighbour, 2), candidates), draws)
         label = "broken: noisy max, Lap(1/eps)" if monotonic else "correct: noisy max, Lap(2/eps)"
         print(f"{label + ' on non-monotone scores':55s} {EPSILON:11.2f} {bound.epsilon_lower_bound:21.3f}")
+    print(f"{'correct: partition round (clip + Laplace)':55s} {EPSILON:11.2f} "
+          f"{round_audit().epsilon_lower_bound:21.3f}")
+    print(f"{'broken: partition round, noise halved':55s} {EPSILON:11.2f} "
+          f"{round_audit(2 * EPSILON).epsilon_lower_bound:21.3f}")
+    print(f"{'broken: partition round, clip forgotten':55s} {EPSILON:11.2f} "
+          f"{round_audit(clip=False).epsilon_lower_bound:21.3f}")
+    for block, factor in BROKEN_FACTOR.items():
+        print(f"{'correct: partition_rounds, row in ' + block + ' block':55s} {EPSILON:11.2f} "
+              f"{partition_audit(block)[0].epsilon_lower_bound:21.3f}")
+        print(f"{f'broken: partition_rounds, eps x{factor:g}, row in {block} block':55s} {EPSILON:11.2f} "
+              f"{partition_audit(block, factor * EPSILON)[0].epsilon_lower_bound:21.3f}")

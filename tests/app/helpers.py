@@ -29,7 +29,10 @@ def decode(array) -> np.ndarray:
     """Plotly >= 6 serialises numpy arrays as ``{"dtype": "f8", "bdata": <base64>}``; plain lists pass through."""
     if isinstance(array, dict) and "bdata" in array:
         out = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
-        return out.reshape(array["shape"]) if "shape" in array else out
+        if "shape" not in array:
+            return out
+        shape = array["shape"]  # "41, 41" in a figure's JSON, a list elsewhere
+        return out.reshape([int(n) for n in shape.split(",")] if isinstance(shape, str) else shape)
     return np.asarray(array)
 
 
