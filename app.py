@@ -15,6 +15,8 @@ page = st.navigation([
             icon=":material/balance:"),
     st.Page("pages/partition_rounds.py", title="Partitioning rounds", url_path="partitioning-rounds",
             icon=":material/view_column:"),
+    st.Page("pages/tournament.py", title="Tournament selection", url_path="scheffe-tournament",
+            icon=":material/emoji_events:"),
     st.Page("pages/exponential_mechanism.py", title="Exponential mechanism", url_path="exponential-mechanism",
             icon=":material/casino:"),
 ])

@@ -53,7 +53,7 @@ TOPICS = """
 | [Truncation bias](/truncation-bias) | Clipping data to a window bounds the sensitivity but biases the mean; heavier tails (bounded k-th moment) make the trade-off harder | *Private Mean Estimation of Heavy-Tailed Distributions* (Kamath, Singhal, Ullman, COLT 2020); *Private Statistical Estimation via Truncation* |
 | [Pure vs approximate DP](/pure-vs-approximate) | What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of releases grow | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid, STOC 2022) |
 | [Product distributions in rounds](/partitioning-rounds) | Estimating many coin biases with pure DP: partition the coordinates, add Laplace noise round by round, measure error in total variation | *A Polynomial Time, Pure Differentially Private Estimator for Binary Product Distributions* |
-| Tournament (Scheffé) selection (coming) | Privately picking the best of k candidate distributions by pairwise contests; the cost grows like log k | *User-Level Differential Privacy With Few Examples Per User* (Appendix E); Kamath, Singhal, Ullman (2020) |
+| [Tournament (Scheffé) selection](/scheffe-tournament) | Privately picking the best of k candidate distributions by pairwise contests; the cost grows like log k | *User-Level Differential Privacy With Few Examples Per User* (Appendix E); Kamath, Singhal, Ullman (2020) |
 | [Exponential-mechanism sampling](/exponential-mechanism) | Choosing a candidate with probability ∝ exp(ε·score / 2Δ): the election example, and the user-level version | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid); *User-Level Differential Privacy With Few Examples Per User* |
 """
 

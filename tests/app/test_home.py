@@ -109,7 +109,8 @@ def test_topics_link_only_to_registered_pages_and_mark_the_rest_coming():
         links = re.findall(r"\]\(/([^)]+)\)", row)
         assert (links and set(links) <= registered) != ("(coming)" in row), row
     assert re.findall(r"\]\(/([^)]+)\)", topics) == ["truncation-bias", "pure-vs-approximate",
-                                                               "partitioning-rounds", "exponential-mechanism"]
+                                                               "partitioning-rounds", "scheffe-tournament",
+                                                               "exponential-mechanism"]
 
 
 def test_downloads_and_footer():

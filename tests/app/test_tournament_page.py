@@ -1,0 +1,87 @@
+"""AppTest: the tournament (Scheffé) selection page at defaults, extreme and bad controls."""
+
+import numpy as np
+import pytest
+from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts
+
+from dpcore import selection
+
+PAGE = str(ROOT / "pages" / "tournament.py")
+ANIMATED = {"tv_vs_n": "41", "price_of_k": "0.1", "users_needed": "0.1", "user_tv": "16"}
+
+
+def run_page(**query: str):
+    return run(PAGE, timeout=300, **query)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return run_page()
+
+
+def frame(spec, name):
+    return {trace["name"]: trace for trace in next(f for f in spec["frames"] if f["name"] == name)["data"]}
+
+
+def test_page_runs_at_defaults_with_every_figure(default_page):
+    assert not default_page.exception and not default_page.error and not default_page.warning
+    specs = charts(default_page)
+    assert {"contest", "win_matrix", "scores", "plane_scores", "plane_probabilities", *ANIMATED} <= set(specs)
+    for key, start in ANIMATED.items():
+        assert_animated(specs[key])
+        assert active_frame(specs[key]) == start
+    assert dict(default_page.query_params) == {"eps": "0.1", "n": "300", "k": "41", "a": "0.3", "b": "0.8",
+                                               "m": "16", "trials": "100", "seed": "0"}
+
+
+def test_contest_title_states_the_exact_scheffe_probabilities(default_page):
+    """N(0.3, 1) vs N(0.8, 1): W = {x < 0.55}, p1 = Φ(0.25) = 0.599, p2 = Φ(−0.25) = 0.401."""
+    title = charts(default_page)["contest"]["layout"]["title"]["text"]
+    assert "p₁ = 0.599" in title and "p₂ = 0.401" in title
+
+
+def test_win_matrix_is_antisymmetric_and_scores_match_the_library(default_page):
+    specs = charts(default_page)
+    wins = np.array(decode(specs["win_matrix"]["data"][0]["z"]), dtype=float)
+    assert wins.shape == (41, 41) and np.array_equal(wins, -wins.T)
+    scores = next(t for t in specs["scores"]["data"] if t["name"] == "score S(H)")
+    probabilities = next(t for t in specs["scores"]["data"] if t["name"] == "P(select H)")
+    y = decode(scores["y"])
+    assert y.max() > 0 and decode(probabilities["y"]).sum() == pytest.approx(1.0)
+    means = decode(scores["x"])
+    assert abs(means[np.argmax(y)] - 0.33) <= 0.15  # the best-scored hypothesis is next to the truth
+
+
+def test_private_error_falls_with_n_and_the_guarantee_holds(default_page):
+    """At ε = 0.1, k = 41: mean TV decreases from n = 30 to 10⁴ and stays under the 5α(n) + OPT guarantee."""
+    traces = frame(charts(default_page)["tv_vs_n"], "41")
+    private = decode(traces[selection.PRIVATE]["y"])
+    bound = decode(traces["guarantee 5α(n) + OPT"]["y"])
+    assert private[-1] < 0.05 < private[0] and np.all(private <= bound + 1e-12)
+
+
+def test_clipping_needs_fewer_users_than_group_privacy_at_large_m(default_page):
+    traces = frame(charts(default_page)["users_needed"], "0.1")
+    clipped, group = decode(traces[selection.USER_CLIPPED]["y"]), decode(traces[selection.GROUP]["y"])
+    assert clipped[-1] < 0.6 * group[-1]  # m = 256
+    assert clipped[0] == pytest.approx(decode(traces[selection.ONE_PER_USER]["y"])[0], rel=0.5)  # m = 1
+
+
+@pytest.mark.parametrize("query", [dict(eps="0.01", n="30", k="321", m="256"),
+                                   dict(eps="5", n="10000", k="11", m="1", a="-2", b="2")])
+def test_extreme_controls(query):
+    at = run_page(**query)
+    assert not at.exception and not at.error and not at.warning
+    assert at.select_slider(key="w_k").value == int(query["k"])
+
+
+@pytest.mark.parametrize("query, level, words", [
+    (dict(eps="abc"), "error", "Invalid eps='abc'"),
+    (dict(n="5"), "warning", "clamped to 30"),
+    (dict(a="0.3", b="0.3"), "error", "two different hypotheses"),
+    (dict(k="40"), "info", "using the nearest, 41"),
+])
+def test_bad_links_give_messages_not_tracebacks(query, level, words):
+    at = run_page(**query)
+    assert not at.exception
+    assert any(words in text for text in texts(getattr(at, level)))
