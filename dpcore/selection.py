@@ -219,7 +219,7 @@ def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1
 
 @validated(means=Array(ndim=(1,), min_size=1), scales=Array(ndim=(1,), low=0, low_open=True, min_size=1))
 def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
-    """Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest):
+    r"""Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest):
     a class whose Scheffé sets are intervals or their complements."""
     mu, sigma = np.meshgrid(means, scales)
     return GaussianFamily(mu.ravel(), sigma.ravel())

@@ -54,6 +54,11 @@ def widget_values(at: AppTest, select_sliders=(), radios=()) -> dict:
     return values
 
 
+def frame_traces(spec: dict, name: str) -> dict[str, dict]:
+    """The traces of an animated figure's frame ``name``, by trace name."""
+    return {trace["name"]: trace for trace in next(f for f in spec["frames"] if f["name"] == name)["data"]}
+
+
 def active_frame(spec: dict) -> str:
     """The label of the frame an animated figure opens on (its slider's active step)."""
     slider = spec["layout"]["sliders"][0]

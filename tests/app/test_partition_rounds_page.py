@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts
+from helpers import ROOT, active_frame, assert_animated, charts, decode, frame_traces, run, texts
 
 from dpcore import product
 from dpcore import product_distributions as products
@@ -18,10 +18,6 @@ def run_page(**query: str):
 @pytest.fixture(scope="module")
 def default_page():
     return run_page()
-
-
-def frame(spec, name):
-    return {trace["name"]: trace for trace in next(f for f in spec["frames"] if f["name"] == name)["data"]}
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
@@ -44,11 +40,11 @@ def test_rounds_animation_replays_the_trace(default_page):
     names = [f["name"] for f in spec["frames"]]
     assert names == [f"round {r + 1}" for r in range(len(trace.rounds))] + ["final estimates"]
     for r, step in enumerate(trace.rounds):
-        traces = frame(spec, f"round {r + 1}")
+        traces = frame_traces(spec, f"round {r + 1}")
         np.testing.assert_allclose(decode(traces["threshold 3u/8"]["y"]), [3 / 8 * 0.5 ** (r + 1)] * 2)
         group = traces[f"H{r + 1} (u = 1/{2 ** (r + 1)})"]
         assert len(decode(group["x"])) == max(1, int(step.selected.sum()))
-    final = frame(spec, "final estimates")
+    final = frame_traces(spec, "final estimates")
     shown = sum(np.isfinite(decode(t["y"])).sum() for name, t in final.items() if name.startswith(("H", "light")))
     assert shown == 1024  # every coordinate ends in exactly one group
 
@@ -58,7 +54,7 @@ def test_blocks_table_and_the_issue_numbers(default_page):
     table = default_page.dataframe[0].value
     assert sum(int(v.replace(",", "")) for v in table["rows"]) == 1_000_000
     assert set(table["ε on these rows"]) <= {"1", "0"}
-    traces = frame(charts(default_page)["tv_vs_n"], "1")
+    traces = frame_traces(charts(default_page)["tv_vs_n"], "1")
     n = decode(traces[product.NAIVE]["x"])
     at = int(np.flatnonzero(n == 1e6)[0])
     assert decode(traces[product.NAIVE]["y"])[at] > 2 * decode(traces[product.PARTITION_PURE]["y"])[at]

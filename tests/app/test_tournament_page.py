@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts
+from helpers import ROOT, active_frame, assert_animated, charts, decode, frame_traces, run, texts
 
 from dpcore import selection
 
@@ -17,10 +17,6 @@ def run_page(**query: str):
 @pytest.fixture(scope="module")
 def default_page():
     return run_page()
-
-
-def frame(spec, name):
-    return {trace["name"]: trace for trace in next(f for f in spec["frames"] if f["name"] == name)["data"]}
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
@@ -54,14 +50,14 @@ def test_win_matrix_is_antisymmetric_and_scores_match_the_library(default_page):
 
 def test_private_error_falls_with_n_and_the_guarantee_holds(default_page):
     """At ε = 0.1, k = 41: mean TV decreases from n = 30 to 10⁴ and stays under the 5α(n) + OPT guarantee."""
-    traces = frame(charts(default_page)["tv_vs_n"], "41")
+    traces = frame_traces(charts(default_page)["tv_vs_n"], "41")
     private = decode(traces[selection.PRIVATE]["y"])
     bound = decode(traces["guarantee 5α(n) + OPT"]["y"])
     assert private[-1] < 0.05 < private[0] and np.all(private <= bound + 1e-12)
 
 
 def test_clipping_needs_fewer_users_than_group_privacy_at_large_m(default_page):
-    traces = frame(charts(default_page)["users_needed"], "0.1")
+    traces = frame_traces(charts(default_page)["users_needed"], "0.1")
     clipped, group = decode(traces[selection.USER_CLIPPED]["y"]), decode(traces[selection.GROUP]["y"])
     assert clipped[-1] < 0.6 * group[-1]  # m = 256
     assert clipped[0] == pytest.approx(decode(traces[selection.ONE_PER_USER]["y"])[0], rel=0.5)  # m = 1
