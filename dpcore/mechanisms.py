@@ -137,7 +137,7 @@ def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> floa
     return epsilon / sensitivity if monotonic else epsilon / (2.0 * sensitivity)
 
 
-@validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY)
+@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY)
 def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False) -> np.ndarray:
     r"""Selection probabilities of the exponential mechanism (McSherry & Talwar 2007).
 
@@ -161,7 +161,7 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
     array([0.2415, 0.3603, 0.3982])
     """
     logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
-    return np.exp(logits - special.logsumexp(logits))
+    return np.exp(logits - special.logsumexp(logits, axis=-1, keepdims=True))
 
 
 @validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(),

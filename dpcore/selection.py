@@ -68,14 +68,17 @@ def _rank_counts(x, queries):
     Returns two arrays of shape (rows, q) with rows = prod(x.shape[:-1]).
     """
     points = x.shape[-1]
-    rows = np.sort(x.reshape(-1, points), axis=1)
     finite = np.isfinite(queries)
-    below = np.where(queries > 0, points, 0) * np.ones((rows.shape[0], 1), dtype=int)
+    below = np.where(queries > 0, points, 0) * np.ones((int(np.prod(x.shape[:-1], dtype=int)), 1), dtype=int)
     below_or_at = below.copy()
     if finite.any():
         values = queries[finite]
-        bottom = min(float(rows[:, 0].min()), float(values.min()))
-        span = max(float(rows[:, -1].max()), float(values.max())) - bottom + 1.0
+        # A frame fixed by the queries alone: clipping the data to [bottom, top] changes no comparison with a
+        # query, and each point's shifted value then depends on that point (and its row) only, so a count stays a
+        # sum of per-point indicators — one point moves it by at most 1 whatever its value (no precision leak).
+        bottom, top = float(values.min()) - 1.0, float(values.max()) + 1.0
+        span = top - bottom + 1.0
+        rows = np.sort(np.clip(x.reshape(-1, points), bottom, top), axis=1)
         shift = np.arange(rows.shape[0])[:, None] * span
         flat = (rows - bottom + shift).ravel()
         targets = values[None, :] - bottom + shift
@@ -83,6 +86,15 @@ def _rank_counts(x, queries):
         below[:, finite] = np.searchsorted(flat, targets, side="left") - start
         below_or_at[:, finite] = np.searchsorted(flat, targets, side="right") - start
     return below, below_or_at
+
+
+def _finite_points(x) -> np.ndarray:
+    """Data as a float array, rejecting NaN/inf and empty input (a count must be a sum of per-point indicators)."""
+    data = np.asarray(x, dtype=float)
+    if data.ndim < 1 or data.size == 0 or not np.all(np.isfinite(data)):
+        raise ValueError(f"x must be a non-empty array of finite points; got shape {data.shape}"
+                         + (" with NaN or inf" if data.size and not np.all(np.isfinite(data)) else ""))
+    return data
 
 
 # --- hypothesis classes ----------------------------------------------------------------------------------------
@@ -135,8 +147,10 @@ class GaussianFamily(HypothesisClass):
     def __post_init__(self):
         means = np.asarray(self.means, dtype=float)
         scales = np.broadcast_to(np.asarray(self.scales, dtype=float), means.shape).copy()
-        if means.ndim != 1 or means.size < 2 or not np.all(np.isfinite(means)) or np.any(scales <= 0):
-            raise ValueError("means must be a vector of at least 2 finite values and scales positive")
+        if means.ndim != 1 or means.size < 2 or not np.all(np.isfinite(means)):
+            raise ValueError("means must be a vector of at least 2 finite values")
+        if not np.all(np.isfinite(scales) & (scales > 0)):
+            raise ValueError("scales must be finite and positive")
         object.__setattr__(self, "means", means)
         object.__setattr__(self, "scales", scales)
         object.__setattr__(self, "size", means.size)
@@ -158,7 +172,7 @@ class GaussianFamily(HypothesisClass):
         r"""Counts in every :math:`W_{ij}` from one sort and one search per distinct interval end: the open interval
         :math:`(r_1, r_2)` holds :math:`F_<(r_2) - F_\le(r_1)` points, the complement of :math:`[r_1, r_2]` holds
         :math:`F_<(r_1) + n - F_\le(r_2)`."""
-        data = np.asarray(x, dtype=float)
+        data = _finite_points(x)
         points = data.shape[-1]
         below, at_most = (counts.astype(np.int32) for counts in _rank_counts(data, self._endpoints))
         low, high = self._ends
@@ -198,7 +212,7 @@ def _gaussian_scheffe_sets(means, scales):
     high = np.where(linear, high, quad_high)
     inside = np.where(linear, True, a < 0)                  # a < 0: h_i wins between the roots
     same = (mi == mj) & (si == sj)
-    low, high = np.where(same, 0.0, low), np.where(same, 0.0, high)  # identical: empty set
+    low, high = np.where(same, np.inf, low), np.where(same, np.inf, high)  # identical: the empty set
     inside = np.where(same, True, inside)
     return low, high, inside
 
@@ -244,8 +258,13 @@ class DiscreteFamily(HypothesisClass):
         return (np.einsum("ijd,id->ij", self._sets, self.table), np.einsum("ijd,jd->ij", self._sets, self.table))
 
     def set_counts(self, x):
-        codes = np.asarray(x, dtype=int)
         domain = self.table.shape[1]
+        codes = np.asarray(x, dtype=float)
+        integral = codes.ndim >= 1 and codes.size > 0 and np.all(np.isfinite(codes)) and np.all(codes % 1 == 0)
+        if not integral or codes.min() < 0 or codes.max() >= domain:
+            raise ValueError(f"x must hold integer codes in [0, {domain - 1}], one per point; got shape {codes.shape}"
+                             + (f" with values in [{codes.min():g}, {codes.max():g}]" if codes.size else ""))
+        codes = codes.astype(int)
         rows = codes.reshape(-1, codes.shape[-1])
         offsets = rows + (np.arange(rows.shape[0]) * domain)[:, None]
         histogram = np.bincount(offsets.ravel(), minlength=rows.shape[0] * domain).reshape(rows.shape[0], domain)
@@ -294,7 +313,9 @@ class GaussianMeans2D(HypothesisClass):
         return _normal_cdf(distance / 2) * off, _normal_cdf(-distance / 2) * off
 
     def set_counts(self, x):
-        points = np.asarray(x, dtype=float)
+        points = _finite_points(x)
+        if points.ndim < 2 or points.shape[-1] != 2:
+            raise ValueError(f"x must hold points of the plane (last axis of length 2); got shape {points.shape}")
         direction = self.means[:, None, :] - self.means[None, :, :]
         offset = 0.5 * (np.sum(self.means ** 2, axis=1)[:, None] - np.sum(self.means ** 2, axis=1)[None, :])
         projections = np.einsum("...pc,ijc->...ijp", points, direction) - offset[..., None]
@@ -408,7 +429,7 @@ def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
     users, per_user = data.shape[user_axis], data.shape[user_axis + 1]
     zeta, kappa = contest_parameters(alpha)
     p1, p2 = family.probabilities()
-    threshold = (per_user * (p2 + zeta)).astype(np.float32)
+    threshold = per_user * (p2 + zeta)
     # Sum the clipped contributions over chunks of users: the per-user counts (users × k × k) never all exist at once.
     datasets = int(np.prod(data.shape[:user_axis], dtype=int))
     chunk = max(1, _CHUNK_ENTRIES // max(1, datasets * family.size ** 2))
@@ -458,8 +479,7 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
         data = np.asarray(x)
         per_user = data.shape[-2] if isinstance(family, GaussianMeans2D) else data.shape[-1]
         scores, sensitivity = user_scheffe_scores(family, data, alpha, math.sqrt(per_user) if tau is None else tau)
-    probabilities = exponential_probabilities(scores, epsilon, sensitivity) if scores.ndim == 1 else \
-        np.apply_along_axis(exponential_probabilities, -1, scores, epsilon, sensitivity)
+    probabilities = exponential_probabilities(scores, epsilon, sensitivity)
     index = exponential(scores, epsilon, sensitivity, rng=rng)
     unit = "user-level " if level == "user" else ""
     return Selection(index, probabilities, scores, sensitivity, f"{epsilon:g}-{unit}DP (pure), Δ = {sensitivity:g}")
@@ -503,6 +523,7 @@ USER_METHODS = (USER_CLIPPED, GROUP, ONE_PER_USER, ITEM_LEVEL)
 SPACING = 0.1
 
 
+@validated(k=Integer(low=2, high=2001))
 @functools.lru_cache(maxsize=32)
 def spaced_grid(k: int) -> GaussianFamily:
     """k unit-variance Gaussians with means 0.1 apart, centred on 0: more hypotheses, same OPT for a truth inside.
@@ -537,16 +558,17 @@ def _selection_estimator(method: str, alpha: float, truth):
     return errors
 
 
-@validated(n_values=Array(ndim=(1,), low=2, min_size=1), ks=Array(ndim=(1,), low=11, high=2001, min_size=1),
+@validated(n_values=Array(ndim=(1,), low=2, min_size=1), ks=Array(ndim=(1,), low=21, high=2001, min_size=1),
            epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=Integer(low=0),
            alpha=_ALPHA, truth_mean=Real(low=-0.5, high=0.5))
 def selection_sweep(n_values, ks, epsilons, trials: int, seed: int, alpha: float = 0.05,
                     truth_mean: float = 0.33) -> SweepResult:
     r"""TV error :math:`d_{TV}(P, \hat H)` of the private selection and the two non-private tournaments over n × k × ε.
 
-    Hypotheses: :func:`spaced_grid` (k unit Gaussians 0.1 apart around 0; k >= 11 so that the truth's neighbours are
-    in), so adding hypotheses adds far-away candidates while OPT stays :math:`2\Phi(0.015) - 1 \approx 0.012` for
-    the default truth :math:`\mathcal N(0.33, 1)`. Data :math:`\mathcal N(\mu, 1)`, shared by every k, ε and method (common random
+    Hypotheses: :func:`spaced_grid` (k unit Gaussians 0.1 apart around 0), so adding hypotheses adds far-away
+    candidates while OPT stays :math:`2\Phi(0.015) - 1 \approx 0.012` for
+    the default truth :math:`\mathcal N(0.33, 1)`. k >= 21: in a smaller grid (span <= 1) the central member is within
+    :math:`\kappa = 4\alpha` of every other, ties all its contests, gets the cap score n and wins whatever the data. Data :math:`\mathcal N(\mu, 1)`, shared by every k, ε and method (common random
     numbers); scores are computed once per dataset and k.
 
     Returns
@@ -579,7 +601,7 @@ def _user_estimator(method: str, alpha: float, truth, hypotheses: int):
 
 @validated(user_counts=Array(ndim=(1,), low=2, min_size=1), per_user=Array(ndim=(1,), low=1, min_size=1),
            epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=Integer(low=0),
-           alpha=_ALPHA, hypotheses=Integer(low=11, high=401), truth_mean=Real(low=-0.5, high=0.5))
+           alpha=_ALPHA, hypotheses=Integer(low=21, high=401), truth_mean=Real(low=-0.5, high=0.5))
 def user_level_sweep(user_counts, per_user, epsilons, trials: int, seed: int, alpha: float = 0.05,
                      hypotheses: int = 41, truth_mean: float = 0.33) -> SweepResult:
     r"""TV error of user-level selection over users n × examples per user m × ε (algorithms.md §4.3).

@@ -10,7 +10,7 @@ from dpcore import selection, viz
 from dpcore.experiments import fit_power_law, load_or_run, samples_needed
 
 N_GRID = (30, 100, 300, 1000, 3000, 10_000)
-K_GRID = (11, 21, 41, 81, 161, 321)
+K_GRID = (21, 41, 81, 161, 321)
 EPSILON_FRAMES = (0.03, 0.1, 0.3, 1.0)
 USER_N = (10, 30, 100, 300, 1000)
 PER_USER = (1, 4, 16, 64, 256)

@@ -18,9 +18,10 @@ from dpcore import viz
 from dpcore.validation import Array, Choice, Integer, Real, Seed, validated
 
 MODULES = ["accounting", "audit", "clipping", "distributions", "experiments", "expmech", "mechanisms", "noise_tradeoff",
-           "product", "product_distributions", "randomness", "sdp", "theory", "truncated_mle", "truncation",
+           "product", "product_distributions", "randomness", "sdp", "selection", "theory", "truncated_mle", "truncation",
            "user_level", "viz"]
 
+SELECTION_FAMILY = importlib.import_module("dpcore.selection").gaussian_grid(5)
 EXAMPLE_FRAME = viz.FrameData("1", [viz.Series("Laplace", [1.0, 2.0], [0.5, 0.25])])
 EXAMPLE_FIGURE = viz.line_figure(EXAMPLE_FRAME.series, x_title="n", y_title="error")
 
@@ -230,6 +231,28 @@ VALID_CALLS = {
     "product.error_sweep": dict(n_values=np.array([100.0]), dimensions=np.array([4.0]), epsilons=np.array([1.0]),
                                 profiles=["log-uniform"], trials=2, seed=0, metric="tv", delta=1e-6, beta=0.1,
                                 methods=("naive Laplace", "partition rounds (pure)"), mc_samples=10),
+    "selection.gaussian_grid": dict(k=5, low=-1.0, high=1.0, scale=1.0),
+    "selection.gaussian_mean_scale_grid": dict(means=np.array([0.0, 1.0]), scales=np.array([1.0, 2.0])),
+    "selection.simplex_cover": dict(domain=3, resolution=2),
+    "selection.spaced_grid": dict(k=11),
+    "selection.contest_parameters": dict(alpha=0.05),
+    "selection.win_matrix": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "selection.tournament_winner": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "selection.minimum_distance": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "selection.scheffe_scores": dict(family=SELECTION_FAMILY, x=np.zeros(5), alpha=0.05),
+    "selection.user_scheffe_scores": dict(family=SELECTION_FAMILY, x=np.zeros((4, 2)), alpha=0.05, tau=1.0),
+    "selection.private_select": dict(family=SELECTION_FAMILY, x=np.zeros((4, 2)), epsilon=1.0, alpha=0.05, rng=0,
+                                     level="user", tau=1.0),
+    "selection.guarantee_alpha": dict(n=np.array([100.0, 1000.0]), k=41, epsilon=1.0, beta=0.1),
+    "selection.users_needed_theory": dict(per_user=np.array([1.0, 100.0]), k=41, alpha=0.05, epsilon=1.0, beta=0.1),
+    "selection.selection_sweep": dict(n_values=np.array([20.0]), ks=np.array([21.0]), epsilons=np.array([1.0]),
+                                      trials=2, seed=0, alpha=0.05, truth_mean=0.33),
+    "selection.user_level_sweep": dict(user_counts=np.array([5.0]), per_user=np.array([2.0]),
+                                       epsilons=np.array([1.0]), trials=2, seed=0, alpha=0.05, hypotheses=21,
+                                       truth_mean=0.33),
+    "selection.ksu20_scores": dict(points=np.zeros((10, 2)), cover=np.eye(2), alpha=0.05, groups=5, clip=4.0),
+    "selection.ksu20_tournament": dict(points=np.zeros((10, 2)), cover=np.eye(2), epsilon=1.0, alpha=0.05, groups=5,
+                                       clip=4.0, rng=0),
     "experiments.samples_needed": dict(n_values=np.array([10.0, 100.0]), errors=np.array([0.5, 0.1]), target=0.2),
     "product.rate_curve": dict(dimension=4, n_values=np.array([10.0, 100.0]), epsilon=1.0, noise_power=1.5,
                                constant=1.0),

@@ -64,7 +64,7 @@ def test_clipping_needs_fewer_users_than_group_privacy_at_large_m(default_page):
 
 
 @pytest.mark.parametrize("query", [dict(eps="0.01", n="30", k="321", m="256"),
-                                   dict(eps="5", n="10000", k="11", m="1", a="-2", b="2")])
+                                   dict(eps="5", n="10000", k="21", m="1", a="-2", b="2")])
 def test_extreme_controls(query):
     at = run_page(**query)
     assert not at.exception and not at.error and not at.warning
