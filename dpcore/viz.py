@@ -439,8 +439,12 @@ def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict
         spec["exponentformat"] = "power"
     if log and high - low >= 2:
         spec |= dict(dtick=1, minor=dict(dtick="D1", showgrid=True, gridcolor="#F2F2F2"))
-    elif log:
-        spec["dtick"] = "D2"  # under two decades: label 1, 2 and 5 of each decade, not every digit
+    elif log:  # under two decades: label the 1s, 2s and 5s in full (20, 50, 100), not every digit
+        def nice(mantissas):
+            return [m * 10.0 ** e for e in range(int(np.floor(low)), int(np.ceil(high)) + 1) for m in mantissas
+                    if low <= np.log10(m) + e <= high]
+        ticks = nice((1, 2, 5)) if len(nice((1, 2, 5))) >= 3 else nice((1, 1.5, 2, 3, 5, 7))
+        spec |= dict(tickmode="array", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     return spec
 
 

@@ -472,3 +472,13 @@ def test_partition_rounds_figure_replays_every_round_then_the_estimates():
     np.testing.assert_allclose(np.sort(np.concatenate([y[np.isfinite(y)] for name, y in final.items()
                                                        if name.startswith(("H", "light"))])),
                                np.sort(np.maximum(run.estimate, floor)))
+
+
+def test_short_log_axes_label_nice_values_in_full():
+    """Under two decades a log axis is labelled at 1-2-5 values written out (20, 50, 100, 200), or 1-1.5-2-3-5-7
+    when that gives fewer than three labels; two decades or more keep the powers of ten."""
+    fig = line_figure([Series("Laplace", [21, 321], [300, 1000])], x_title="k", y_title="n", log_x=True, log_y=True)
+    assert fig.layout.xaxis.ticktext == ("20", "50", "100", "200")
+    assert fig.layout.yaxis.ticktext == ("300", "500", "700", "1000")
+    wide = line_figure([Series("Laplace", [1, 1000], [1, 2])], x_title="n", y_title="e", log_x=True, log_y=False)
+    assert wide.layout.xaxis.dtick == 1 and wide.layout.xaxis.tickvals is None
