@@ -12,6 +12,22 @@ APP = str(ROOT / "app.py")
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
+def page_path(file_name: str) -> str:
+    """Absolute path of a page script in ``pages/``."""
+    return str(ROOT / "pages" / file_name)
+
+
+def assert_clean_and_animated(at: AppTest, animated: dict[str, str]) -> dict[str, dict]:
+    """No exception, error or warning; every chart in ``animated`` (key -> opening frame) is a working animation
+    opening on that frame. Returns the figures by key."""
+    assert not at.exception and not at.error and not at.warning
+    specs = charts(at)
+    for key, start in animated.items():
+        assert_animated(specs[key])
+        assert active_frame(specs[key]) == start, key
+    return specs
+
+
 def run(script: str, timeout: float = 30, **query: str) -> AppTest:
     """Run ``script`` (absolute path) once with the given URL query parameters."""
     at = AppTest.from_file(script, default_timeout=timeout)

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts
+from helpers import assert_clean_and_animated, charts, decode, page_path, run, texts
 
 from dpcore import sdp
 
-PAGE = str(ROOT / "pages" / "exponential_mechanism.py")
+PAGE = page_path("exponential_mechanism.py")
 ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1", "user_level": "0.1"}
 
 
@@ -20,12 +20,8 @@ def default_page():
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
-    assert not default_page.exception and not default_page.error and not default_page.warning
-    specs = charts(default_page)
+    specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"election", "median_score", "median_density", *ANIMATED} <= set(specs)
-    for key, start in ANIMATED.items():
-        assert_animated(specs[key])
-        assert active_frame(specs[key]) == start  # opens on the frame nearest the sidebar's ε = 0.1
     assert "sdp_disk" not in specs  # the SDP section is solved only on request
     assert dict(default_page.query_params) == {"eps": "0.1", "n": "100", "trials": "200", "seed": "0"}
 

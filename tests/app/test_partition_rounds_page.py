@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, frame_traces, run, texts
+from helpers import assert_clean_and_animated, charts, decode, frame_traces, page_path, run, texts
 
 from dpcore import product
 from dpcore import product_distributions as products
 
-PAGE = str(ROOT / "pages" / "partition_rounds.py")
+PAGE = page_path("partition_rounds.py")
 ANIMATED = {"rounds": "round 1", "tv_vs_n": "1", "kl_vs_n": "1", "tv_vs_d": "1,000,000", "profiles": "log-uniform"}
 
 
@@ -21,12 +21,7 @@ def default_page():
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
-    assert not default_page.exception and not default_page.error and not default_page.warning
-    specs = charts(default_page)
-    assert set(ANIMATED) <= set(specs)
-    for key, start in ANIMATED.items():
-        assert_animated(specs[key])
-        assert active_frame(specs[key]) == start
+    specs = assert_clean_and_animated(default_page, ANIMATED)
     assert dict(default_page.query_params) == {"eps": "1", "d": "1024", "n": "1000000", "profile": "log-uniform",
                                                "delta": "1e-06", "trials": "30", "seed": "0"}
 

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, frame_traces, run, texts
+from helpers import assert_clean_and_animated, charts, decode, frame_traces, page_path, run, texts
 
 from dpcore import selection
 
-PAGE = str(ROOT / "pages" / "tournament.py")
+PAGE = page_path("tournament.py")
 ANIMATED = {"tv_vs_n": "41", "price_of_k": "0.1", "users_needed": "0.1", "user_tv": "16"}
 
 
@@ -20,12 +20,8 @@ def default_page():
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
-    assert not default_page.exception and not default_page.error and not default_page.warning
-    specs = charts(default_page)
+    specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"contest", "win_matrix", "scores", "plane_scores", "plane_probabilities", *ANIMATED} <= set(specs)
-    for key, start in ANIMATED.items():
-        assert_animated(specs[key])
-        assert active_frame(specs[key]) == start
     assert dict(default_page.query_params) == {"eps": "0.1", "n": "300", "k": "41", "a": "0.3", "b": "0.8",
                                                "m": "16", "trials": "100", "seed": "0"}
 
