@@ -31,7 +31,6 @@ code on block column counts drawn as :math:`\mathrm{Binomial}(n_{\text{block}}, 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -39,7 +38,7 @@ import numpy as np
 from . import product_distributions as products
 from .clipping import clip_to_ball
 from .experiments import SweepResult, run_sweep
-from .mechanisms import gaussian_sigma, laplace, zcdp_gaussian
+from .mechanisms import gaussian, laplace, zcdp_gaussian
 from .randomness import RngLike, as_generator
 from .validation import Array, Choice, Integer, Real, Seed, validated
 
@@ -443,8 +442,7 @@ def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng
         noisy = laplace(means, 2.0 * bernstein_bound(total_mass, total_mass, 1.0, log_term) / n, epsilon, rng)
     elif method == ONE_SHOT_GAUSSIAN:
         radius = math.sqrt(bernstein_bound(d / 2, d / 2, 1.0, log_term))
-        sigma = gaussian_sigma(2.0 * radius / n, epsilon, delta)
-        noisy = means + as_generator(rng).standard_normal(np.shape(means)) * sigma
+        noisy = gaussian(means, 2.0 * radius / n, epsilon, delta, rng)
     else:
         noisy = means
     return np.clip(noisy, 0.0, 0.5)

@@ -566,10 +566,10 @@ def selection_sweep(n_values, ks, epsilons, trials: int, seed: int, alpha: float
     r"""TV error :math:`d_{TV}(P, \hat H)` of the private selection and the two non-private tournaments over n × k × ε.
 
     Hypotheses: :func:`spaced_grid` (k unit Gaussians 0.1 apart around 0), so adding hypotheses adds far-away
-    candidates while OPT stays :math:`2\Phi(0.015) - 1 \approx 0.012` for
-    the default truth :math:`\mathcal N(0.33, 1)`. k >= 21: in a smaller grid (span <= 1) the central member is within
-    :math:`\kappa = 4\alpha` of every other, ties all its contests, gets the cap score n and wins whatever the data. Data :math:`\mathcal N(\mu, 1)`, shared by every k, ε and method (common random
-    numbers); scores are computed once per dataset and k.
+    candidates while OPT stays :math:`2\Phi(0.015) - 1 \approx 0.012` for the default truth :math:`\mathcal N(0.33, 1)`.
+    k >= 21: in a smaller grid (span <= 1) the central member is within :math:`\kappa = 4\alpha` of every other, ties
+    all its contests, gets the cap score n and wins whatever the data. Data :math:`\mathcal N(\mu, 1)`, shared by
+    every k, ε and method (common random numbers); scores are computed once per dataset and k.
 
     Returns
     -------

@@ -107,7 +107,7 @@ METHOD_COLORS: dict[str, str] = {
     "naive Laplace": "#33BBEE",
     "partition + Gaussian (zCDP)": "#AA3377",
     "one-shot Gaussian (ε, δ)": "#CC3311",
-    "one-shot Laplace (oracle radius)": "#009988",
+    "one-shot Laplace (oracle radius)": "#CCBB44",
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]

@@ -21,7 +21,7 @@ def default_page():
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
-    specs = assert_clean_and_animated(default_page, ANIMATED)
+    assert_clean_and_animated(default_page, ANIMATED)
     assert dict(default_page.query_params) == {"eps": "1", "d": "1024", "n": "1000000", "profile": "log-uniform",
                                                "delta": "1e-06", "trials": "30", "seed": "0"}
 
