@@ -59,7 +59,7 @@ case "$command" in
     DPLAB_STORE_PRECOMPUTED=1 "$VENV/bin/python" -c '
 import re, sys
 from streamlit.testing.v1 import AppTest
-for page in re.findall(r"st\.Page\(\"(pages/[^\"]+)\"", open("app.py").read()):
+for page in re.findall(r"st\.Page\(\"(app_pages/[^\"]+)\"", open("app.py").read()):
     at = AppTest.from_file(page, default_timeout=600).run()
     if at.exception:
         sys.exit(f"{page}: {at.exception[0].value}")

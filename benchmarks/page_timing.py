@@ -38,10 +38,10 @@ print(json.dumps(dict(cold=elapsed, warm=reruns, exceptions=[str(e.value) for e 
 
 
 def measure(page: str, repeats: int = 3) -> tuple[list[float], list[float]]:
-    """(cold seconds per fresh interpreter, warm rerun seconds pooled) for ``pages/<page>``."""
+    """(cold seconds per fresh interpreter, warm rerun seconds pooled) for ``app_pages/<page>``."""
     colds, warms = [], []
     for _ in range(repeats):
-        code = CHILD.format(root=str(ROOT), page=str(ROOT / "pages" / page))
+        code = CHILD.format(root=str(ROOT), page=str(ROOT / "app_pages" / page))
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
         run = json.loads(out.stdout.strip().splitlines()[-1])
         if run["exceptions"]:

@@ -13,8 +13,8 @@ SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
 def page_path(file_name: str) -> str:
-    """Absolute path of a page script in ``pages/``."""
-    return str(ROOT / "pages" / file_name)
+    """Absolute path of a page script in ``app_pages/``."""
+    return str(ROOT / "app_pages" / file_name)
 
 
 def assert_clean_and_animated(at: AppTest, animated: dict[str, str]) -> dict[str, dict]:

@@ -1,4 +1,4 @@
-"""The "Pure vs approximate DP" page (pages/noise_tradeoff.py) through AppTest: runs, figures, URL handling."""
+"""The "Pure vs approximate DP" page (app_pages/noise_tradeoff.py) through AppTest: runs, figures, URL handling."""
 
 
 import numpy as np
@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from dpcore import noise_tradeoff as nt
 
-PAGE = str(ROOT / "pages" / "noise_tradeoff.py")
+PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
 DIMENSIONS = ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 CLASSICAL = {"Gaussian (classical)", "Gaussian (classical) (theory)"}

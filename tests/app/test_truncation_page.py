@@ -1,4 +1,4 @@
-"""The "Truncation bias" page (pages/truncation.py) through AppTest: runs, figures, URL handling."""
+"""The "Truncation bias" page (app_pages/truncation.py) through AppTest: runs, figures, URL handling."""
 
 import math
 import re
@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from dpcore import truncated_mle, truncation
 from dpcore.experiments import fit_power_law
 
-PAGE = str(ROOT / "pages" / "truncation.py")
+PAGE = str(ROOT / "app_pages" / "truncation.py")
 MOMENTS = ["2", "2.5", "3", "4", "6", "10", "inf"]
 EPSILON_FRAMES = ["0.25", "0.5", "1", "2", "4"]
 ANIMATED = ("error_vs_n", "bias_correction")
