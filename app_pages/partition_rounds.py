@@ -220,7 +220,7 @@ def median_at(result, method, **fixed):
     return dict(zip(curve["x"].tolist(), curve["median"].tolist()))
 
 
-ui.setup_page("Product distributions: partitioning rounds", "⊗")
+ui.setup_page("Partitioning rounds", "⊗")
 params = ui.controls(SPECS)
 epsilon, dimension, n, profile = params["eps"], params["d"], params["n"], params["profile"]
 delta, trials, seed = params["delta"], params["trials"], params["seed"]

@@ -250,7 +250,7 @@ def user_tv_figure(seed, epsilon, presentation, start):
                               presentation=presentation, start=str(start))
 
 
-ui.setup_page("Tournament (Scheffé) selection", "⚔")
+ui.setup_page("Tournament selection", "⚔")
 params = ui.controls(SPECS)
 epsilon, n, k, a, b = params["eps"], params["n"], params["k"], params["a"], params["b"]
 per_user, trials, seed = params["m"], params["trials"], params["seed"]

@@ -1,0 +1,64 @@
+"""The lab's pages, in teaching order: the one list the navigation, the home page, precompute, the tests and the
+README follow. Plain Python (no Streamlit), so a script or a test can read it without starting the app.
+
+Each page uses only what the pages before it introduced.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["PageInfo", "PAGES", "by_script", "by_url_path"]
+
+KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (seed 004)
+HKM22 = "Hopkins, Kamath & Majid (2022)"  # Efficient Private Mean Estimation, the SoS exponential mechanism (seed 001)
+GHAZI23 = "Ghazi et al. (2023)"  # User-Level Differential Privacy With Few Examples Per User (seed 002)
+SINGHAL23 = "Singhal (2023)"  # A Polynomial Time, Pure DP Estimator for Binary Product Distributions (seed 000)
+ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (seed 003)
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """One page of the lab.
+
+    script: the page's script, relative to the repository root; title: its one name (sidebar, page title, home
+    map, README); url_path: its address ("" for home, served at /); icon: a Streamlit material icon; summary:
+    what it teaches, one line; papers: the seed papers it draws on, as "Authors (year)".
+    """
+
+    script: str
+    title: str
+    url_path: str
+    icon: str
+    summary: str
+    papers: tuple[str, ...] = ()
+
+
+PAGES: tuple[PageInfo, ...] = (
+    PageInfo("app_pages/home.py", "Home", "", ":material/home:",
+             "What ε promises, seen on the Laplace mechanism; the map of the lab"),
+    PageInfo("app_pages/noise_tradeoff.py", "Pure vs approximate DP", "pure-vs-approximate", ":material/balance:",
+             "What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of "
+             "releases grow", (KSU20, HKM22)),
+    PageInfo("app_pages/exponential_mechanism.py", "Exponential mechanism", "exponential-mechanism",
+             ":material/casino:",
+             "Choosing privately with probability ∝ exp(ε·score / 2Δ): the election, the ln k price, the private "
+             "median, user-level scores", (HKM22, GHAZI23)),
+    PageInfo("app_pages/truncation.py", "Truncation bias", "truncation-bias", ":material/content_cut:",
+             "Clipping bounds the sensitivity but biases the mean, more so for heavy tails; removing the bias by "
+             "truncated maximum likelihood", (KSU20, ZZ25)),
+    PageInfo("app_pages/tournament.py", "Tournament selection", "scheffe-tournament", ":material/emoji_events:",
+             "Privately picking the best of k distributions by pairwise Scheffé contests; the cost grows like log k",
+             (KSU20, GHAZI23)),
+    PageInfo("app_pages/partition_rounds.py", "Partitioning rounds", "partitioning-rounds", ":material/view_column:",
+             "Learning a binary product distribution with pure DP: partition the coordinates, add Laplace noise "
+             "round by round, measure total variation", (SINGHAL23,)),
+)
+
+
+def by_script(script: str) -> PageInfo:
+    """The page whose script is ``script`` (relative to the repository root, e.g. "app_pages/truncation.py")."""
+    return next(page for page in PAGES if page.script == script)
+
+
+def by_url_path(url_path: str) -> PageInfo:
+    """The page served at ``/url_path`` ("" or "/" for home); a leading slash is ignored."""
+    return next(page for page in PAGES if page.url_path == url_path.lstrip("/"))
