@@ -57,9 +57,10 @@ case "$command" in
     install requirements-dev.txt
     rm -rf assets/precomputed
     DPLAB_STORE_PRECOMPUTED=1 "$VENV/bin/python" -c '
-import re, sys
+import sys
 from streamlit.testing.v1 import AppTest
-for page in re.findall(r"st\.Page\(\"(app_pages/[^\"]+)\"", open("app.py").read()):
+from registry import PAGES
+for page in (info.script for info in PAGES):
     at = AppTest.from_file(page, default_timeout=600).run()
     if at.exception:
         sys.exit(f"{page}: {at.exception[0].value}")

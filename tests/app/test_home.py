@@ -2,7 +2,6 @@
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -10,6 +9,7 @@ import pytest
 from helpers import APP, decode, plotly_spec, run, texts
 
 import ui
+from registry import PAGES
 
 EPSILONS = ["0.1", "0.15", "0.2", "0.3", "0.5", "0.7", "1", "1.5", "2", "3", "5"]
 
@@ -100,17 +100,12 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
     assert [plotly_spec(at)["layout"]["template"]["layout"]["font"]["size"] for at in (plain, present)] == [16, 22]
 
 
-def test_topics_link_only_to_registered_pages_and_mark_the_rest_coming():
+def test_topics_link_only_to_registered_pages():
     topics = next(text for text in texts(run(APP).markdown) if text.startswith("| topic"))
-    registered = set(re.findall(r'url_path="([^"]+)"', Path(APP).read_text()))
     rows = [line for line in topics.splitlines() if line.startswith("| ") and not line.startswith("| topic")]
-    assert len(rows) == 5
-    for row in rows:
-        links = re.findall(r"\]\(/([^)]+)\)", row)
-        assert (links and set(links) <= registered) != ("(coming)" in row), row
-    assert re.findall(r"\]\(/([^)]+)\)", topics) == ["truncation-bias", "pure-vs-approximate",
-                                                               "partitioning-rounds", "scheffe-tournament",
-                                                               "exponential-mechanism"]
+    assert len(rows) == len(PAGES) - 1
+    links = re.findall(r"\]\(/([^)]+)\)", topics)
+    assert sorted(links) == sorted(page.url_path for page in PAGES[1:])
 
 
 def test_downloads_and_footer():

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 APP_DIR = Path(__file__).resolve().parents[2]
+if str(APP_DIR) not in sys.path:  # the tests read the page registry (registry.py, at the repo root)
+    sys.path.insert(0, str(APP_DIR))
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -1,19 +1,16 @@
 """Every registered page in a real browser: no exception, every Plotly chart rendered, a screenshot saved."""
 
-import re
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
-APP = Path(__file__).resolve().parents[2] / "app.py"
+from registry import PAGES
+
 CHART = '[data-testid="stPlotlyChart"] .js-plotly-plot'
 
 
 def registered_url_paths():
-    """The URL path of every st.Page declared in app.py ("" for the default page, served at /)."""
-    calls = re.findall(r"st\.Page\((.*?)\)", APP.read_text(), flags=re.S)
-    return ["" if "default=True" in call else re.search(r'url_path="([^"]+)"', call).group(1) for call in calls]
+    """The URL path of every registered page, in teaching order ("" for home, served at /)."""
+    return [page.url_path for page in PAGES]
 
 
 def wait_until_idle(page: Page):
