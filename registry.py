@@ -6,7 +6,7 @@ Each page uses only what the pages before it introduced.
 
 from dataclasses import dataclass
 
-__all__ = ["PageInfo", "PAGES", "by_script", "by_url_path"]
+__all__ = ["PAGES", "PageInfo", "by_script", "by_url_path"]
 
 KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (seed 004)
 HKM22 = "Hopkins, Kamath & Majid (2022)"  # Efficient Private Mean Estimation, the SoS exponential mechanism (seed 001)

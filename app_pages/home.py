@@ -8,6 +8,7 @@ import streamlit as st
 
 import ui
 from dpcore import mechanisms, viz
+from registry import PAGES
 
 COUNT = 42  # f(X): how many people in X have the property; f(X') = COUNT + 1
 EPSILON = ui.epsilon_spec(default=1.0, low=0.1, high=5.0)
@@ -47,15 +48,13 @@ fig = neighbouring_densities({epsilons}, count={count})
 fig.show()
 '''
 
-TOPICS = """
-| topic | what it teaches | seed paper |
-|---|---|---|
-| [Truncation bias](/truncation-bias) | Clipping data to a window bounds the sensitivity but biases the mean; heavier tails (bounded k-th moment) make the trade-off harder | *Private Mean Estimation of Heavy-Tailed Distributions* (Kamath, Singhal, Ullman, COLT 2020); *Private Statistical Estimation via Truncation* |
-| [Pure vs approximate DP](/pure-vs-approximate) | What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of releases grow | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid, STOC 2022) |
-| [Product distributions in rounds](/partitioning-rounds) | Estimating many coin biases with pure DP: partition the coordinates, add Laplace noise round by round, measure error in total variation | *A Polynomial Time, Pure Differentially Private Estimator for Binary Product Distributions* |
-| [Tournament (Scheffé) selection](/scheffe-tournament) | Privately picking the best of k candidate distributions by pairwise contests; the cost grows like log k | *User-Level Differential Privacy With Few Examples Per User* (Appendix E); Kamath, Singhal, Ullman (2020) |
-| [Exponential-mechanism sampling](/exponential-mechanism) | Choosing a candidate with probability ∝ exp(ε·score / 2Δ): the election example, and the user-level version | *Efficient Private Mean Estimation* (Hopkins, Kamath, Majid); *User-Level Differential Privacy With Few Examples Per User* |
-"""
+
+def lab_map() -> str:
+    """The map of the lab: every topic page of the registry, in teaching order, linked to its URL path."""
+    rows = [f"| [{page.title}](/{page.url_path}) | {page.summary} | {'; '.join(page.papers)} |"
+            for page in PAGES if page.url_path]
+    return "\n".join(["| topic | what it teaches | seed papers |", "|---|---|---|", *rows])
+
 
 ui.setup_page("Private Estimation Lab", "🔒")
 eps = ui.controls([EPSILON])["eps"]
@@ -101,7 +100,7 @@ ui.downloads(fig, name="laplace_neighbours", snippet=SNIPPET.format(
     source=inspect.getsource(neighbouring_densities), epsilons=list(EPSILON.options), count=COUNT))
 
 st.subheader("The lab")
-st.markdown(TOPICS)
+st.markdown(lab_map())
 
 ui.prose(
     "### How to use it\n"

@@ -1,7 +1,6 @@
 """The home page, run through the app's entry point (st.navigation) as a user opens it."""
 
 import math
-import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -100,12 +99,14 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
     assert [plotly_spec(at)["layout"]["template"]["layout"]["font"]["size"] for at in (plain, present)] == [16, 22]
 
 
-def test_topics_link_only_to_registered_pages():
+def test_the_lab_map_lists_every_topic_page_of_the_registry_in_teaching_order():
     topics = next(text for text in texts(run(APP).markdown) if text.startswith("| topic"))
-    rows = [line for line in topics.splitlines() if line.startswith("| ") and not line.startswith("| topic")]
-    assert len(rows) == len(PAGES) - 1
-    links = re.findall(r"\]\(/([^)]+)\)", topics)
-    assert sorted(links) == sorted(page.url_path for page in PAGES[1:])
+    rows = [line for line in topics.splitlines() if line.startswith("| [")]
+    assert rows == [f"| [{page.title}](/{page.url_path}) | {page.summary} | {'; '.join(page.papers)} |"
+                    for page in PAGES[1:]]
+    assert [page.url_path for page in PAGES[1:]] == ["pure-vs-approximate", "exponential-mechanism",
+                                                     "truncation-bias", "scheffe-tournament", "partitioning-rounds"]
+    assert all(page.papers for page in PAGES[1:])
 
 
 def test_downloads_and_footer():
