@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,46 +40,57 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def streamlit_server(tmp_path_factory):
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w+")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none", "--server.runOnSave", "false"],
-        cwd=APP_DIR, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+def _wait_until_healthy(url: str, process: subprocess.Popen, log) -> None:
     deadline = time.monotonic() + 60
     while True:
         try:
             with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as response:
                 if response.status == 200:
-                    break
+                    return
         except OSError:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             log.seek(0)
             raise RuntimeError(f"streamlit did not become healthy:\n{log.read()}")
         time.sleep(0.1)
-    yield url
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-    log.close()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def warm_server(browser, base_url):
-    """Open / once, as `streamlit run` does: until app.py has run once, Streamlit's legacy pages/ discovery
-    would serve a deep link to a sub-page without the app's navigation (noted in the README)."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(base_url + "/")
-    page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
-    context.close()
+@contextmanager
+def running_server(log_dir: Path, app_dir: Path = APP_DIR) -> Iterator[str]:
+    """A fresh `streamlit run app.py` in ``app_dir`` on a free loopback port. Yields its URL as soon as it is
+    healthy (no page has been requested from it yet); stops it (its own process group only) on exit."""
+    port = _free_port()
+    with open(log_dir / "server.log", "w+") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none", "--server.runOnSave", "false"],
+            cwd=app_dir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_healthy(url, process, log)
+            yield url
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(tmp_path_factory):
+    """One server shared by the tests that do not need a fresh one."""
+    with running_server(tmp_path_factory.mktemp("streamlit")) as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_server(tmp_path):
+    """A server of the test's own that no one has visited yet (its URL): for what only a first request shows."""
+    with running_server(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
