@@ -8,6 +8,7 @@ showed "Page not found — ... Running the app's main page." and lost the path.
 import time
 from urllib.parse import parse_qsl, urlsplit
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from registry import PAGES, by_url_path
@@ -15,6 +16,21 @@ from registry import PAGES, by_url_path
 CHART = '[data-testid="stPlotlyChart"] .js-plotly-plot'
 PAGE_TIMEOUT = 90_000  # ms: a topic page at non-default settings computes for 5-20 s, more on a busy machine
 SEED = "Random seed"
+
+# One saved link per topic page, every value off its page's default: {widget label: what the widget shows}.
+SAVED_LINKS = {
+    "/pure-vs-approximate?eps=0.5&d=16&k=10&seed=3": {
+        "Privacy budget ε (log scale)": "0.5", "Dimension d": "16", "Composed releases k": "10", SEED: "3"},
+    "/exponential-mechanism?eps=1&n=300&seed=5": {
+        "Privacy budget ε (log scale)": "1", "Sample size n (log scale)": "300", SEED: "5"},
+    "/truncation-bias?k=4&family=student-t&eps=0.5&seed=2": {
+        "Bounded moment order k": "4", "Distribution": "student-t", "Privacy budget ε (log scale)": "0.5", SEED: "2"},
+    "/scheffe-tournament?eps=0.3&k=81&m=4&seed=1": {
+        "Privacy budget ε (log scale)": "0.3", "Hypotheses k": "81", "Examples per user m": "4", SEED: "1"},
+    "/partitioning-rounds?eps=0.5&d=256&profile=two-level&seed=4": {
+        "Privacy ε": "0.5", "Dimension d": "256", "Marginal profile": "two-level", SEED: "4"},
+}
+
 
 def sidebar_controls(page: Page) -> dict[str, str]:
     """{label: value shown} of every control in the sidebar (select sliders, radio buttons, the seed)."""
@@ -72,3 +88,14 @@ def test_a_deep_link_as_a_fresh_servers_first_request_opens_that_page_in_the_app
         page.screenshot(path=str(screenshot_dir / "deep-link-first-request.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("link", SAVED_LINKS)
+def test_saved_links_keep_working(page: Page, link):
+    page.goto(link)
+    wait_until_rendered(page)
+    assert_the_link_holds(page, link, SAVED_LINKS[link])
+
+
+def test_every_topic_page_has_a_saved_link():
+    assert sorted(link.split("?")[0] for link in SAVED_LINKS) == sorted(f"/{p.url_path}" for p in PAGES[1:])
