@@ -6,8 +6,12 @@ import numpy as np
 import streamlit as st
 
 import ui
-from dpcore import expmech, mechanisms, sdp, theory, user_level, viz
+from dpcore import mechanisms, theory, viz
+from dpcore.estimators import sdp, user_level
 from dpcore.experiments import load_or_run
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
+
+ITERATIVE = exponential_mechanism_lesson.ITERATIVE_DEFAULTS
 
 VOTES = np.array([15.0, 19.0, 20.0])  # seed 001's election
 CANDIDATES = ("A", "B", "C")
@@ -65,9 +69,10 @@ McKenna & Sheldon, *Permute-and-flip* (NeurIPS 2020). Formulas as implemented: `
 """
 
 SNIPPET = '''"""Reproduce the private-median figure of the exponential-mechanism page in a notebook."""
-from dpcore import expmech, viz
+from dpcore import viz
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
-result = expmech.quantile_error_sweep([10, 30, 100, 300, 1000, 3000], [0.1, 0.3, 1.0, 3.0, 10.0],
+result = exponential_mechanism_lesson.quantile_error_sweep([10, 30, 100, 300, 1000, 3000], [0.1, 0.3, 1.0, 3.0, 10.0],
                                       trials={trials}, seed={seed})
 print(result.to_csv()[:400])
 fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="epsilon"), x_title="n",
@@ -79,7 +84,7 @@ fig.show()
 
 @st.cache_data(max_entries=32, show_spinner="Simulating selections…")
 def loss_sweep(trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, expmech.selection_loss_sweep, candidate_counts=list(CANDIDATE_COUNTS),
+    return load_or_run(PRECOMPUTED, exponential_mechanism_lesson.selection_loss_sweep, candidate_counts=list(CANDIDATE_COUNTS),
                        epsilons=list(SELECTION_EPSILONS), draws=10 * trials, seed=seed, design="adversarial")
 
 
@@ -100,7 +105,7 @@ def loss_figure(trials: int, seed: int, presentation: bool, epsilon_frame: float
 
 @st.cache_data(max_entries=32, show_spinner="Simulating private medians…")
 def median_sweep(trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, expmech.quantile_error_sweep, n_values=list(MEDIAN_N),
+    return load_or_run(PRECOMPUTED, exponential_mechanism_lesson.quantile_error_sweep, n_values=list(MEDIAN_N),
                        epsilons=list(MEDIAN_EPSILONS), trials=trials, seed=seed)
 
 
@@ -125,8 +130,8 @@ def median_run(n: int, epsilon: float, seed: int, presentation: bool):
     """One dataset: the rank score on each interval, the exact sampling density, and 1,000 draws."""
     data_rng, draw_rng = np.random.default_rng(seed).spawn(2)
     x = np.clip(0.3 + MEDIAN_SD * data_rng.standard_normal(n), 0.0, 1.0)
-    law = expmech.quantile_density(x, 0.5, epsilon, 0.0, 1.0)
-    draws = expmech.private_quantile(np.broadcast_to(x, (ELECTION_DRAWS, n)), 0.5, epsilon, 0.0, 1.0, draw_rng)
+    law = mechanisms.quantile_density(x, 0.5, epsilon, 0.0, 1.0)
+    draws = mechanisms.private_quantile(np.broadcast_to(x, (ELECTION_DRAWS, n)), 0.5, epsilon, 0.0, 1.0, draw_rng)
     steps_x = np.repeat(law["edges"], 2)[1:-1]
     # Bins over the draws' own central range, fine enough to resolve the density's peak at large ε.
     counts, edges = np.histogram(draws, bins=40, range=tuple(np.quantile(draws, [0.005, 0.995])))
@@ -148,7 +153,7 @@ def median_run(n: int, epsilon: float, seed: int, presentation: bool):
 @st.cache_resource(max_entries=8, show_spinner="Solving the sum-of-squares (SDP) scores… (a few seconds, once)")
 def sum_of_squares(seed: int, presentation: bool):
     """The iterative estimator of §5.4 (c) at its stated defaults: direction disks and the path to the mean."""
-    defaults = sdp.ITERATIVE_DEFAULTS
+    defaults = ITERATIVE
     data_rng, mechanism_rng = np.random.default_rng(seed).spawn(2)
     true_mean = np.asarray(defaults["true_offset"])
     points = true_mean + data_rng.standard_normal((defaults["n"], 2))
@@ -168,7 +173,7 @@ def sum_of_squares(seed: int, presentation: bool):
 
 @st.cache_data(max_entries=32, show_spinner="Simulating users…")
 def user_sweep(epsilon: float, trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, user_level.user_level_sweep, per_user_values=list(PER_USER), users=USERS,
+    return load_or_run(PRECOMPUTED, exponential_mechanism_lesson.user_level_sweep, per_user_values=list(PER_USER), users=USERS,
                        epsilon=epsilon, trials=trials, seed=seed)
 
 
@@ -277,8 +282,8 @@ with ui.guard():
         "along direction v — relaxed to a semidefinite program whose value is concave in v, so the exponential "
         "mechanism over directions samples a log-concave density. Here, in 2-D: pick a direction with the exponential "
         "mechanism over a polar grid of SDP values, pick a step with a private median of the projections, repeat "
-        f"{sdp.ITERATIVE_DEFAULTS['steps']} times (ε = {sdp.ITERATIVE_DEFAULTS['epsilon']:g} split over the "
-        f"{2 * sdp.ITERATIVE_DEFAULTS['steps']} choices). A teaching substitute: HKM22's own score, step rule and "
+        f"{ITERATIVE['steps']} times (ε = {ITERATIVE['epsilon']:g} split over the "
+        f"{2 * ITERATIVE['steps']} choices). A teaching substitute: HKM22's own score, step rule and "
         "sampler differ."
     )
     if st.toggle("Solve the SDP scores (≈ 120 semidefinite programs per round; a few seconds the first time)",
@@ -286,8 +291,8 @@ with ui.guard():
         disk, path, run, error = sum_of_squares(seed, present)
         ui.plotly(disk, key="sdp_disk")
         ui.plotly(path, key="sdp_path")
-        st.caption(f"Error after {len(run.steps)} rounds: {error:.2f} (stated: ≤ {sdp.ITERATIVE_DEFAULT_ERROR:g} in "
-                   f"about 90 % of runs at n = {sdp.ITERATIVE_DEFAULTS['n']:,}). {run.guarantee}")
+        st.caption(f"Error after {len(run.steps)} rounds: {error:.2f} (stated: ≤ {exponential_mechanism_lesson.ITERATIVE_DEFAULT_ERROR:g} in "
+                   f"about 90 % of runs at n = {ITERATIVE['n']:,}). {run.guarantee}")
 
     st.subheader("What to notice")
     standard, monotone = exact.values()

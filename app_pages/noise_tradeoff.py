@@ -6,9 +6,10 @@ import numpy as np
 import streamlit as st
 
 import ui
-from dpcore import noise_tradeoff as nt
 from dpcore import viz
+from dpcore.estimators import mean_release as nt
 from dpcore.experiments import fit_power_law, load_or_run
+from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
 
 DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -61,11 +62,12 @@ def snippet(epsilon, delta, trials, seed):
     return f"""\"\"\"Reproduce the 'error vs n' figure of Private Estimation Lab in a notebook.\"\"\"
 import numpy as np
 
-from dpcore import noise_tradeoff as nt, viz
+from dpcore import viz
+from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
 
 N_GRID = {N_GRID}
 DIMENSIONS = {DIMENSIONS}
-result = nt.error_sweep(np.array(N_GRID), np.array(DIMENSIONS), np.array([{epsilon!r}]), {delta!r},
+result = noise_tradeoff_lesson.error_sweep(np.array(N_GRID), np.array(DIMENSIONS), np.array([{epsilon!r}]), {delta!r},
                         trials={trials}, seed={seed}, mechanisms_used={mechanisms_for([epsilon])!r})
 print(result.to_csv()[:500])
 fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="dimension", statistic="rmse"),
@@ -84,14 +86,14 @@ PRECOMPUTED = ui.ASSETS / "precomputed"
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, nt.error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS),
+    return load_or_run(PRECOMPUTED, noise_tradeoff_lesson.error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS),
                        epsilons=[epsilon], delta=delta, trials=trials, seed=seed,
                        mechanisms_used=list(mechanisms_for([epsilon])))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, nt.error_sweep, n_values=[n], dimensions=list(DIMENSIONS),
+    return load_or_run(PRECOMPUTED, noise_tradeoff_lesson.error_sweep, n_values=[n], dimensions=list(DIMENSIONS),
                        epsilons=list(EPSILON_FRAMES), delta=delta, trials=trials, seed=seed,
                        mechanisms_used=list(mechanisms_for(EPSILON_FRAMES)))
 
@@ -116,11 +118,11 @@ TARGET_ERROR = 0.1
 
 @st.cache_data(max_entries=32, show_spinner="Running the exponential mechanism over the cover…")
 def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int):
-    cover = nt.cover_samples_needed(dimension, TARGET_ERROR, epsilon, seed=seed) if dimension <= 2 else None
+    cover = noise_tradeoff_lesson.cover_samples_needed(dimension, TARGET_ERROR, epsilon, seed=seed) if dimension <= 2 else None
     return [{"method": row.method, "privacy": row.guarantee, "samples for error α": row.sample_complexity,
              "running time": row.running_time,
              f"n for RMSE ≤ {TARGET_ERROR:g}": "—" if row.samples is None else f"{row.samples:,}", "how": row.how}
-            for row in nt.sample_complexity_table(dimension, TARGET_ERROR, epsilon, delta, cover)]
+            for row in noise_tradeoff_lesson.sample_complexity_table(dimension, TARGET_ERROR, epsilon, delta, cover)]
 
 
 def exact_rmse_curves(methods, x_values, expected):
@@ -136,7 +138,7 @@ def profile_frames():
     frames = []
     for noise_epsilon in NOISE_FRAMES:
         profiles = {name: np.where(values >= PROFILE_FLOOR, values, np.nan)
-                    for name, values in nt.privacy_profiles(epsilons, noise_epsilon).items()}
+                    for name, values in noise_tradeoff_lesson.privacy_profiles(epsilons, noise_epsilon).items()}
         frames.append(viz.FrameData(f"{noise_epsilon:g}", [
             viz.Series("Laplace", epsilons, profiles["Laplace"]),
             viz.Series("Gaussian (analytic)", epsilons, profiles["Gaussian"]),
@@ -153,7 +155,7 @@ def composition_frames(delta):
               "zCDP": viz.method_color("zCDP Gaussian"), "exact Gaussian": viz.method_color("Gaussian (analytic)")}
     frames = []
     for release_epsilon in RELEASE_EPSILON_FRAMES:
-        totals = nt.composition_epsilons(releases, release_epsilon, delta)
+        totals = noise_tradeoff_lesson.composition_epsilons(releases, release_epsilon, delta)
         frames.append(viz.FrameData(f"{release_epsilon:g}", [
             viz.Series(names[key], releases, values, color=colors[key]) for key, values in totals.items()]))
     return frames
@@ -217,7 +219,7 @@ def delta_table(epsilon, dimension, n):
         rows.append({"δ": f"{delta:.0e}", "Gaussian σ for Δ₂ = 1": round(gauss / (2 * nt.clip_radius(dimension, n) / n)
                                                                           / math.sqrt(dimension), 3),
                      "Laplace noise ÷ Gaussian noise": round(laplace / gauss, 2),
-                     "crossover d*": round(nt.crossover_dimension(epsilon, delta), 1),
+                     "crossover d*": round(noise_tradeoff_lesson.crossover_dimension(epsilon, delta), 1),
                      "δ × n": f"{delta * n:.0e}"})
     return rows
 
@@ -241,7 +243,7 @@ ui.formula(r"\frac{\mathrm{RMSE}_{\text{Laplace}}}{\mathrm{RMSE}_{\text{Gauss}}}
            r"\quad\text{: a } \sqrt d \text{ gap}")
 
 with ui.guard():
-    crossover = nt.crossover_dimension(epsilon, delta)
+    crossover = noise_tradeoff_lesson.crossover_dimension(epsilon, delta)
     radius = nt.clip_radius(dimension, n)
     at_d = {m: nt.calibrate(m, dimension, n, epsilon, delta, radius) for m in mechanisms_for([epsilon])}
     st.caption(
@@ -284,14 +286,14 @@ with ui.guard():
     ui.animated(profiles_figure(present), key="profiles")
 
     st.subheader("Composition: k releases from the same data")
-    beats_at = nt.advanced_beats_basic_from(0.1, delta)
+    beats_at = noise_tradeoff_lesson.advanced_beats_basic_from(0.1, delta)
     ui.prose(
         "Each release is ε₀-DP Laplace (or the Gaussian with the same zCDP). Pure DP adds up (basic: kε₀); "
         "advanced composition trades a δ for √k growth; zCDP and the exact Gaussian accounting do better still. "
         "Pure DP cannot use the √k savings without giving up δ = 0 (seed 000)."
     )
     ui.animated(composition_figure(delta, present), key="composition")
-    totals = {key: float(values[0]) for key, values in nt.composition_epsilons(np.array([releases]), 0.1, delta).items()}
+    totals = {key: float(values[0]) for key, values in noise_tradeoff_lesson.composition_epsilons(np.array([releases]), 0.1, delta).items()}
 
     st.subheader("Pick your δ")
     ui.prose(

@@ -4,9 +4,11 @@ import numpy as np
 import streamlit as st
 
 import ui
-from dpcore import product, viz
-from dpcore import product_distributions as products
+from dpcore import viz
+from dpcore.distributions import binary_product as products
+from dpcore.estimators import partition_rounds as product
 from dpcore.experiments import fit_power_law, load_or_run, samples_needed
+from dpcore.lessons import partition_rounds as partition_rounds_lesson
 
 DIMENSIONS = (16, 64, 256, 1024, 4096)
 N_GRID = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
@@ -71,9 +73,11 @@ Hopkins, Kamath, Majid & Narayanan, *Robustness implies privacy in statistical e
 
 def snippet(profile, dimension, delta, trials, seed):
     return f'''"""Reproduce the 'TV error vs n' figure of the partitioning-rounds page in a notebook."""
-from dpcore import product, viz
+from dpcore import viz
+from dpcore.estimators import partition_rounds as product
+from dpcore.lessons import partition_rounds as partition_rounds_lesson
 
-result = product.error_sweep({list(N_GRID)}, [{dimension}], {list(EPSILON_FRAMES)}, [{profile!r}],
+result = partition_rounds_lesson.error_sweep({list(N_GRID)}, [{dimension}], {list(EPSILON_FRAMES)}, [{profile!r}],
                              trials={trials}, seed={seed}, delta={delta!r})
 print(result.to_csv()[:500])
 fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="epsilon"), x_title="n",
@@ -81,7 +85,7 @@ fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="epsilon"), x_tit
 fig.show()
 
 # One run on real rows (always clipped), with its per-round trace:
-from dpcore import product_distributions as products
+from dpcore.distributions import binary_product as products
 p = products.marginal_profile({profile!r}, 64)
 rows = products.sample_rows(p, 200_000, rng=0)
 run = product.partition_rounds(rows, epsilon=1.0, rng=1)
@@ -91,20 +95,20 @@ print([int(r.selected.sum()) for r in run.rounds], products.tv_distance(p, run.e
 
 @st.cache_data(max_entries=32, show_spinner="Simulating the estimators over n and ε (a few seconds)…")
 def error_vs_n(profile, dimension, delta, trials, seed, metric):
-    return load_or_run(PRECOMPUTED, product.error_sweep, n_values=list(N_GRID), dimensions=[dimension],
+    return load_or_run(PRECOMPUTED, partition_rounds_lesson.error_sweep, n_values=list(N_GRID), dimensions=[dimension],
                        epsilons=list(EPSILON_FRAMES), profiles=[profile], trials=trials, seed=seed, metric=metric,
                        delta=delta)
 
 
 @st.cache_data(max_entries=32, show_spinner="Simulating the estimators over d and n (a few seconds)…")
 def error_vs_dimension(profile, epsilon, delta, trials, seed):
-    return load_or_run(PRECOMPUTED, product.error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS),
+    return load_or_run(PRECOMPUTED, partition_rounds_lesson.error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS),
                        epsilons=[epsilon], profiles=[profile], trials=trials, seed=seed, delta=delta)
 
 
 @st.cache_data(max_entries=32, show_spinner="Simulating every marginal profile (a few seconds)…")
 def error_by_profile(dimension, epsilon, delta, trials, seed):
-    return load_or_run(PRECOMPUTED, product.error_sweep, n_values=list(N_GRID), dimensions=[dimension],
+    return load_or_run(PRECOMPUTED, partition_rounds_lesson.error_sweep, n_values=list(N_GRID), dimensions=[dimension],
                        epsilons=[epsilon], profiles=list(products.PROFILES), trials=trials, seed=seed, delta=delta)
 
 
@@ -129,16 +133,16 @@ def rounds_figure(profile, dimension, n, epsilon, delta, seed, presentation):
 def rate_series(result, dimension, epsilon, n_values, fixed):
     """Theory shapes next to the simulation: non-private and seed 000's rate, and the fitted d^1.5 / d² laws."""
     n = np.array(n_values, dtype=float)
-    series = [viz.Series("non-private rate 0.40√(d/n)", n, product.rate_curve(dimension, n, np.inf), kind="theory",
+    series = [viz.Series("non-private rate 0.40√(d/n)", n, partition_rounds_lesson.rate_curve(dimension, n, np.inf), kind="theory",
                          color=viz.method_color("non-private"), group=product.NON_PRIVATE),
-              viz.Series("seed 000 rate (DPSGLearner)", n, product.rate_curve(dimension, n, epsilon), kind="theory",
+              viz.Series("seed 000 rate (DPSGLearner)", n, partition_rounds_lesson.rate_curve(dimension, n, epsilon), kind="theory",
                          color=viz.method_color("theory"))]
     for method, power in RATE_POWERS.items():
         simulated = result.curve(method, "n", **fixed)["median"]
-        constant = product.fit_rate_constant(dimension, n, epsilon, simulated, power)
+        constant = partition_rounds_lesson.fit_rate_constant(dimension, n, epsilon, simulated, power)
         if np.isfinite(constant):
             series.append(viz.Series(f"{method}: fitted c·d^{power:g}/(εn)", n,
-                                     product.rate_curve(dimension, n, epsilon, power, constant), kind="theory",
+                                     partition_rounds_lesson.rate_curve(dimension, n, epsilon, power, constant), kind="theory",
                                      color=viz.method_color(method), group=method))
     return series
 

@@ -6,8 +6,10 @@ import numpy as np
 import streamlit as st
 
 import ui
-from dpcore import selection, viz
+from dpcore import viz
+from dpcore.estimators import selection
 from dpcore.experiments import fit_power_law, load_or_run, samples_needed
+from dpcore.lessons import tournament as tournament_lesson
 
 N_GRID = (30, 100, 300, 1000, 3000, 10_000)
 K_GRID = (21, 41, 81, 161, 321)
@@ -72,9 +74,11 @@ BKSW19's.
 """
 
 SNIPPET = '''"""Reproduce the tournament page's 'TV vs n' figure in a notebook."""
-from dpcore import selection, viz
+from dpcore import viz
+from dpcore.estimators import selection
+from dpcore.lessons import tournament as tournament_lesson
 
-result = selection.selection_sweep({n}, {k}, {eps}, trials={trials}, seed={seed})
+result = tournament_lesson.selection_sweep({n}, {k}, {eps}, trials={trials}, seed={seed})
 print(result.to_csv()[:400])
 fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="k", fixed={{"epsilon": {epsilon}}}, statistic="mean"),
                          x_title="n", y_title="TV of the selected hypothesis", frame_title="k")
@@ -82,7 +86,7 @@ fig.show()
 
 # One private selection among k = 41 Gaussians:
 import numpy as np
-family = selection.spaced_grid(41)
+family = tournament_lesson.spaced_grid(41)
 x = np.random.default_rng(0).normal(0.33, 1.0, 300)
 choice = selection.private_select(family, x, epsilon=0.1, rng=1)
 print(family.means[choice.index], choice.guarantee)
@@ -91,7 +95,7 @@ print(family.means[choice.index], choice.guarantee)
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def family(k):
-    return selection.spaced_grid(k)
+    return tournament_lesson.spaced_grid(k)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -107,13 +111,13 @@ def one_run(k, n, epsilon, seed):
 
 @st.cache_data(max_entries=16, show_spinner="Simulating selections over n, k and ε (a few seconds)…")
 def item_sweep(trials, seed):
-    return load_or_run(PRECOMPUTED, selection.selection_sweep, n_values=list(N_GRID), ks=list(K_GRID),
+    return load_or_run(PRECOMPUTED, tournament_lesson.selection_sweep, n_values=list(N_GRID), ks=list(K_GRID),
                        epsilons=list(EPSILON_FRAMES), trials=trials, seed=seed, alpha=ALPHA, truth_mean=TRUTH[0])
 
 
 @st.cache_data(max_entries=16, show_spinner="Simulating user-level selections (about ten seconds)…")
 def user_sweep(seed):
-    return load_or_run(PRECOMPUTED, selection.user_level_sweep, user_counts=list(USER_N), per_user=list(PER_USER),
+    return load_or_run(PRECOMPUTED, tournament_lesson.user_level_sweep, user_counts=list(USER_N), per_user=list(PER_USER),
                        epsilons=list(USER_EPSILONS), trials=USER_TRIALS, seed=seed, alpha=ALPHA, hypotheses=41,
                        truth_mean=TRUTH[0])
 
@@ -204,10 +208,10 @@ def price_of_k_figure(trials, seed, presentation, start):
     k = np.array(K_GRID, dtype=float)
     frames = []
     for epsilon in EPSILON_FRAMES:
-        needed = needed_by_k(result, selection.PRIVATE, epsilon)
+        needed = needed_by_k(result, tournament_lesson.PRIVATE, epsilon)
         theory = 2 * np.log(k / BETA) / (epsilon * TARGET_TV / 5)
         frames.append(viz.FrameData(f"{epsilon:g}", [
-            viz.Series(selection.PRIVATE, k, needed),
+            viz.Series(tournament_lesson.PRIVATE, k, needed),
             viz.Series("privacy term 2 ln(k/β)/(εα), α = TV/5", k, theory, kind="theory",
                        color=viz.method_color("theory")),
         ]))
@@ -228,9 +232,9 @@ def users_needed_figure(seed, presentation, start):
     m = np.array(PER_USER, dtype=float)
     frames = []
     for epsilon in USER_EPSILONS:
-        needed = {method: users_needed(result, method, epsilon) for method in selection.USER_METHODS}
+        needed = {method: users_needed(result, method, epsilon) for method in tournament_lesson.USER_METHODS}
         shape = selection.users_needed_theory(m, 41, TARGET_TV / 5, epsilon, BETA)
-        measured = needed[selection.USER_CLIPPED]
+        measured = needed[tournament_lesson.USER_CLIPPED]
         found = np.isfinite(measured)
         constant = float(np.exp(np.mean(np.log(measured[found] / shape[found])))) if found.any() else 1.0
         frames.append(viz.FrameData(f"{epsilon:g}", [viz.Series(method, m, values) for method, values in needed.items()]
@@ -314,7 +318,7 @@ with ui.guard():
 
     st.subheader("The price of k")
     result = item_sweep(trials, seed)
-    needed = needed_by_k(result, selection.PRIVATE, frame_epsilon)
+    needed = needed_by_k(result, tournament_lesson.PRIVATE, frame_epsilon)
     found = np.isfinite(needed)
     slope = np.polyfit(np.log(np.array(K_GRID, dtype=float)[found]), needed[found], 1)[0] if found.sum() >= 2 else np.nan
     exponent = fit_power_law(np.array(K_GRID, dtype=float)[found], needed[found])[0] if found.sum() >= 2 else np.nan
@@ -354,8 +358,8 @@ with ui.guard():
 
     st.subheader("What to notice")
     user_result = user_sweep(seed)
-    clipped = users_needed(user_result, selection.USER_CLIPPED, frame_user_epsilon)
-    group = users_needed(user_result, selection.GROUP, frame_user_epsilon)
+    clipped = users_needed(user_result, tournament_lesson.USER_CLIPPED, frame_user_epsilon)
+    group = users_needed(user_result, tournament_lesson.GROUP, frame_user_epsilon)
     at_m = PER_USER.index(per_user)
     st.markdown("\n".join([
         f"- This run: the non-private tournament picks μ = {means[winner]:+.1f}, the minimum-distance estimate "

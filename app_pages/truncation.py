@@ -6,8 +6,12 @@ import numpy as np
 import streamlit as st
 
 import ui
-from dpcore import distributions, mechanisms, theory, truncated_mle, truncation, viz
+from dpcore import mechanisms, theory, viz
+from dpcore.distributions import heavy_tailed as distributions
+from dpcore.estimators import heavy_tailed_mean as truncation
+from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law, load_or_run
+from dpcore.lessons import truncation as truncation_lesson
 
 MOMENTS = ("2", "2.5", "3", "4", "6", "10", "inf")
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000)
@@ -90,14 +94,14 @@ PRECOMPUTED = ui.ASSETS / "precomputed"
 
 @st.cache_data(max_entries=32, show_spinner="Simulating the estimators…")
 def error_sweep(family: str, epsilon: float, budget: int, seed: int):
-    return load_or_run(PRECOMPUTED, truncation.error_sweep, family=family,
+    return load_or_run(PRECOMPUTED, truncation_lesson.error_sweep, family=family,
                        moments=[moment_order(label) for label in MOMENTS], n_values=list(N_GRID), epsilon=epsilon,
                        budget=budget, seed=seed, mean_range=MEAN_RANGE)
 
 
 @st.cache_data(max_entries=32, show_spinner="Simulating the bias corrections…")
 def bias_sweep(trials: int, seed: int):
-    return load_or_run(PRECOMPUTED, truncated_mle.bias_correction_sweep, n_values=list(BIAS_N_GRID),
+    return load_or_run(PRECOMPUTED, truncation_lesson.bias_correction_sweep, n_values=list(BIAS_N_GRID),
                        epsilons=list(BIAS_EPSILONS), delta=DELTA, true_mean=TRUE_MEAN, warm_start=WARM_START,
                        survival_radius=SURVIVAL_RADIUS, trials=trials, seed=seed)
 
@@ -164,7 +168,7 @@ the window is [a − 2r, b + 2r]. On the second half, the clipped Laplace mean w
 halves ⇒ **ε-DP overall** (parallel composition). Rate n = O(1/α² + 1/(εα^{k/(k−1)}) + log R/ε); no ε-DP (or (ε, δ)-DP)
 algorithm needs fewer than Ω(1/(εα^{k/(k−1)})) samples (Thm 3.8). Here: bucket constant 2 (the seed uses 10) and one
 group (the seed's median of O(log 1/β) groups boosts the success probability for the proof; it costs accuracy in
-practice); the Laplace histogram stands in for the Balcer–Vadhan histogram. zCDP and (ε, δ) variants: `dpcore.truncation`.
+practice); the Laplace histogram stands in for the Balcer–Vadhan histogram. zCDP and (ε, δ) variants: `dpcore.estimators.heavy_tailed_mean`.
 
 **Truncate, then correct the bias (seed 003).** Keep points in the survival set S = [c − r, c + r] around a warm start c;
 fix the size to N = ⌊0.8·a_min·n⌋ (trim or pad with c, shuffle: neighbours stay neighbours), so the truncated mean has
@@ -208,9 +212,10 @@ def snippet(family, epsilon, budget, seed):
     return f'''"""Reproduce the truncation page's error-vs-n figure in a notebook."""
 import math
 
-from dpcore import truncation, viz
+from dpcore import viz
+from dpcore.lessons import truncation as truncation_lesson
 
-result = truncation.error_sweep({family!r}, [2, 2.5, 3, 4, 6, 10, math.inf], {list(N_GRID)}, {epsilon!r},
+result = truncation_lesson.error_sweep({family!r}, [2, 2.5, 3, 4, 6, 10, math.inf], {list(N_GRID)}, {epsilon!r},
                                 budget={budget}, seed={seed}, mean_range={MEAN_RANGE})
 print(result.to_csv()[:400])
 fig = viz.animated_sweep(viz.sweep_frames(result, x="n", frame="moment_k"), x_title="n", y_title="|error|",

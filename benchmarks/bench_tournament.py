@@ -10,7 +10,7 @@ import statistics
 import numpy as np
 from page_timing import report, seconds
 
-from dpcore import selection
+from dpcore.estimators import selection
 
 
 def per_pair_tournament(family, x):

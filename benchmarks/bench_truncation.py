@@ -11,7 +11,8 @@ import math
 import numpy as np
 from page_timing import report, seconds
 
-from dpcore import truncated_mle, truncation
+from dpcore.lessons import truncation
+from dpcore.lessons import truncation as truncated_mle
 
 if __name__ == "__main__":
     report("Truncation bias", "truncation.py")

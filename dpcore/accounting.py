@@ -14,7 +14,7 @@ import math
 
 from scipy import optimize, special
 
-from .validation import Integer, Real, validated
+from .core.validation import Integer, Real, validated
 
 __all__ = [
     "laplace_delta",

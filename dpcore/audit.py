@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .validation import Array, Integer, Real, validated
+from .core.validation import Array, Integer, Real, validated
 
 __all__ = ["AuditResult", "clopper_pearson", "epsilon_lower_bound", "threshold_counts", "outcome_counts"]
 

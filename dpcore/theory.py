@@ -22,8 +22,8 @@ import math
 import numpy as np
 from scipy import special
 
+from .core.validation import Array, Choice, Integer, Real, float_if_scalar, validated
 from .mechanisms import gaussian_sigma
-from .validation import Array, Choice, Integer, Real, float_if_scalar, validated
 
 __all__ = [
     "nonprivate_mean_error",

@@ -1,9 +1,9 @@
-"""Clipping to a norm ball (dpcore.clipping): the projection, and the sensitivity it buys."""
+"""Clipping to a norm ball (dpcore.estimators.clipping): the projection, and the sensitivity it buys."""
 
 import numpy as np
 import pytest
 
-from dpcore.clipping import clip_to_ball, clipped_fraction
+from dpcore.estimators.clipping import clip_to_ball, clipped_fraction
 
 RADIUS = 2.0
 

@@ -10,8 +10,15 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from dpcore.distributions import (FAMILIES, HeavyTailed, bias_noise_curve, heavy_tailed, lemma31_bias_bound,
-                                  optimal_window, tail_bias_bound)
+from dpcore.distributions.heavy_tailed import (
+    FAMILIES,
+    HeavyTailed,
+    bias_noise_curve,
+    heavy_tailed,
+    lemma31_bias_bound,
+    optimal_window,
+    tail_bias_bound,
+)
 from dpcore.experiments import fit_power_law
 from dpcore.theory import clipped_mean_private_error
 

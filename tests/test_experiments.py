@@ -8,8 +8,8 @@ import io
 import numpy as np
 import pytest
 
+from dpcore.core.randomness import child_generator
 from dpcore.experiments import SweepResult, fit_power_law, run_sweep, trials_for_budget
-from dpcore.randomness import child_generator
 
 
 def normal_sample(params, trials, rng):

@@ -5,7 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from dpcore import audit, expmech, mechanisms
+from dpcore import audit, mechanisms
+from dpcore.estimators import cover as expmech
 
 EPSILON = 1.0
 DRAWS = 10**6

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import audit, expmech, mechanisms, theory
+from dpcore import audit, mechanisms, theory
+from dpcore import mechanisms as expmech
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
 EPSILON = 1.0
 AUDIT_DRAWS = 2 * 10**5
@@ -139,9 +141,9 @@ def test_shapes_and_seeded_reproducibility():
     lambda: expmech.private_quantile([np.nan], 0.5, 1.0, 0.0, 1.0),
     lambda: expmech.permute_and_flip([], 1.0),
     lambda: expmech.permute_and_flip([1.0], 0.0),
-    lambda: expmech.quantile_error_sweep([10], [1.0], 5, 0, lower=1.0, upper=0.0),
-    lambda: expmech.selection_loss_sweep([2.5], [1.0], 5, 0),
-    lambda: expmech.selection_loss_sweep([2], [1.0], 5, 0, design="worst"),
+    lambda: exponential_mechanism_lesson.quantile_error_sweep([10], [1.0], 5, 0, lower=1.0, upper=0.0),
+    lambda: exponential_mechanism_lesson.selection_loss_sweep([2.5], [1.0], 5, 0),
+    lambda: exponential_mechanism_lesson.selection_loss_sweep([2], [1.0], 5, 0, design="worst"),
 ])
 def test_bad_inputs_are_rejected(call):
     with pytest.raises((ValueError, TypeError)):
@@ -206,20 +208,20 @@ def test_permute_and_flip_without_the_factor_two_is_caught():
 # --- sweeps ----------------------------------------------------------------------------------------------
 
 def test_quantile_error_sweep_decreases_with_n_and_epsilon():
-    result = expmech.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
+    result = exponential_mechanism_lesson.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
     assert result.methods == ("exponential mechanism", "non-private") and result.parameters == ("n", "epsilon")
     assert result.median.shape == (2, 3, 3) and result.errors[0, 0, 0].shape == (300,)
     private, non_private = result.median
     assert np.all(np.diff(private, axis=0) < 0) and np.all(np.diff(private, axis=1) < 0)
     assert np.all(np.diff(non_private[:, 0]) < 0) and np.ptp(non_private, axis=1).max() == 0  # same data (CRN)
     assert np.all(private[:, -1] < 1.5 * non_private[:, -1])  # at eps = 5 the privacy cost is small
-    again = expmech.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
+    again = exponential_mechanism_lesson.quantile_error_sweep([20, 100, 500], [0.2, 1.0, 5.0], trials=300, seed=0)
     np.testing.assert_array_equal(again.median, result.median)
 
 
 def test_selection_loss_sweep_shapes_and_the_ln_k_bound():
-    result = expmech.selection_loss_sweep([2, 10, 100, 1000], [0.5, 2.0], draws=2000, seed=0)
-    assert result.methods == expmech.SELECTION_METHODS and result.parameters == ("k", "epsilon")
+    result = exponential_mechanism_lesson.selection_loss_sweep([2, 10, 100, 1000], [0.5, 2.0], draws=2000, seed=0)
+    assert result.methods == exponential_mechanism_lesson.SELECTION_METHODS and result.parameters == ("k", "epsilon")
     assert result.median.shape == (3, 4, 2) and np.all(result.lower >= 0)
     bound = theory.exponential_mechanism_loss_bound(result.grid["k"], result.grid["epsilon"][:, None]).T
     assert np.all(result.upper <= bound)  # 90 % quantile below the t = ln 10 bound
@@ -229,7 +231,7 @@ def test_selection_loss_sweep_shapes_and_the_ln_k_bound():
 
 def test_one_good_candidate_shows_the_ln_k_price():
     gap = 6.0
-    result = expmech.selection_loss_sweep([2, 10, 100, 1000], [1.0], draws=4000, seed=1, design="one good", gap=gap)
+    result = exponential_mechanism_lesson.selection_loss_sweep([2, 10, 100, 1000], [1.0], draws=4000, seed=1, design="one good", gap=gap)
     k = result.grid["k"]
     exact = gap * (k - 1) / (math.exp(gap / 2) + k - 1)  # EM: P(best) = e^{g/2} / (e^{g/2} + k - 1)
     np.testing.assert_allclose(result.mean[0, :, 0], exact, atol=4 * gap * 0.5 / math.sqrt(4000))
@@ -239,7 +241,7 @@ def test_one_good_candidate_shows_the_ln_k_price():
 def test_adversarial_design_shows_the_log_k_price():
     """One candidate (2/ε) ln k ahead of k − 1 others: the EM's expected loss is exactly g (k − 1)/(2k − 1)."""
     counts = np.array([2, 10, 100, 1000])
-    result = expmech.selection_loss_sweep(counts, np.array([1.0]), 20000, 3, design="adversarial")
+    result = exponential_mechanism_lesson.selection_loss_sweep(counts, np.array([1.0]), 20000, 3, design="adversarial")
     mean = result.curve("exponential mechanism", "k")["mean"]
     exact = 2 * np.log(counts) * (counts - 1) / (2 * counts - 1)
     np.testing.assert_allclose(mean, exact, rtol=0.05)

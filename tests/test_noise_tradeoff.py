@@ -1,4 +1,4 @@
-"""Pure vs approximate DP for a d-dimensional mean (dpcore.noise_tradeoff) against algorithms.md §0.3–0.5 and §2.
+"""Pure vs approximate DP for a d-dimensional mean (dpcore.estimators.mean_release) against algorithms.md §0.3–0.5 and §2.
 
 Known values, closed forms, exact definitions (hockey-stick integrals), end-to-end privacy audits of
 ``private_mean`` on neighbouring datasets, and seeded Monte Carlo checks of the sweeps.
@@ -11,9 +11,10 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from dpcore import accounting, audit
-from dpcore import noise_tradeoff as nt
-from dpcore.clipping import clip_to_ball
+from dpcore.estimators import mean_release as nt
+from dpcore.estimators.clipping import clip_to_ball
 from dpcore.experiments import fit_power_law
+from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
 
 DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float)
 
@@ -26,11 +27,11 @@ DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float
     (0.5, 1e-5, "analytic", (0.5 * 7.0318) ** 2 / 2, 1e-3),  # §0.2 reference σ
 ])
 def test_crossover_dimension_known_values(epsilon, delta, calibration, expected, tolerance):
-    assert nt.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
+    assert noise_tradeoff_lesson.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
 
 
 def test_crossover_dimension_is_where_the_noise_rmses_cross():
-    crossover = nt.crossover_dimension(1.0, 1e-6)
+    crossover = noise_tradeoff_lesson.crossover_dimension(1.0, 1e-6)
     ratio = [nt.calibrate("Laplace", d, 1000, 1.0, 1e-6, 3.0).rmse / nt.calibrate("Gaussian (analytic)", d, 1000, 1.0,
                                                                                   1e-6, 3.0).rmse for d in (8, 9)]
     assert 8 < crossover < 9 and ratio[0] < 1 < ratio[1]
@@ -38,7 +39,7 @@ def test_crossover_dimension_is_where_the_noise_rmses_cross():
 
 
 def test_composition_known_values():
-    totals = nt.composition_epsilons(np.array([100.0]), 0.1, 1e-6)
+    totals = noise_tradeoff_lesson.composition_epsilons(np.array([100.0]), 0.1, 1e-6)
     assert list(totals) == ["basic", "advanced", "zCDP", "exact Gaussian"]
     expected = {"basic": 10.000, "advanced": 6.3082, "zCDP": 5.7565, "exact Gaussian": 4.8866}
     for key, value in expected.items():
@@ -47,7 +48,7 @@ def test_composition_known_values():
 
 def test_composition_matches_accounting_for_every_k():
     releases = np.array([1.0, 2.0, 10.0, 37.0, 1000.0])
-    totals = nt.composition_epsilons(releases, 0.3, 1e-8)
+    totals = noise_tradeoff_lesson.composition_epsilons(releases, 0.3, 1e-8)
     for i, k in enumerate(releases.astype(int)):
         assert totals["basic"][i] == pytest.approx(0.3 * k)
         advanced = 0.3 * math.sqrt(2 * k * math.log(1e8)) + k * 0.3 * math.expm1(0.3)
@@ -62,9 +63,9 @@ def test_composition_matches_accounting_for_every_k():
 @pytest.mark.parametrize("release_epsilon, delta", [(0.1, 1e-6), (0.5, 1e-6), (0.3, 1e-10), (0.05, 1e-3)])
 def test_advanced_beats_basic_from_matches_a_brute_force_scan(release_epsilon, delta):
     releases = np.arange(1, 2001, dtype=float)
-    totals = nt.composition_epsilons(releases, release_epsilon, delta)
+    totals = noise_tradeoff_lesson.composition_epsilons(releases, release_epsilon, delta)
     beats = totals["advanced"] < totals["basic"]
-    first = nt.advanced_beats_basic_from(release_epsilon, delta)
+    first = noise_tradeoff_lesson.advanced_beats_basic_from(release_epsilon, delta)
     assert first is not None and 1 < first <= 2000  # the scan reaches it
     assert int(releases[np.argmax(beats)]) == first
     assert np.all(beats[first - 1:]) and not np.any(beats[:first - 1])  # beats from k = first on, never before
@@ -72,8 +73,8 @@ def test_advanced_beats_basic_from_matches_a_brute_force_scan(release_epsilon, d
 
 @pytest.mark.parametrize("release_epsilon", [math.log(2.0), 0.8, 2.0])
 def test_advanced_never_beats_basic_when_e_to_the_eps_reaches_2(release_epsilon):
-    assert nt.advanced_beats_basic_from(release_epsilon, 1e-6) is None
-    totals = nt.composition_epsilons(np.arange(1, 2001, dtype=float), release_epsilon, 1e-6)
+    assert noise_tradeoff_lesson.advanced_beats_basic_from(release_epsilon, 1e-6) is None
+    totals = noise_tradeoff_lesson.composition_epsilons(np.arange(1, 2001, dtype=float), release_epsilon, 1e-6)
     assert np.all(totals["advanced"] >= totals["basic"])
 
 
@@ -96,7 +97,7 @@ EPSILONS = np.array([0.0, 0.2, 0.5, 1.0, 1.7, 3.0])
 
 @pytest.mark.parametrize("noise_epsilon", [0.5, 1.0, 2.0])
 def test_privacy_profiles_equal_the_hockey_stick_divergence(noise_epsilon):
-    profiles = nt.privacy_profiles(EPSILONS, noise_epsilon)
+    profiles = noise_tradeoff_lesson.privacy_profiles(EPSILONS, noise_epsilon)
     scale = 1.0 / noise_epsilon  # b = Δ/ε0 and σ = Δ/ε0 with Δ = 1
     for i, epsilon in enumerate(EPSILONS):
         laplace = hockey_stick(stats.laplace(1.0, scale).pdf, stats.laplace(0.0, scale).pdf, epsilon,
@@ -108,16 +109,16 @@ def test_privacy_profiles_equal_the_hockey_stick_divergence(noise_epsilon):
 
 
 def test_privacy_profiles_equal_accounting_and_the_check_values():
-    profiles = nt.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
+    profiles = noise_tradeoff_lesson.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
     np.testing.assert_allclose(profiles["Laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)  # §0.3
-    gauss = nt.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["Gaussian"]  # σ = 2, μ = 0.5
+    gauss = noise_tradeoff_lesson.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["Gaussian"]  # σ = 2, μ = 0.5
     np.testing.assert_allclose(gauss[:3], [0.197413, 0.05244, 0.00683], rtol=1e-3)
     assert gauss[0] == pytest.approx(2 * stats.norm.cdf(0.25) - 1, rel=1e-12)
     # §0.3 prints δ(2) = 9.0e-6 for σ = 2; the formula (and the integral above) give 9.44e-6.
     assert gauss[3] == pytest.approx(9.439e-6, rel=1e-3)
     for noise_epsilon in (0.25, 4.0):
         epsilons = np.linspace(0.0, 6.0, 25)
-        profiles = nt.privacy_profiles(epsilons, noise_epsilon)
+        profiles = noise_tradeoff_lesson.privacy_profiles(epsilons, noise_epsilon)
         np.testing.assert_array_equal(profiles["Laplace"],
                                       [accounting.laplace_delta(e, scale=1 / noise_epsilon) for e in epsilons])
         np.testing.assert_array_equal(profiles["Gaussian"],
@@ -188,7 +189,7 @@ def test_expected_error_formula():
     (1, 100, 0.1, 20_000), (4, 300, 0.05, 20_000), (16, 1000, 1.0, 20_000), (256, 10_000, 0.5, 4000),
 ])
 def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, trials):
-    result = nt.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
+    result = noise_tradeoff_lesson.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
     for m, method in enumerate(result.methods):
         simulated = result.rmse[m].item()
         assert simulated == pytest.approx(nt.expected_error(method, dimension, n, epsilon, 1e-6), rel=0.03), method
@@ -201,7 +202,7 @@ def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, tria
     ("non-private", 7, 0.03, 1.0, 1e-6), ("Laplace", 1, 0.3, 2.0, 1e-6),
 ])
 def test_samples_needed_is_the_smallest_n(mechanism, dimension, target, epsilon, delta):
-    n = nt.samples_needed(mechanism, dimension, target, epsilon, delta)
+    n = noise_tradeoff_lesson.samples_needed(mechanism, dimension, target, epsilon, delta)
     assert n > 2
     assert nt.expected_error(mechanism, dimension, n, epsilon, delta) <= target
     assert nt.expected_error(mechanism, dimension, n - 1, epsilon, delta) > target
@@ -209,7 +210,7 @@ def test_samples_needed_is_the_smallest_n(mechanism, dimension, target, epsilon,
 
 @pytest.mark.parametrize("dimension, target", [(64, 0.1), (10, 0.3), (3, 0.7), (1000, 2.0), (4, 0.5)])
 def test_samples_needed_non_private_is_d_over_alpha_squared(dimension, target):
-    assert nt.samples_needed("non-private", dimension, target, 1.0, 1e-6) == math.ceil(dimension / target**2)
+    assert noise_tradeoff_lesson.samples_needed("non-private", dimension, target, 1.0, 1e-6) == math.ceil(dimension / target**2)
 
 
 @pytest.mark.parametrize("mechanism, dimension, target", [("non-private", 1, 0.9), ("non-private", 1, 5.0),
@@ -217,12 +218,12 @@ def test_samples_needed_non_private_is_d_over_alpha_squared(dimension, target):
 def test_samples_needed_returns_2_when_two_samples_already_suffice(mechanism, dimension, target):
     """n = 2 is the smallest allowed sample size; when it meets the target it is the answer."""
     assert nt.expected_error(mechanism, dimension, 2, 1.0, 1e-6) <= target
-    assert nt.samples_needed(mechanism, dimension, target, 1.0, 1e-6) == 2
+    assert noise_tradeoff_lesson.samples_needed(mechanism, dimension, target, 1.0, 1e-6) == 2
 
 
 def test_samples_needed_orders_the_mechanisms_as_the_table_says():
     """Seed 001's table at d = 256: non-private < Gaussian < Laplace, and Laplace pays about √d/(εσ1) more noise."""
-    needed = {m: nt.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non-private", "Gaussian (analytic)", "Laplace")}
+    needed = {m: noise_tradeoff_lesson.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non-private", "Gaussian (analytic)", "Laplace")}
     assert needed["non-private"] < needed["Gaussian (analytic)"] < needed["Laplace"]
 
 
@@ -292,7 +293,7 @@ def audit_private_mean(mechanism, epsilon, delta, audit_delta):
 def test_gaussian_audit_at_a_point_of_its_privacy_profile():
     """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (§0.3: 0.00683); private_mean at (1, δ) uses that very σ."""
     epsilon, sigma = 1.0, 2.0
-    delta = nt.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["Gaussian"][0]
+    delta = noise_tradeoff_lesson.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["Gaussian"][0]
     assert delta == pytest.approx(0.00683, rel=1e-3)
     sensitivity = 2 * RADIUS / N_POINTS
     assert nt.calibrate("Gaussian (analytic)", 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd == pytest.approx(
@@ -322,7 +323,7 @@ def test_zcdp_gaussian_audit_at_its_converted_guarantee():
 # ------------------------------------------------------------------------------------ sweeps
 def test_laplace_over_gaussian_error_ratio_grows_like_root_d():
     """Noise-dominated regime (n = 1000, ε = 0.5, δ = 1e-6): fitted exponent of RMSE ratio vs d within 0.5 ± 0.15."""
-    result = nt.error_sweep(np.array([1000]), DIMENSIONS, np.array([0.5]), 1e-6, trials=1000, seed=0,
+    result = noise_tradeoff_lesson.error_sweep(np.array([1000]), DIMENSIONS, np.array([0.5]), 1e-6, trials=1000, seed=0,
                             mechanisms_used=("Laplace", "Gaussian (analytic)"))
     ratio = result.curve("Laplace", "dimension")["rmse"] / result.curve("Gaussian (analytic)", "dimension")["rmse"]
     exponent, _ = fit_power_law(DIMENSIONS, ratio)
@@ -333,7 +334,7 @@ def test_laplace_over_gaussian_error_ratio_grows_like_root_d():
 
 
 def test_error_sweep_layout():
-    result = nt.error_sweep(np.array([100, 1000]), np.array([1, 8]), np.array([0.5, 2.0]), 1e-6, 50, 0,
+    result = noise_tradeoff_lesson.error_sweep(np.array([100, 1000]), np.array([1, 8]), np.array([0.5, 2.0]), 1e-6, 50, 0,
                             mechanisms_used=("Laplace", "zCDP Gaussian"))
     assert result.parameters == ("dimension", "n", "epsilon")
     assert result.methods == ("Laplace", "zCDP Gaussian", "non-private")
@@ -346,12 +347,12 @@ def test_error_sweep_layout():
 def test_error_sweep_rejects_bad_mechanisms_by_name():
     grid = (np.array([100]), np.array([4]))
     with pytest.raises(ValueError, match="epsilons"):
-        nt.error_sweep(*grid, np.array([0.5, 1.5]), 1e-6, 10, 0)  # the classical Gaussian is in by default
+        noise_tradeoff_lesson.error_sweep(*grid, np.array([0.5, 1.5]), 1e-6, 10, 0)  # the classical Gaussian is in by default
     with pytest.raises(ValueError, match="epsilons"):
-        nt.error_sweep(*grid, np.array([2.0]), 1e-6, 10, 0, mechanisms_used=("Gaussian (classical)",))
-    nt.error_sweep(*grid, np.array([1.0]), 1e-6, 10, 0)  # ε = 1 is allowed
+        noise_tradeoff_lesson.error_sweep(*grid, np.array([2.0]), 1e-6, 10, 0, mechanisms_used=("Gaussian (classical)",))
+    noise_tradeoff_lesson.error_sweep(*grid, np.array([1.0]), 1e-6, 10, 0)  # ε = 1 is allowed
     with pytest.raises(ValueError, match="mechanisms_used"):
-        nt.error_sweep(*grid, np.array([0.5]), 1e-6, 10, 0, mechanisms_used=("Laplace", "K-norm"))
+        noise_tradeoff_lesson.error_sweep(*grid, np.array([0.5]), 1e-6, 10, 0, mechanisms_used=("Laplace", "K-norm"))
 
 
 @pytest.mark.parametrize("mechanism", ["Laplace", "zCDP Gaussian", "Gaussian (analytic)"])
@@ -366,7 +367,7 @@ def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
     """
     n, d, delta = 50, 3, 1e-6
     epsilons = np.array([0.25, 0.5, 1.0, 2.0, 4.0])
-    result = nt.error_sweep(np.array([n]), np.array([d]), epsilons, delta, 40, seed=11,
+    result = noise_tradeoff_lesson.error_sweep(np.array([n]), np.array([d]), epsilons, delta, 40, seed=11,
                             mechanisms_used=(mechanism,))
     errors = np.stack([result.errors[0, 0, 0, i] for i in range(epsilons.size)])  # (ε, trials)
     sampling = result.errors[1, 0, 0, 0]
@@ -381,11 +382,11 @@ def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
     shuffled[-1] = np.roll(shuffled[-1], 1)
     assert not np.allclose(predicted, shuffled, rtol=1e-3)
     if mechanism == "Laplace":  # Laplace's sd is exactly ∝ 1/ε: at n = 2 the noise dominates and errors halve
-        tiny = nt.error_sweep(np.array([2]), np.array([1]), np.array([1e-6, 2e-6]), delta, 100, 0, ("Laplace",))
+        tiny = noise_tradeoff_lesson.error_sweep(np.array([2]), np.array([1]), np.array([1e-6, 2e-6]), delta, 100, 0, ("Laplace",))
         np.testing.assert_allclose(tiny.errors[0, 0, 0, 1] / tiny.errors[0, 0, 0, 0], 0.5, rtol=1e-3)
 
 
 def test_error_sweep_is_seeded():
     args = (np.array([100, 1000]), np.array([2, 16]), np.array([0.5]), 1e-6, 30)
-    np.testing.assert_array_equal(nt.error_sweep(*args, seed=4).rmse, nt.error_sweep(*args, seed=4).rmse)
-    assert not np.array_equal(nt.error_sweep(*args, seed=4).rmse, nt.error_sweep(*args, seed=5).rmse)
+    np.testing.assert_array_equal(noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse, noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse)
+    assert not np.array_equal(noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse, noise_tradeoff_lesson.error_sweep(*args, seed=5).rmse)

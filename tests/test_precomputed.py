@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from precomputed_check import STORE
 
 CHECK = Path(__file__).resolve().parent / "precomputed_check.py"
@@ -22,7 +21,8 @@ def test_pages_ship_precomputed_defaults():
 
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_stored_results_equal_a_fresh_run_with_any_blas_thread_count(threads):
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+           "PYTHONPATH": os.pathsep.join([str(CHECK.parents[1]), os.environ.get("PYTHONPATH", "")])}
     run = subprocess.run([sys.executable, str(CHECK)], env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "stored results match a fresh run" in run.stdout

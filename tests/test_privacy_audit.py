@@ -11,8 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import audit, mechanisms, product
-from dpcore.clipping import clip_to_ball
+from dpcore import audit, mechanisms
+from dpcore.estimators import partition_rounds as product
+from dpcore.estimators.clipping import clip_to_ball
 
 DRAWS = 10**6
 EPSILON = 1.0
@@ -130,7 +131,7 @@ def test_clopper_pearson_known_interval():
     assert upper[0] == pytest.approx(0.812914, abs=1e-6)
 
 
-# ---------------------------------------------------------------- partitioning rounds (dpcore.product)
+# ---------------------------------------------------------------- partitioning rounds (dpcore.estimators.partition_rounds)
 # (a) One partition round, product.clipped_laplace_means: l1-clip every row to T, average, add Lap(2T/(eps n)) to
 # each coordinate. A loop of 10^6 calls is too slow, so the audit draws the exact composition the function performs
 # (test_clipped_laplace_means_is_exactly_clip_mean_laplace pins it down). Neighbours replace the first row

@@ -1,4 +1,4 @@
-"""Partitioning rounds for binary product distributions (dpcore.product) against algorithms.md §3.2–§3.6.
+"""Partitioning rounds for binary product distributions (dpcore.estimators.partition_rounds) against algorithms.md §3.2–§3.6.
 
 Known values (noiseless partition, block sizes, Bernstein bound), the issue's must-hold behaviour at the page default
 (d = 1024, n = 10^6, ε = 1, log-uniform), the trace's noise scales recomputed from the formulas of §3.3 and measured
@@ -11,8 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import experiments, mechanisms, product
-from dpcore import product_distributions as pd
+from dpcore import experiments, mechanisms
+from dpcore.distributions import binary_product as pd
+from dpcore.estimators import partition_rounds as product
+from dpcore.lessons import partition_rounds as partition_rounds_lesson
 
 BETA = 0.1
 
@@ -118,7 +120,7 @@ def test_partition_beats_naive_laplace_by_two_at_the_default():
     methods = (product.PARTITION_PURE, product.NAIVE, product.NON_PRIVATE)
     means = []
     for seed in range(5):
-        result = product.error_sweep([1e6], [1024], [1.0], ["log-uniform"], trials=20, seed=seed, methods=methods)
+        result = partition_rounds_lesson.error_sweep([1e6], [1024], [1.0], ["log-uniform"], trials=20, seed=seed, methods=methods)
         assert result.methods == methods and result.mean.shape == (3, 1, 1, 1, 1)
         means.append(result.mean.ravel())
     partition, naive, non_private = np.mean(means, axis=0)
@@ -464,9 +466,9 @@ def test_error_sweep_is_reproducible_and_methods_can_be_chosen():
     """Same seed, same errors; another seed, other errors; the methods subset is respected, in order."""
     kwargs = dict(n_values=[10**4, 10**5], dimensions=[64], epsilons=[0.5, 2.0], profiles=["two-level"], trials=6)
     methods = (product.NAIVE, product.PARTITION_PURE)
-    first = product.error_sweep(**kwargs, seed=3, methods=methods)
-    again = product.error_sweep(**kwargs, seed=3, methods=methods)
-    other = product.error_sweep(**kwargs, seed=4, methods=methods)
+    first = partition_rounds_lesson.error_sweep(**kwargs, seed=3, methods=methods)
+    again = partition_rounds_lesson.error_sweep(**kwargs, seed=3, methods=methods)
+    other = partition_rounds_lesson.error_sweep(**kwargs, seed=4, methods=methods)
     assert first.methods == methods
     assert first.parameters == ("profile", "dimension", "n", "epsilon")
     assert first.mean.shape == (2, 1, 1, 2, 2)
@@ -480,7 +482,7 @@ def test_error_sweep_is_reproducible_and_methods_can_be_chosen():
 
 def test_error_sweep_kl_metric_is_finite_for_every_method():
     """metric="kl" floors estimates at 1/(2n): finite for all six methods, even when estimates hit 0."""
-    result = product.error_sweep([10**4], [256], [0.5], ["log-uniform", "all tiny"], trials=5, seed=0, metric="kl")
+    result = partition_rounds_lesson.error_sweep([10**4], [256], [0.5], ["log-uniform", "all tiny"], trials=5, seed=0, metric="kl")
     assert result.methods == product.METHODS
     assert np.all(np.isfinite(result.mean)) and np.all(result.mean > 0)
     non_private = result.mean[result.methods.index(product.NON_PRIVATE)]
@@ -495,7 +497,7 @@ def test_error_sweep_rejects_unknown_profiles_methods_and_metrics(kwargs, match)
     """Bad names raise ValueError before any simulation."""
     call = dict(n_values=[1000], dimensions=[16], epsilons=[1.0], profiles=["log-uniform"], trials=2, seed=0)
     with pytest.raises(ValueError, match=match):
-        product.error_sweep(**{**call, **kwargs})
+        partition_rounds_lesson.error_sweep(**{**call, **kwargs})
 
 
 def test_samples_needed_log_log_interpolation():
@@ -521,12 +523,12 @@ def test_rate_curve_known_values():
     n = np.array([10.0, 1e4, 1e6])
     d, epsilon, a, c = 100, 0.5, 1.5, 0.2
     expected = np.minimum(1, np.sqrt(d / n) / math.sqrt(2 * math.pi) + c * d ** a / (epsilon * n))
-    np.testing.assert_allclose(product.rate_curve(d, n, epsilon, a, c), expected, rtol=1e-14)
-    assert product.rate_curve(d, n, epsilon, a, c)[0] == 1.0
-    assert product.rate_curve(d, 1e6, epsilon, a, c) == pytest.approx(0.0039894 + 0.4 * 1e-3, rel=1e-4)
-    assert product.rate_curve(1024, 1e6, 1.0) == pytest.approx(0.40 * 0.032 + 1024 / 1e6, rel=5e-3)  # 0.40 sqrt(d/n)
+    np.testing.assert_allclose(partition_rounds_lesson.rate_curve(d, n, epsilon, a, c), expected, rtol=1e-14)
+    assert partition_rounds_lesson.rate_curve(d, n, epsilon, a, c)[0] == 1.0
+    assert partition_rounds_lesson.rate_curve(d, 1e6, epsilon, a, c) == pytest.approx(0.0039894 + 0.4 * 1e-3, rel=1e-4)
+    assert partition_rounds_lesson.rate_curve(1024, 1e6, 1.0) == pytest.approx(0.40 * 0.032 + 1024 / 1e6, rel=5e-3)  # 0.40 sqrt(d/n)
     non_private = np.minimum(1, np.sqrt(d / n) / math.sqrt(2 * math.pi))
-    np.testing.assert_allclose(product.rate_curve(d, n, math.inf), non_private, rtol=1e-14)
+    np.testing.assert_allclose(partition_rounds_lesson.rate_curve(d, n, math.inf), non_private, rtol=1e-14)
 
 
 @pytest.mark.parametrize("a, c", [(1.0, 1.0), (1.5, 0.37), (2.0, 0.2), (1.5, 0.0)])
@@ -534,19 +536,19 @@ def test_fit_rate_constant_recovers_c_from_its_own_curve(a, c):
     """Errors generated by rate_curve (saturated points included, then left out by the fit) give back c exactly."""
     n = np.geomspace(10, 1e8, 15)
     d, epsilon = 256, 0.8
-    errors = product.rate_curve(d, n, epsilon, a, c)
+    errors = partition_rounds_lesson.rate_curve(d, n, epsilon, a, c)
     assert np.any(errors >= 0.8) or c == 0  # some points must be dropped by the fit
-    assert product.fit_rate_constant(d, n, epsilon, errors, a) == pytest.approx(c, rel=1e-10, abs=1e-12)
+    assert partition_rounds_lesson.fit_rate_constant(d, n, epsilon, errors, a) == pytest.approx(c, rel=1e-10, abs=1e-12)
 
 
 def test_fit_rate_constant_edge_cases():
     """Below the sampling curve the constant is clamped at 0; all points saturated gives nan; shapes must match."""
     n = np.array([1e4, 1e5])
-    below = 0.5 * product.rate_curve(64, n, math.inf)
-    assert product.fit_rate_constant(64, n, 1.0, below, 1.0) == 0.0
-    assert math.isnan(product.fit_rate_constant(64, n, 1.0, np.array([0.9, 1.0]), 1.0))
+    below = 0.5 * partition_rounds_lesson.rate_curve(64, n, math.inf)
+    assert partition_rounds_lesson.fit_rate_constant(64, n, 1.0, below, 1.0) == 0.0
+    assert math.isnan(partition_rounds_lesson.fit_rate_constant(64, n, 1.0, np.array([0.9, 1.0]), 1.0))
     with pytest.raises(ValueError, match="errors"):
-        product.fit_rate_constant(64, n, 1.0, np.array([0.1, 0.2, 0.3]), 1.0)
+        partition_rounds_lesson.fit_rate_constant(64, n, 1.0, np.array([0.1, 0.2, 0.3]), 1.0)
 
 
 def test_bernstein_bound_rejects_bad_input_naming_the_parameter():

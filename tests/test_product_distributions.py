@@ -1,4 +1,4 @@
-"""Binary product distributions (dpcore.product_distributions) against algorithms.md §3.1 and §3.6.
+"""Binary product distributions (dpcore.distributions.binary_product) against algorithms.md §3.1 and §3.6.
 
 Every distance is checked against a brute-force sum over {0,1}^d written here (itertools.product, an explicit
 product of Bernoulli probabilities), the Monte Carlo TV against the exact value within its stated error, and the
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import product_distributions as pd
+from dpcore.distributions import binary_product as pd
 
 
 # ------------------------------------------------------------------------------------ brute force over {0,1}^d

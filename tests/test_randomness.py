@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dpcore import randomness
+from dpcore.core import randomness
 
 
 def test_int_seed_is_reproducible_and_generator_is_passed_through():

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import mechanisms, sdp
+from dpcore import mechanisms
+from dpcore.estimators import sdp
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
 ORIGIN = np.zeros(2)
 
@@ -141,11 +143,11 @@ def test_iterative_estimator_is_seeded_and_reports_its_pieces():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_iterative_estimator_ends_within_the_stated_error_at_the_defaults(seed):
-    d = sdp.ITERATIVE_DEFAULTS
+    d = exponential_mechanism_lesson.ITERATIVE_DEFAULTS
     points = np.random.default_rng(100 + seed).standard_normal((d["n"], 2)) + d["true_offset"]
     result = sdp.iterative_mean_2d(points, d["epsilon"], buckets=d["buckets"], steps=d["steps"], rng=seed,
                                    radius=d["radius"], max_step=d["max_step"])
-    assert np.linalg.norm(result.estimate - d["true_offset"]) <= sdp.ITERATIVE_DEFAULT_ERROR
+    assert np.linalg.norm(result.estimate - d["true_offset"]) <= exponential_mechanism_lesson.ITERATIVE_DEFAULT_ERROR
 
 
 @pytest.mark.parametrize("call, match", [

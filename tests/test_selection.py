@@ -1,4 +1,4 @@
-"""Scheffé hypothesis selection (dpcore.selection) against algorithms.md §4.
+"""Scheffé hypothesis selection (dpcore.estimators.selection) against algorithms.md §4.
 
 Exact Scheffé quantities against quadrature and explicit sums, vectorised counts against brute force, the
 non-private tournaments on a class that contains the truth, exhaustive sensitivity checks of the item- and
@@ -15,8 +15,9 @@ import pytest
 from scipy import integrate, optimize, special, stats
 
 from dpcore import audit, mechanisms
-from dpcore import selection as sel
+from dpcore.estimators import selection as sel
 from dpcore.experiments import fit_power_law, samples_needed
+from dpcore.lessons import tournament as tournament_lesson
 
 ALPHA = 0.05
 UNEQUAL_MEANS = np.array([1.0, 0.0, 0.5, 0.2, 0.0])
@@ -291,7 +292,7 @@ def test_win_matrix_is_antisymmetric_and_decided_by_the_closer_prediction():
 def test_tournament_and_minimum_distance_find_the_true_member():
     """Truth N(0.3, 1) = member 23 of spaced_grid(41), n = 10^4, 200 seeded datasets: both non-private estimators
     return exactly member 23 in >= 99 % of the datasets (measured: 100 % for both)."""
-    family = sel.spaced_grid(41)
+    family = tournament_lesson.spaced_grid(41)
     assert family.means[23] == pytest.approx(0.3, abs=1e-12)
     x = np.random.default_rng(2024).normal(0.3, 1.0, (200, 10_000))
     winners, closest = sel.tournament_winner(family, x), sel.minimum_distance(family, x)
@@ -330,7 +331,7 @@ def reference_probabilities(family):
     return quadrature_probabilities(family.means, family.scales)
 
 
-SCORE_FAMILIES = {"unequal": sel.GaussianFamily(UNEQUAL_MEANS, UNEQUAL_SCALES), "spaced11": sel.spaced_grid(11)}
+SCORE_FAMILIES = {"unequal": sel.GaussianFamily(UNEQUAL_MEANS, UNEQUAL_SCALES), "spaced11": tournament_lesson.spaced_grid(11)}
 
 
 @pytest.mark.parametrize("name", SCORE_FAMILIES)
@@ -567,14 +568,14 @@ def test_private_select_user_level_guarantee_and_default_tau():
 def test_selection_sweep_error_decreases_with_n():
     """selection_sweep (n 100..3000, k 21/41/161, ε = 0.1, 100 trials, seed 0): every method's mean TV is
     non-increasing in n and strictly lower at n = 3000 than at n = 100."""
-    result = sel.selection_sweep([100, 300, 1000, 3000], [21, 41, 161], [0.1], 100, 0)
-    assert result.methods == sel.METHODS
-    for method in sel.METHODS:
+    result = tournament_lesson.selection_sweep([100, 300, 1000, 3000], [21, 41, 161], [0.1], 100, 0)
+    assert result.methods == tournament_lesson.METHODS
+    for method in tournament_lesson.METHODS:
         for k in (21, 41, 161):
             mean = result.curve(method, "n", k=k)["mean"]
             assert np.all(np.diff(mean) <= 1e-12), (method, k, mean)
             assert mean[-1] < mean[0]
-    private = result.curve(sel.PRIVATE, "n", k=161)["mean"]
+    private = result.curve(tournament_lesson.PRIVATE, "n", k=161)["mean"]
     assert private[0] > 0.5 and private[-1] < 0.03  # privacy binds at small n, OPT ≈ 0.012 is approached
 
 
@@ -583,8 +584,8 @@ def test_selection_sweep_samples_needed_grows_logarithmically_in_k():
     exponent < 0.6 (measured 0.38), better fitted by a ln k line than by a line in k, far below linear growth."""
     n_values = np.array([100, 300, 500, 1000, 2000, 3000], dtype=float)
     ks = np.array([21, 41, 81, 161, 321], dtype=float)
-    result = sel.selection_sweep(n_values, ks, [0.1], 100, 0)
-    needed = np.array([samples_needed(n_values, result.curve(sel.PRIVATE, "n", k=k)["mean"], 0.1) for k in ks])
+    result = tournament_lesson.selection_sweep(n_values, ks, [0.1], 100, 0)
+    needed = np.array([samples_needed(n_values, result.curve(tournament_lesson.PRIVATE, "n", k=k)["mean"], 0.1) for k in ks])
     assert np.all(np.isfinite(needed)) and np.all(np.diff(needed) > 0)
     exponent, _ = fit_power_law(ks, needed)
     assert exponent < 0.6
@@ -614,10 +615,10 @@ def test_user_level_sweep_clipping_beats_group_privacy():
     """user_level_sweep (n = 300 users, m = 100, ε = 0.05, 40 trials, seed 0): clipped τ = √m has lower mean TV
     than group privacy and than one example per user (measured 0.164, 0.297, 0.321; algorithms.md §4.3's table, other
     runs: 0.099, 0.258, 0.271)."""
-    result = sel.user_level_sweep([300], [100], [0.05], 40, 0)
-    mean = {method: result.curve(method, "n")["mean"][0] for method in sel.USER_METHODS}
-    assert mean[sel.USER_CLIPPED] < mean[sel.GROUP] - 0.05
-    assert mean[sel.USER_CLIPPED] < mean[sel.ONE_PER_USER] - 0.05
+    result = tournament_lesson.user_level_sweep([300], [100], [0.05], 40, 0)
+    mean = {method: result.curve(method, "n")["mean"][0] for method in tournament_lesson.USER_METHODS}
+    assert mean[tournament_lesson.USER_CLIPPED] < mean[tournament_lesson.GROUP] - 0.05
+    assert mean[tournament_lesson.USER_CLIPPED] < mean[tournament_lesson.ONE_PER_USER] - 0.05
 
 
 # ------------------------------------------------------------------------------------ 8. theory
@@ -655,10 +656,10 @@ def test_grids():
     np.testing.assert_allclose(np.diff(grid.means), 0.1, atol=1e-12)
     assert grid.means[0] == -2.0 and grid.means[-1] == 2.0 and np.all(grid.scales == 1.0)
     assert sel.gaussian_grid(3, 0.0, 1.0, 2.0).scales.tolist() == [2.0, 2.0, 2.0]
-    spaced = sel.spaced_grid(161)
+    spaced = tournament_lesson.spaced_grid(161)
     np.testing.assert_allclose(np.diff(spaced.means), 0.1, atol=1e-12)
     assert spaced.means.mean() == pytest.approx(0.0, abs=1e-12) and spaced.size == 161
-    assert sel.spaced_grid(161) is spaced  # cached
+    assert tournament_lesson.spaced_grid(161) is spaced  # cached
 
 
 def test_gaussian_mean_scale_grid():
@@ -798,8 +799,8 @@ def test_private_select_rejects_bad_input(changes, error, name):
     (lambda: sel.guarantee_alpha(0.5, 41, 1.0), ValueError, "n"),
     (lambda: sel.guarantee_alpha(100, 41, 1.0, beta=1.0), ValueError, "beta"),
     (lambda: sel.users_needed_theory(10, 41, 0.05, 0.0), ValueError, "epsilon"),
-    (lambda: sel.selection_sweep([100], [5], [1.0], 3, 0), ValueError, "ks"),
-    (lambda: sel.user_level_sweep([10], [0], [1.0], 3, 0), ValueError, "per_user"),
+    (lambda: tournament_lesson.selection_sweep([100], [5], [1.0], 3, 0), ValueError, "ks"),
+    (lambda: tournament_lesson.user_level_sweep([10], [0], [1.0], 3, 0), ValueError, "per_user"),
     (lambda: sel.simplex_cover(1, 4), ValueError, "domain"),
     (lambda: sel.simplex_cover(3, 0), ValueError, "resolution"),
     (lambda: sel.gaussian_mean_scale_grid(np.zeros(2), np.array([1.0, 0.0])), ValueError, "scales"),
@@ -907,8 +908,8 @@ def test_median_error_falls_with_n_and_grows_at_most_logarithmically_in_k():
     (measured 0.58 over k = 21..321), and a line in ln k fits it better than a line in k."""
     n_values = np.array([100, 300, 500, 1000, 2000, 3000], dtype=float)
     ks = np.array([21, 41, 81, 161, 321], dtype=float)
-    result = sel.selection_sweep(n_values, ks, [0.1], 100, 0)
-    medians = np.array([result.curve(sel.PRIVATE, "n", k=k)["median"] for k in ks])
+    result = tournament_lesson.selection_sweep(n_values, ks, [0.1], 100, 0)
+    medians = np.array([result.curve(tournament_lesson.PRIVATE, "n", k=k)["median"] for k in ks])
     assert np.all(np.diff(medians, axis=1) <= 1e-12)
     needed = np.array([samples_needed(n_values, curve, 0.1) for curve in medians])
     assert np.all(np.diff(needed) > 0)

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from dpcore import accounting, audit, mechanisms
-from dpcore import truncated_mle as tm
+from dpcore.estimators import truncated_mle as tm
 
 EPSILON, DELTA = 1.0, 1e-6
 # 1-D instance of §1.7: mu* = 0.8, warm start 0, D_K = 1, r_S = 1.5, n = 4000.
@@ -232,7 +232,7 @@ def test_the_release_uses_exactly_the_mean_of_the_fixed_size_dataset():
     x = 0.8 + rng.standard_normal((5, 300))
     x[:, :40] = 9.0  # outside S: dropped, and with fewer than N inside the warm start pads
     size = tm.target_size(300, 1.0, 1.5)
-    from dpcore.truncated_mle import _batch, _fixed_size_mean
+    from dpcore.estimators.truncated_mle import _batch, _fixed_size_mean
     batch, center, _ = _batch(x, np.asarray(0.0))
     fast, kept = _fixed_size_mean(batch, center, 1.5, size)
     slow = tm.fixed_size(x, 0.0, 1.5, size, rng=1).mean(axis=1)

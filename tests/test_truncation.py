@@ -1,4 +1,4 @@
-"""KSU20 truncation estimators (dpcore.truncation): exactness, accuracy against theory, privacy audits.
+"""KSU20 truncation estimators (dpcore.estimators.heavy_tailed_mean): exactness, accuracy against theory, privacy audits.
 
 Test data are plain numpy draws: a centred Lomax (Pareto II, shape 4) scaled so that E|X - mu|^3 = 1
 (algorithms.md §1.9: scale 1.09615), and the KSU20 two-point adversary. Run as a script to print the
@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import accounting, audit, theory, truncation
+from dpcore import accounting, audit, theory
+from dpcore.estimators import heavy_tailed_mean as truncation
 
 LOMAX_SCALE = 1.09615  # unscaled Lomax(4) has E|X - mean|^3 = 0.75926
 LOMAX_SD = LOMAX_SCALE * math.sqrt(4 / 18)  # Var Lomax(a) = a / ((a-1)^2 (a-2))

@@ -1,4 +1,4 @@
-"""The truncation page's two sweeps: truncation.error_sweep (KSU20 rates) and truncated_mle.bias_correction_sweep.
+"""The truncation page's two sweeps: truncation_lesson.error_sweep (KSU20 rates) and truncation_lesson.bias_correction_sweep.
 
 Seeded Monte Carlo; every tolerance is stated next to the number of trials behind it.
 """
@@ -8,9 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import distributions, truncated_mle, truncation
+from dpcore.core.randomness import child_generator
+from dpcore.distributions import heavy_tailed as distributions
+from dpcore.estimators import heavy_tailed_mean as truncation
+from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
-from dpcore.randomness import child_generator
+from dpcore.lessons import truncation as truncation_lesson
 
 N_VALUES = [1000, 10_000, 100_000, 1_000_000]
 BUDGET = 20_000_000  # trials_for_budget: 1000, 1000, 200, 20 at n = 10^3 ... 10^6 (about 3 s)
@@ -30,7 +33,7 @@ CORRECTED = (MOMENT_MATCHING, "truncated MLE (DP gradient descent)")
 @pytest.fixture(scope="module")
 def lomax_sweep():
     """Lomax (asymmetric, shape 4), k = 3, ε = 1, R = 1000, n = 10^3 ... 10^6."""
-    return truncation.error_sweep("lomax", [K], N_VALUES, 1.0, BUDGET, SEED)
+    return truncation_lesson.error_sweep("lomax", [K], N_VALUES, 1.0, BUDGET, SEED)
 
 
 def medians(result, method, **fixed):
@@ -38,7 +41,7 @@ def medians(result, method, **fixed):
 
 
 def test_sweep_layout_and_trial_budget(lomax_sweep):
-    assert lomax_sweep.methods == truncation.SWEEP_METHODS
+    assert lomax_sweep.methods == truncation_lesson.SWEEP_METHODS
     assert lomax_sweep.parameters == ("moment_k", "n", "epsilon")
     np.testing.assert_array_equal(lomax_sweep.grid["n"], N_VALUES)
     np.testing.assert_array_equal(lomax_sweep.trials[0].ravel(), [1000, 1000, 200, 20])  # budget // n, in [20, 1000]
@@ -73,10 +76,10 @@ def test_ksu20_beats_the_naive_window_where_its_noise_dominates(lomax_sweep):
 
 def test_ksu20_beats_naive_by_5x_at_every_n_when_the_range_is_wide():
     """With R = 10^5 the naive window's noise grows 100×, the KSU20 error barely moves (log R buckets)."""
-    wide = truncation.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED, mean_range=1e5)
+    wide = truncation_lesson.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED, mean_range=1e5)
     ratio = medians(wide, "naive") / medians(wide, "KSU20 estimator")
     assert np.all(ratio >= 5), ratio
-    narrow = truncation.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED)  # same data and noise streams
+    narrow = truncation_lesson.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED)  # same data and noise streams
     np.testing.assert_allclose(medians(wide, "naive") / medians(narrow, "naive"), 100, rtol=0.35)
     np.testing.assert_allclose(medians(wide, "KSU20 estimator") / medians(narrow, "KSU20 estimator"), 1, rtol=0.1)
 
@@ -101,7 +104,7 @@ def test_non_private_error_is_the_half_normal_median(lomax_sweep):
 
 def test_methods_share_the_data_and_draw_their_own_noise():
     """Every method's errors are reproduced from the one dataset of stream (seed, "data", k, n)."""
-    result = truncation.error_sweep("lomax", [K], [1000], 1.0, 20_000, 5)
+    result = truncation_lesson.error_sweep("lomax", [K], [1000], 1.0, 20_000, 5)
     trials = int(result.trials[0].ravel()[0])
     x = distributions.heavy_tailed("lomax", K).sample((trials, 1000), child_generator(5, "data", K, 1000))
 
@@ -120,7 +123,7 @@ def test_methods_share_the_data_and_draw_their_own_noise():
 
 def test_same_seed_same_sweep_other_seed_other_data():
     args = ("lomax", [2.0, math.inf], [1000, 4000], 0.5, 40_000)
-    first, again, other = (truncation.error_sweep(*args, seed) for seed in (3, 3, 4))
+    first, again, other = (truncation_lesson.error_sweep(*args, seed) for seed in (3, 3, 4))
     for a, b in zip(first.errors.ravel(), again.errors.ravel()):
         np.testing.assert_array_equal(a, b)
     for a, b in zip(first.errors.ravel(), other.errors.ravel()):
@@ -132,8 +135,8 @@ def test_k_infinity_means_gaussian_data_and_a_private_part_of_pure_noise():
     the optimal radius is the floor t0 = 1, so the private part is |Lap(2/(εn))|: n·ε/2 times it has median ln 2
     (1120 trials pooled: relative sd 4.5 %), and the slope is −1."""
     n_values = [1000, 10_000, 100_000]
-    lomax = truncation.error_sweep("lomax", [math.inf], n_values, 1.0, 1_000_000, 1)
-    two_point = truncation.error_sweep("two-point", [math.inf], n_values, 1.0, 1_000_000, 1)
+    lomax = truncation_lesson.error_sweep("lomax", [math.inf], n_values, 1.0, 1_000_000, 1)
+    two_point = truncation_lesson.error_sweep("two-point", [math.inf], n_values, 1.0, 1_000_000, 1)
     for a, b in zip(lomax.errors.ravel(), two_point.errors.ravel()):
         np.testing.assert_array_equal(a, b)
     private = lomax.errors[lomax.methods.index(PRIVATE)].ravel()
@@ -147,7 +150,7 @@ def test_k_infinity_means_gaussian_data_and_a_private_part_of_pure_noise():
 # ------------------------------------------------------------------------------------------ bias correction
 @pytest.fixture(scope="module")
 def bias_sweep():
-    return truncated_mle.bias_correction_sweep(BIAS_N, [0.25, EPSILON], DELTA, TRUE_MEAN, WARM_START, SURVIVAL_RADIUS,
+    return truncation_lesson.bias_correction_sweep(BIAS_N, [0.25, EPSILON], DELTA, TRUE_MEAN, WARM_START, SURVIVAL_RADIUS,
                                                BIAS_TRIALS, SEED)
 
 
@@ -174,10 +177,10 @@ def test_bias_correction_cuts_the_naive_error_at_least_5x(bias_sweep):
 def test_public_truncated_mle_mean_is_the_sweeps_estimator(bias_sweep):
     """truncation re-exports truncated_mle.truncated_mle_mean; called directly on the sweep's data and noise stream
     it gives the sweep's errors, and its own naive release is ≥ 5× worse."""
-    assert truncation.truncated_mle_mean is truncated_mle.truncated_mle_mean
-    assert truncated_mle.BIAS_CORRECTION_METHODS[MOMENT_MATCHING] is truncation.truncated_mle_mean
+    assert truncation_lesson.truncated_mle_mean is truncated_mle.truncated_mle_mean
+    assert truncation_lesson.BIAS_CORRECTION_METHODS[MOMENT_MATCHING] is truncation_lesson.truncated_mle_mean
     x = TRUE_MEAN + child_generator(SEED, "data", N_DEFAULT).standard_normal((BIAS_TRIALS, N_DEFAULT))
-    result = truncation.truncated_mle_mean(x, EPSILON, DELTA, WARM_START, SURVIVAL_RADIUS,
+    result = truncation_lesson.truncated_mle_mean(x, EPSILON, DELTA, WARM_START, SURVIVAL_RADIUS,
                                            child_generator(SEED, "noise", MOMENT_MATCHING, N_DEFAULT),
                                            mean_offset_bound=1.0)
     errors = np.abs(result.estimate - TRUE_MEAN)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from dpcore import audit, mechanisms
-from dpcore import user_level as ul
+from dpcore.estimators import user_level as ul
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
 GRID = ul.default_grid(11)
 
@@ -172,8 +173,8 @@ def test_seeded_reproducibility():
     first, again = ul.threshold_data(10, 4, rng=9, trials=3), ul.threshold_data(10, 4, rng=9, trials=3)
     assert all(np.array_equal(a, b) for a, b in zip(first, again))
     assert ul.select_threshold(*first, 1.0, rng=3).tolist() == ul.select_threshold(*again, 1.0, rng=3).tolist()
-    one, two = (ul.user_level_sweep(np.array([1, 5]), np.array([20, 40]), 1.0, 10, seed=0) for _ in range(2))
-    assert one.parameters == ("per_user", "users") and one.methods == tuple(ul.SWEEP_METHODS)
+    one, two = (exponential_mechanism_lesson.user_level_sweep(np.array([1, 5]), np.array([20, 40]), 1.0, 10, seed=0) for _ in range(2))
+    assert one.parameters == ("per_user", "users") and one.methods == tuple(exponential_mechanism_lesson.USER_SWEEP_METHODS)
     assert np.array_equal(one.mean, two.mean) and one.median.shape == (3, 2, 2)
 
 
@@ -188,6 +189,6 @@ def test_bad_inputs_are_rejected():
     with pytest.raises(ValueError, match="kind"):
         ul.losses(np.zeros((2, 3)), "median")
     with pytest.raises(ValueError, match="users"):
-        ul.user_level_sweep(np.array([1.0]), 20.5, 1.0, 5, 0)
+        exponential_mechanism_lesson.user_level_sweep(np.array([1.0]), 20.5, 1.0, 5, 0)
     with pytest.raises(ValueError, match="epsilon"):
         ul.select_threshold(x, y, 0.0)

@@ -14,7 +14,15 @@ import plotly.io as pio
 import pytest
 
 from dpcore import viz
-from dpcore.viz import FrameData, Series, animated_sweep, figure_html, figure_table_csv, line_figure, method_color
+from dpcore.viz import (
+    FrameData,
+    Series,
+    animated_sweep,
+    figure_html,
+    figure_table_csv,
+    line_figure,
+    method_color,
+)
 
 N = np.array([10.0, 100.0, 1_000.0, 10_000.0])
 EPSILONS = (1.0, 0.1, 0.01)  # later frames reach further than the first
@@ -201,7 +209,7 @@ def test_unknown_names_get_a_stable_palette_colour():
     names = [f"method {i}" for i in range(20)]
     colours = [method_color(name) for name in names]
     assert colours == [method_color(name) for name in names]
-    assert set(colours) <= set(viz._FALLBACK)
+    assert set(colours) <= set(viz.style._FALLBACK)
     assert len(set(colours)) > 1
 
 
@@ -452,8 +460,8 @@ def test_direction_disk_and_trajectory_figures():
 def test_partition_rounds_figure_replays_every_round_then_the_estimates():
     """One frame per round plus the estimates; groups hold the selected coordinates at their selecting values, the
     floor min p/4 replaces values below it, and the final frame places every coordinate exactly once."""
-    from dpcore import product
-    from dpcore import product_distributions as products
+    from dpcore.distributions import binary_product as products
+    from dpcore.estimators import partition_rounds as product
     p = products.marginal_profile("log-uniform", 256)
     run = product.simulate_partition_rounds(p, 100_000, 1.0, rng=3)
     fig = viz.partition_rounds_figure(p, run)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from helpers import assert_clean_and_animated, charts, decode, page_path, run, texts
 
-from dpcore import sdp
+from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
 PAGE = page_path("exponential_mechanism.py")
 ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1", "user_level": "0.1"}
@@ -70,7 +70,7 @@ def test_sdp_section_on_request_meets_its_stated_error():
     assert {"sdp_disk", "sdp_path"} <= set(specs)
     path = next(trace for trace in specs["sdp_path"]["data"] if trace["name"] == "private estimate, step by step")
     end = np.array([decode(path["x"])[-1], decode(path["y"])[-1]])
-    assert np.linalg.norm(end - np.asarray(sdp.ITERATIVE_DEFAULTS["true_offset"])) <= sdp.ITERATIVE_DEFAULT_ERROR
+    assert np.linalg.norm(end - np.asarray(exponential_mechanism_lesson.ITERATIVE_DEFAULTS["true_offset"])) <= exponential_mechanism_lesson.ITERATIVE_DEFAULT_ERROR
 
 
 def test_clipping_beats_group_privacy_once_users_hold_many_examples(default_page):

@@ -3,10 +3,20 @@
 
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, assert_animated, charts, decode, run, texts, widget_values
+from helpers import (
+    ROOT,
+    active_frame,
+    assert_animated,
+    charts,
+    decode,
+    run,
+    texts,
+    widget_values,
+)
 from streamlit.testing.v1 import AppTest
 
-from dpcore import noise_tradeoff as nt
+from dpcore.estimators import mean_release as nt
+from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
 
 PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
@@ -52,12 +62,12 @@ def test_page_runs_at_defaults(default_page):
 
 
 def test_error_vs_n_figure_shows_the_library_sweep_and_exact_rmse(default_page):
-    """Frame d = 64 plots nt.error_sweep's RMSE (streams keyed by values: a d = 64 sweep gives the same numbers)
+    """Frame d = 64 plots noise_tradeoff_lesson.error_sweep's RMSE (streams keyed by values: a d = 64 sweep gives the same numbers)
     and the dashed curves are nt.expected_error."""
     frame = next(f for f in charts(default_page)["error_vs_n"]["frames"] if f["name"] == "64")
     traces = {trace["name"]: trace for trace in frame["data"]}
     n_grid = decode(traces["Laplace"]["x"]).astype(int)
-    result = nt.error_sweep(n_grid, np.array([64]), np.array([1.0]), 1e-6, 200, 0)
+    result = noise_tradeoff_lesson.error_sweep(n_grid, np.array([64]), np.array([1.0]), 1e-6, 200, 0)
     for mechanism in (*nt.MECHANISMS, "non-private"):
         # the page serves the stored sweep; a fresh run on another CPU differs in the last bits (precomputed_check)
         np.testing.assert_allclose(decode(traces[mechanism]["y"]), result.curve(mechanism, "n")["rmse"], rtol=1e-6)
@@ -70,10 +80,10 @@ def test_takeaways_quote_the_library(default_page):
     radius = nt.clip_radius(64, 10_000)
     ratio = nt.calibrate("Laplace", 64, 10_000, 1.0, 1e-6, radius).rmse / nt.calibrate(
         "Gaussian (analytic)", 64, 10_000, 1.0, 1e-6, radius).rmse
-    assert f"d > **{nt.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
+    assert f"d > **{noise_tradeoff_lesson.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
     assert f"**{ratio:.2f}×**" in notes
     assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # §2.4 at k = 100
-    assert f"from **k = {nt.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
+    assert f"from **k = {noise_tradeoff_lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
     caption = default_page.caption[0].value
     for mechanism in ("Laplace", "Gaussian (analytic)", "non-private"):
         assert f"{nt.expected_error(mechanism, 64, 10_000, 1.0, 1e-6):.3g}" in caption

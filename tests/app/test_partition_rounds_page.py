@@ -2,10 +2,18 @@
 
 import numpy as np
 import pytest
-from helpers import assert_clean_and_animated, charts, decode, frame_traces, page_path, run, texts
+from helpers import (
+    assert_clean_and_animated,
+    charts,
+    decode,
+    frame_traces,
+    page_path,
+    run,
+    texts,
+)
 
-from dpcore import product
-from dpcore import product_distributions as products
+from dpcore.distributions import binary_product as products
+from dpcore.estimators import partition_rounds as product
 
 PAGE = page_path("partition_rounds.py")
 ANIMATED = {"rounds": "round 1", "tv_vs_n": "1", "kl_vs_n": "1", "tv_vs_d": "1,000,000", "profiles": "log-uniform"}

@@ -2,9 +2,17 @@
 
 import numpy as np
 import pytest
-from helpers import assert_clean_and_animated, charts, decode, frame_traces, page_path, run, texts
+from helpers import (
+    assert_clean_and_animated,
+    charts,
+    decode,
+    frame_traces,
+    page_path,
+    run,
+    texts,
+)
 
-from dpcore import selection
+from dpcore.lessons import tournament as selection
 
 PAGE = page_path("tournament.py")
 ANIMATED = {"tv_vs_n": "41", "price_of_k": "0.1", "users_needed": "0.1", "user_tv": "16"}

@@ -3,14 +3,15 @@
 import math
 import re
 
+import helpers
 import numpy as np
 import pytest
-import helpers
 from helpers import ROOT, active_frame, charts, decode, run, texts, widget_values
 from streamlit.testing.v1 import AppTest
 
-from dpcore import truncated_mle, truncation
+from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
+from dpcore.lessons import truncation
 
 PAGE = str(ROOT / "app_pages" / "truncation.py")
 MOMENTS = ["2", "2.5", "3", "4", "6", "10", "inf"]

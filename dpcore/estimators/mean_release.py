@@ -1,0 +1,213 @@
+r"""Pure versus approximate DP for a d-dimensional mean: what :math:`\delta > 0` buys (algorithms.md §2).
+
+Release the mean of :math:`n` points in :math:`\mathbb R^d` after clipping each to the :math:`\ell_2` ball of
+radius :math:`C` around a public centre, so one replaced point moves the mean by
+:math:`\Delta_2 = 2C/n` in :math:`\ell_2` and by at most :math:`\Delta_1 = 2C\sqrt d/n` in :math:`\ell_1`.
+
+* **Laplace** calibrates to :math:`\Delta_1` and is pure :math:`\varepsilon`-DP: noise RMSE
+  :math:`\sqrt{2d}\,\Delta_1/\varepsilon = 2\sqrt2\,Cd/(\varepsilon n)`.
+* **Gaussian** calibrates to :math:`\Delta_2` and needs :math:`\delta > 0`: noise RMSE
+  :math:`\sigma_1 \Delta_2 \sqrt d = 2C\sqrt d\,\sigma_1/n`, with :math:`\sigma_1` the noise for unit sensitivity
+  (classical :math:`\sqrt{2\ln(1.25/\delta)}/\varepsilon` or the exact analytic value).
+* **zCDP Gaussian** at :math:`\rho = \varepsilon^2/2` (the zCDP that :math:`\varepsilon`-DP implies):
+  :math:`\sigma = \Delta_2/\varepsilon`.
+
+With Gaussian-like data :math:`C \approx \sqrt d`, so Laplace's error grows like :math:`d^{1.5}` and the
+Gaussian's like :math:`d` (seed 001's table; seed 004 Thms 1.3/1.4): the ratio is
+:math:`\sqrt{2d}/(\varepsilon\sigma_1)`, a :math:`\sqrt d` gap that overtakes at the crossover dimension
+:math:`d^* = (\varepsilon\sigma_1)^2/2`. Under composition of :math:`k` releases, zCDP / exact Gaussian
+accounting grows like :math:`\sqrt k`, pure accounting like :math:`k` (seed 000 explains why pure DP
+cannot use advanced composition's :math:`\delta'`).
+
+Simulation model for sweeps (documented on the page): data :math:`\mathcal N(\mu, I_d)` with the public
+centre :math:`\mu` and :math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`, so that with probability
+:math:`\ge 1-\beta` no point is clipped and the clipped mean *is* the sample mean, whose error is exactly
+:math:`\mathcal N(0, I_d/n)`. Sweeps draw that sufficient statistic and privatise it with the audited
+mechanisms of :mod:`dpcore.mechanisms`; :func:`private_mean` runs the full clip-then-noise pipeline on
+raw points (used for the one-run picture).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import accounting, mechanisms
+from ..core.randomness import RngLike
+from ..core.validation import Array, Choice, Integer, Real, Seed, validated
+from .clipping import clip_to_ball
+
+__all__ = ["MECHANISMS", "NoiseCalibration", "clip_radius", "calibrate", "private_mean", "repeated_releases", "expected_error"]
+
+
+
+#: The mechanisms compared on the page, by their app-wide legend names (dpcore.viz.METHOD_COLORS).
+MECHANISMS = ("Laplace", "Gaussian (classical)", "Gaussian (analytic)", "zCDP Gaussian")
+
+
+
+NON_PRIVATE = "non-private"
+
+
+
+_EPSILON = Real(low=0, low_open=True)
+
+
+
+_DELTA = Real(0, 1, low_open=True, high_open=True)
+
+
+
+_DIMENSION = Integer(low=1, high=100_000)
+
+
+
+_SAMPLES = Integer(low=2)
+
+
+
+_BETA = Real(0, 1, low_open=True, high_open=True)
+
+
+
+_MECHANISM = Choice(MECHANISMS)
+
+
+
+@dataclass(frozen=True)
+class NoiseCalibration:
+    """How a mechanism privatises the clipped mean, and what it costs.
+
+    Attributes
+    ----------
+    mechanism : str
+    guarantee : str
+        The privacy statement, e.g. ``"1-DP (pure)"``.
+    sensitivity : float
+        The sensitivity it is calibrated to (:math:`\\Delta_1` for Laplace, :math:`\\Delta_2` otherwise).
+    coordinate_sd : float
+        Standard deviation of the noise in each coordinate.
+    rmse : float
+        Exact :math:`\\sqrt{\\mathbb E\\|\\text{noise}\\|_2^2} = \\sqrt d \\cdot` ``coordinate_sd``.
+    """
+
+    mechanism: str
+    guarantee: str
+    sensitivity: float
+    coordinate_sd: float
+    rmse: float
+
+
+
+@validated(dimension=_DIMENSION, n_samples=_SAMPLES, beta=_BETA)
+def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
+    r""":math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`: all :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within :math:`C` of
+    :math:`\mu` with probability :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm, union bound)."""
+    return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n_samples / beta))
+
+
+
+@validated(mechanism=_MECHANISM, dimension=_DIMENSION, n_samples=_SAMPLES, epsilon=_EPSILON, delta=_DELTA,
+           radius=Real(low=0, low_open=True))
+def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
+              radius: float) -> NoiseCalibration:
+    r"""The noise a mechanism adds to the mean of ``n_samples`` points clipped to radius ``radius`` (§2.2).
+
+    ``delta`` is used by the (ε, δ) Gaussians only. ``"Gaussian (classical)"`` requires
+    :math:`\varepsilon \le 1` (its proof's range; a ``ValueError`` otherwise).
+    """
+    l2_sensitivity = 2.0 * radius / n_samples
+    if mechanism == "Laplace":
+        l1_sensitivity = l2_sensitivity * math.sqrt(dimension)
+        sd = math.sqrt(2.0) * l1_sensitivity / epsilon
+        return NoiseCalibration(mechanism, f"{epsilon:g}-DP (pure)", l1_sensitivity, sd, sd * math.sqrt(dimension))
+    if mechanism == "zCDP Gaussian":
+        rho = accounting.pure_to_zcdp(epsilon)
+        sd = l2_sensitivity / math.sqrt(2.0 * rho)
+        return NoiseCalibration(mechanism, f"ρ = ε²/2 = {rho:g}-zCDP", l2_sensitivity, sd, sd * math.sqrt(dimension))
+    calibration = "classical" if mechanism == "Gaussian (classical)" else "analytic"
+    sd = mechanisms.gaussian_sigma(l2_sensitivity, epsilon, delta, calibration)
+    return NoiseCalibration(mechanism, f"({epsilon:g}, {delta:g})-DP", l2_sensitivity, sd, sd * math.sqrt(dimension))
+
+
+
+def release_means(mechanism: str, means: np.ndarray, calibration: NoiseCalibration, epsilon: float, delta: float,
+               rng: np.random.Generator) -> np.ndarray:
+    """Release ``means`` (one row per dataset) with the audited mechanism of :mod:`dpcore.mechanisms` that
+    ``mechanism`` names, calibrated by ``calibration`` (its guarantee is that of :func:`calibrate`)."""
+    if mechanism == "Laplace":
+        return mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
+    if mechanism == "zCDP Gaussian":
+        return mechanisms.zcdp_gaussian(means, calibration.sensitivity, accounting.pure_to_zcdp(epsilon), rng)
+    calibration_kind = "classical" if mechanism == "Gaussian (classical)" else "analytic"
+    return mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
+
+
+
+@validated(points=Array(ndim=(2, 3), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
+           radius=Real(low=0, low_open=True), rng=Seed())
+def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: float, center=None,
+                 rng: RngLike = None) -> np.ndarray:
+    r"""Clip every point to the :math:`\ell_2` ball of radius ``radius`` around ``center``, average, add noise.
+
+    Guarantee (replace-one neighbours, public ``center`` and ``radius``): ``"Laplace"`` is
+    :math:`\varepsilon`-DP; ``"Gaussian (classical)"`` and ``"Gaussian (analytic)"`` are
+    :math:`(\varepsilon, \delta)`-DP; ``"zCDP Gaussian"`` is :math:`\varepsilon^2/2`-zCDP. The clipped mean has
+    :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 \le 2C\sqrt d/n`.
+
+    Parameters
+    ----------
+    points : array of shape (n, d) or (trials, n, d)
+        One dataset, or one per trial (vectorised).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (d,) or (trials, d).
+    """
+    n_samples, dimension = points.shape[-2], points.shape[-1]
+    if n_samples < 2:
+        raise ValueError(f"points must hold at least 2 rows per dataset; got {n_samples}")
+    means = clip_to_ball(points, radius, center).mean(axis=-2)
+    calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta, radius)
+    return release_means(mechanism, means, calibration, epsilon, delta, rng)
+
+
+
+@validated(points=Array(ndim=(2,), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
+           radius=Real(low=0, low_open=True), releases=Integer(low=1, high=100_000), rng=Seed())
+def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radius: float, releases: int,
+                      center=None, rng: RngLike = None) -> np.ndarray:
+    r"""``releases`` independent runs of :func:`private_mean` on one dataset, shape (releases, d).
+
+    The clipped mean is computed once and privatised ``releases`` times with fresh noise: the spread
+    of the result is exactly the mechanism's noise distribution. (Each release alone has the guarantee
+    of :func:`private_mean`; publishing all of them would compose.)
+    """
+    if points.shape[0] < 2:
+        raise ValueError(f"points must hold at least 2 rows; got {points.shape[0]}")
+    mean = clip_to_ball(points, radius, center).mean(axis=0)
+    calibration = calibrate(mechanism, points.shape[1], points.shape[0], epsilon, delta, radius)
+    return release_means(mechanism, np.tile(mean, (releases, 1)), calibration, epsilon, delta, rng)
+
+
+
+@validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, n_samples=_SAMPLES,
+           epsilon=_EPSILON, delta=_DELTA, beta=_BETA)
+def expected_error(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
+                   beta: float = 0.1) -> float:
+    r"""Root mean squared :math:`\ell_2` error of the released mean under the simulation model (module docstring):
+
+    .. math:: \sqrt{\mathbb E\|\hat\mu - \mu\|_2^2} = \sqrt{d/n + \mathrm{RMSE}_{\text{noise}}^2}
+
+    (sampling and noise are independent); ``"non-private"`` gives :math:`\sqrt{d/n}`. Exact for the
+    simulated quantity; the theory curve of every sweep.
+    """
+    sampling = dimension / n_samples
+    if mechanism == NON_PRIVATE:
+        return math.sqrt(sampling)
+    radius = clip_radius(dimension, n_samples, beta)
+    return math.sqrt(sampling + calibrate(mechanism, dimension, n_samples, epsilon, delta, radius).rmse ** 2)
+

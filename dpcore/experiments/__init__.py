@@ -1,0 +1,14 @@
+"""The one Monte Carlo engine, its result store and the fits drawn from it.
+
+``engine``   :func:`run_sweep`: estimators × parameter grid × trials, vectorised, value-keyed streams; :class:`SweepResult`
+``store``    :func:`load_or_run`: stored results (``assets/precomputed``) served when their parameters match
+``fitting``  :func:`fit_power_law`, :func:`samples_needed`
+"""
+
+from . import engine, fitting, store
+from .engine import SweepResult, run_sweep, trials_for_budget
+from .fitting import fit_power_law, samples_needed
+from .store import STORE_VARIABLE, load_or_run, rerun_stored
+
+__all__ = ["engine", "fitting", "store", "SweepResult", "run_sweep", "trials_for_budget", "fit_power_law",
+           "samples_needed", "STORE_VARIABLE", "load_or_run", "rerun_stored"]

@@ -1,0 +1,9 @@
+"""One module per page of the lab: its grids, method ids and labels, sweeps, theory companions and takeaway numbers.
+
+The only layer of dpcore that knows pages exist. Pure (numpy / scipy), importable from a notebook: the page scripts
+call these functions and draw what they return.
+"""
+
+from . import exponential_mechanism, noise_tradeoff, partition_rounds, tournament, truncation
+
+__all__ = ["exponential_mechanism", "noise_tradeoff", "partition_rounds", "tournament", "truncation"]

@@ -1,0 +1,401 @@
+"""Curves and animated sweeps: :class:`Series`, :class:`FrameData`, :func:`animated_sweep` (frames, slider,
+Play/Pause, fixed axes), :func:`line_figure`, and :func:`sweep_frames` from a :class:`~dpcore.experiments.SweepResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..core.validation import Array, Choice, InstanceOf, check_same_length, validated
+from ..experiments import SweepResult
+from .style import (
+    _COORDINATE,
+    _FLAG,
+    _HEX_COLOR,
+    _KIND,
+    _NAME,
+    _TITLE,
+    _VALUES,
+    _font_size,
+    _ItemsOf,
+    method_color,
+    template,
+)
+
+__all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "line_figure", "sweep_frames", "theory_series"]
+
+# --------------------------------------------------------------------------------------- data
+
+
+def _checked_arrays(label: str, x: Any, y: Any, lower: Any, upper: Any) -> dict[str, np.ndarray]:
+    """A series' arrays as float numpy arrays, or ``ValueError`` naming the series and the field."""
+    if (lower is None) != (upper is None):
+        raise ValueError(f"{label}: give both lower and upper (a band) or neither")
+    arrays = {"x": _COORDINATE.check(f"{label} x", x)}
+    for field, value in dict(y=y, lower=lower, upper=upper).items():
+        if value is not None:
+            arrays[field] = _VALUES.check(f"{label} {field}", value)
+            if np.any(np.isinf(arrays[field])):
+                raise ValueError(f"{label} {field} must not contain ±inf (use NaN for a gap)")
+    check_same_length([f"{label} {field}" for field in arrays], list(arrays.values()))
+    if lower is not None and np.any(arrays["lower"] > arrays["upper"]):
+        raise ValueError(f"{label}: the band's lower edge exceeds its upper edge")
+    return arrays
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One curve of a figure: its points, an optional quantile band, and how to draw it.
+
+    Attributes
+    ----------
+    name : str
+        Legend name; use the :data:`METHOD_COLORS` keys for methods so every page agrees.
+    x, y : array of shape (m,)
+        The points. ``x`` must be finite; ``y`` may hold NaN (drawn as a gap), not ±inf.
+    lower, upper : array of shape (m,), optional
+        A band around ``y`` (e.g. the Monte Carlo 10 % and 90 % quantiles), both or neither.
+    kind : {"simulation", "curve", "theory", "baseline", "points"}
+        Markers and lines (with the band), a solid line (an exact curve, e.g. a density), a dashed line,
+        a dotted line, or markers only (a scatter of single-run values).
+    color : str, optional
+        A ``"#RRGGBB"`` colour; default :func:`method_color` of ``name``.
+    group : str, optional
+        Name of another series whose legend entry this one joins (it gets no entry of its own, and
+        clicking that entry hides both): e.g. a method's theory curve grouped with the method.
+
+    Arrays are converted to float ``numpy`` arrays and checked on construction (``ValueError``
+    naming the series and the field). Equality is identity (the fields are arrays).
+    """
+
+    name: str
+    x: Any
+    y: Any
+    lower: Any = None
+    upper: Any = None
+    kind: str = "simulation"
+    color: str | None = None
+    group: str | None = None
+
+    def __post_init__(self) -> None:
+        label = f"series {_NAME.check('Series name', self.name)!r}"
+        _KIND.check(f"{label} kind", self.kind)
+        color = method_color(self.name) if self.color is None else _HEX_COLOR.check(f"{label} color", self.color)
+        arrays = _checked_arrays(label, x=self.x, y=self.y, lower=self.lower, upper=self.upper)
+        for field, value in (arrays | {"color": color}).items():
+            object.__setattr__(self, field, value)
+
+    @property
+    def has_band(self) -> bool:
+        """Whether the series carries a quantile band."""
+        return self.lower is not None
+
+    def _plotted(self, axis: str) -> list[np.ndarray]:
+        """The arrays plotted along ``axis`` (``"x"``: x; ``"y"``: y and the band edges)."""
+        if axis == "x":
+            return [self.x]
+        return [self.y] + ([self.lower, self.upper] if self.has_band else [])
+
+
+@dataclass(frozen=True, eq=False)
+class FrameData:
+    """One frame of an animated sweep: a slider label and the curves shown at that parameter value.
+
+    Attributes
+    ----------
+    label : str
+        Shown on the slider (e.g. ``"0.5"`` for ε = 0.5) and used as the Plotly frame name, so it must be
+        unique within a figure.
+    series : list of Series
+        The curves, with distinct names. Every frame of a figure must list the same series (name,
+        kind, band or not) in the same order, so the animation has a fixed trace layout.
+    """
+
+    label: str
+    series: Sequence[Series]
+
+    def __post_init__(self) -> None:
+        _NAME.check("FrameData label", self.label)
+        object.__setattr__(self, "series", _ItemsOf(Series).check(f"frame {self.label!r} series", self.series))
+        names = [s.name for s in self.series]
+        if len(set(names)) < len(names):
+            raise ValueError(f"frame {self.label!r} has duplicate series names {names}")
+
+    def _layout_key(self) -> list[tuple[str, str, bool]]:
+        """(name, kind, has band) of each series: what must agree across frames."""
+        return [(s.name, s.kind, s.has_band) for s in self.series]
+
+
+# --------------------------------------------------------------------------------------- traces
+
+_DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot", "points": "solid"}
+_MODE = {"simulation": "lines+markers", "points": "markers"}
+_BAND_OPACITY = 0.2
+
+
+def _translucent(color: str) -> str:
+    red, green, blue = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red}, {green}, {blue}, {_BAND_OPACITY})"
+
+
+# Traces are plain dicts: Plotly validates them once, when the whole figure is built (building
+# go.Scatter objects first validated every array two more times and tripled the build time).
+
+def _band_traces(series: Series) -> list[dict]:
+    """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
+    edge = dict(type="scatter", x=series.x, mode="lines", line=dict(width=0, color=series.color),
+                legendgroup=series.name, showlegend=False, hoverinfo="skip")
+    return [dict(name=f"{series.name} (band lower)", y=series.lower, **edge),
+            dict(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
+                 fillcolor=_translucent(series.color), **edge)]
+
+
+def _line_trace(series: Series) -> dict:
+    mode = _MODE.get(series.kind, "lines")
+    return dict(type="scatter", name=series.name, x=series.x, y=series.y, mode=mode,
+                legendgroup=series.group or series.name, showlegend=series.group is None,
+                line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
+                hovertemplate="%{y:.3g}")
+
+
+def _traces(series: Sequence[Series]) -> list[dict]:
+    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list."""
+    bands = [trace for s in series if s.has_band for trace in _band_traces(s)]
+    return bands + [_line_trace(s) for s in series]
+
+
+# --------------------------------------------------------------------------------------- layout
+
+
+def _check_same_layout(frames: Sequence[FrameData]) -> None:
+    first = frames[0]
+    labels = [f.label for f in frames]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"frame labels must be unique; got {labels}")
+    for frame in frames[1:]:
+        if frame._layout_key() != first._layout_key():
+            raise ValueError(f"every frame must have the same series (name, kind, band) in the same order; "
+                             f"frame {frame.label!r} has {frame._layout_key()} but frame {first.label!r} "
+                             f"has {first._layout_key()}")
+
+
+#: A log axis shows at most this many decades below its largest value; smaller values leave the chart.
+MAX_LOG_DECADES = 12
+
+
+def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[float]:
+    """An axis range covering every value of every frame (in log10 units for a log axis), padded by 5 %."""
+    values = []
+    for frame in frames:
+        for series in frame.series:
+            for array in series._plotted(axis):
+                if log and np.any(array <= 0):
+                    raise ValueError(f"log_{axis} needs positive {axis} values; series {series.name!r} in "
+                                     f"frame {frame.label!r} has {axis} <= 0")
+                values.append(array[np.isfinite(array)])
+    finite = np.concatenate(values)
+    if finite.size == 0:
+        raise ValueError(f"no finite {axis} values to plot")
+    if log:
+        finite = np.log10(finite)
+    low, high = float(finite.min()), float(finite.max())
+    if log:
+        low = max(low, high - MAX_LOG_DECADES)  # exact zeros or 1e-300 underflow must not flatten the plot
+    pad = 0.05 * (high - low) or (0.5 if log else 0.1 * abs(high) or 1.0)
+    return [low - pad, high + pad]
+
+
+def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict:
+    """A fixed-range axis; a log axis spanning two decades or more labels only the powers of ten, a shorter one
+    the 1s, 2s and 5s."""
+    low, high = _fixed_range(frames, axis, log)
+    spec = dict(title=dict(text=title), range=[low, high], autorange=False, type="log" if log else "linear")
+    if log:
+        spec["exponentformat"] = "power"
+    if log and high - low >= 2:
+        spec |= dict(dtick=1, minor=dict(dtick="D1", showgrid=True, gridcolor="#F2F2F2"))
+    elif log:  # under two decades: label the 1s, 2s and 5s in full (20, 50, 100), not every digit
+        def nice(mantissas):
+            return [m * 10.0 ** e for e in range(int(np.floor(low)), int(np.ceil(high)) + 1) for m in mantissas
+                    if low <= np.log10(m) + e <= high]
+        ticks = nice((1, 2, 5)) if len(nice((1, 2, 5))) >= 3 else nice((1, 1.5, 2, 3, 5, 7))
+        spec |= dict(tickmode="array", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
+    return spec
+
+
+def _height(presentation: bool, animated: bool) -> int:
+    """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height); an
+    animated figure adds room for its slider and buttons."""
+    return (640 if presentation else 480) + (120 if animated and presentation else 90 if animated else 0)
+
+
+def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
+            presentation: bool, frame_title: str | None = None, shown: int = 0) -> go.Figure:
+    """Both builders' figure, validated by Plotly once: frame ``shown``'s traces and the styled layout,
+    plus (when ``frame_title`` is given) every frame with the slider (positioned on ``shown``) and
+    Play/Pause buttons."""
+    layout = dict(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                  height=_height(presentation, animated=frame_title is not None),
+                  xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y))
+    if frame_title is None:
+        return go.Figure(data=_traces(frames[shown].series), layout=layout)
+    controls = _controls(frames, frame_title, presentation)
+    controls["sliders"][0]["active"] = shown
+    return go.Figure(data=_traces(frames[shown].series), layout=layout | controls,
+                     frames=[dict(name=f.label, data=_traces(f.series)) for f in frames])
+
+
+# --------------------------------------------------------------------------------------- animation
+
+_PLAY_FRAME_MS = 800
+
+
+def _animate(duration_ms: int, redraw: bool = True, **extra: Any) -> dict:
+    """The animation options of a slider step or a button."""
+    return dict(mode="immediate", frame=dict(duration=duration_ms, redraw=redraw), transition=dict(duration=0),
+                **extra)
+
+
+def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool) -> dict:
+    """Slider (one step per frame) and Play/Pause buttons, on one row below the x-axis title."""
+    size = _font_size(presentation)
+    below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
+    steps = [dict(method="animate", label=f.label, args=[[f.label], _animate(0)]) for f in frames]
+    slider = dict(active=0, steps=steps, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=below_axis, b=10),
+                  currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
+                  transition=dict(duration=0))
+    play = dict(label="Play", method="animate", args=[None, _animate(_PLAY_FRAME_MS, fromcurrent=True)])
+    pause = dict(label="Pause", method="animate", args=[[None], _animate(0, redraw=False)])
+    buttons = dict(type="buttons", direction="left", buttons=[play, pause], showactive=False, x=0.16,
+                   xanchor="right", y=0, yanchor="top", pad=dict(t=below_axis + round(2 * size), r=10))
+    return dict(sliders=[slider], updatemenus=[buttons])
+
+
+@validated(frames=_ItemsOf(FrameData), x_title=_TITLE, y_title=_TITLE, frame_title=_TITLE, title=_TITLE,
+           log_x=_FLAG, log_y=_FLAG, presentation=_FLAG)
+def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, frame_title: str, title: str = "",
+                   log_x: bool = True, log_y: bool = True, presentation: bool = False,
+                   start: str | None = None) -> go.Figure:
+    """An animated figure over frames of one parameter, with a slider and Play/Pause buttons.
+
+    Typical use: error vs ``n`` (x) for each method, one frame per ε; the Monte Carlo median with
+    its quantile band, the theory curve and the non-private baseline.
+
+    Parameters
+    ----------
+    frames : list of FrameData
+        At least one frame; all frames list the same series in the same order.
+    x_title, y_title : str
+        Axis titles, with symbols and units (e.g. ``"sample size n"``, ``"|error| (median)"``).
+    frame_title : str
+        The swept parameter; the slider shows ``frame_title + " = " + label``.
+    title : str
+        Figure title (may be empty).
+    log_x, log_y : bool
+        Logarithmic axes (the default: error rates are power laws). Plotted values must be positive.
+    presentation : bool
+        Use the presentation template (larger fonts and lines).
+    start : str, optional
+        Label of the frame to open on (e.g. the ε chosen in the sidebar); default the first frame.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``data`` equals the ``start`` frame and the slider sits on it; ``frames`` are named by the labels; both axis ranges are
+        fixed over all frames (padded, in log10 units on log axes) so only the curves move;
+        ``layout.uirevision`` is constant so a rerun keeps the user's zoom.
+
+    Raises
+    ------
+    ValueError
+        No frames, duplicate labels, frames whose series differ (names, kinds, bands or order),
+        or non-positive values on a log axis.
+    """
+    _check_same_layout(frames)
+    labels = [f.label for f in frames]
+    if start is not None and start not in labels:
+        raise ValueError(f"start must be one of the frame labels {labels}; got {start!r}")
+    return _figure(frames, x_title, y_title, title, log_x, log_y, presentation, frame_title,
+                   labels.index(start) if start is not None else 0)
+
+
+@validated(series=_ItemsOf(Series), x_title=_TITLE, y_title=_TITLE, title=_TITLE, log_x=_FLAG, log_y=_FLAG,
+           presentation=_FLAG)
+def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: str = "", log_x: bool = False,
+                log_y: bool = False, presentation: bool = False) -> go.Figure:
+    """A static figure (one run, no animation) with the same styling as :func:`animated_sweep`.
+
+    Parameters
+    ----------
+    series : list of Series
+        The curves, with distinct names.
+    x_title, y_title, title : str
+        Axis titles (with symbols and units) and the figure title (may be empty).
+    log_x, log_y : bool
+        Logarithmic axes; plotted values must then be positive.
+    presentation : bool
+        Use the presentation template.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Raises
+    ------
+    ValueError
+        Duplicate series names or non-positive values on a log axis.
+    """
+    return _figure([FrameData("line_figure", series)], x_title, y_title, title, log_x, log_y, presentation)
+
+
+# --------------------------------------------------------------------------------------- sweeps
+
+_STATISTIC = Choice(("median", "mean", "rmse"))
+
+
+@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME, statistic=_STATISTIC)
+def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
+                 theory: Callable[[Any], list[Series]] | None = None,
+                 label: Callable[[Any], str] = "{:g}".format) -> list[FrameData]:
+    """Turn a Monte Carlo sweep into animation frames: one frame per value of axis ``frame``.
+
+    Each frame holds, for every method of ``result``, its ``statistic`` along axis ``x`` (markers and
+    lines) with the sweep's quantile band, then the series ``theory(frame_value)`` returns (theory
+    curves, baselines), so simulation and theory move together.
+
+    Parameters
+    ----------
+    result : dpcore.experiments.SweepResult
+    x, frame : str
+        Grid axes: the horizontal axis and the animated one.
+    fixed : dict, optional
+        Values for the remaining axes (axes with one value may be omitted).
+    statistic : {"median", "mean", "rmse"}
+        The simulated curve. The band is always the quantile band of the per-trial errors.
+    theory : callable, optional
+        ``theory(frame_value) -> list[Series]`` added after the methods.
+    label : callable
+        Frame label from the frame value (default ``"{:g}".format``).
+    """
+    fixed = dict(fixed or {})
+    frames = []
+    for value in result.grid[frame].tolist():
+        series = []
+        for method in result.methods:
+            curve = result.curve(method, x, **fixed, **{frame: value})
+            series.append(Series(method, curve["x"], curve[statistic], curve["lower"], curve["upper"]))
+        frames.append(FrameData(label(value), series + (theory(value) if theory else [])))
+    return frames
+
+
+@validated(method=_NAME, x=Array(ndim=(1,)), y=Array(ndim=(1,), finite=False))
+def theory_series(method: str, x, y) -> Series:
+    """A method's theory companion: a dashed curve named ``"<method> (theory)"`` in the method's colour,
+    sharing the method's legend entry (clicking the method hides both)."""
+    return Series(f"{method} (theory)", x, y, kind="theory", color=method_color(method), group=method)
+
+

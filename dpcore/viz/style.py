@@ -1,0 +1,205 @@
+"""The look of every figure: the colour-blind-safe palette, one colour per method, the projector template."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from ..core.validation import Array, Choice, Constraint, InstanceOf, validated
+
+__all__ = ["OKABE_ITO", "METHOD_COLORS", "method_color", "template"]
+
+# --------------------------------------------------------------------------------------- colours
+
+#: Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour-vision deficiencies.
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+}
+
+# The pure yellow is too light for a line on white (contrast 1.2:1), so lines use a darkened yellow;
+# greys take the reference curves (theory, lower bound) so the methods keep the saturated hues.
+_DARK_YELLOW = "#B09A00"
+_GREY, _DARK_GREY = "#999999", "#555555"
+
+#: The one method -> colour registry used by every page (legend names are these keys verbatim).
+METHOD_COLORS: dict[str, str] = {
+    "non-private": OKABE_ITO["black"],
+    "Laplace": OKABE_ITO["blue"],
+    "Gaussian (analytic)": OKABE_ITO["vermillion"],
+    "Gaussian (classical)": OKABE_ITO["orange"],
+    "zCDP Gaussian": OKABE_ITO["reddish purple"],
+    "naive": OKABE_ITO["sky blue"],
+    "clipped Laplace": OKABE_ITO["bluish green"],
+    "exponential mechanism": _DARK_YELLOW,
+    "theory": _DARK_GREY,
+    "lower bound": _GREY,
+    # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme.
+    "KSU20 estimator": "#882255",
+    "private part (bias + noise)": "#44AA99",
+    "naive truncated mean": "#117733",
+    "truncated MLE (moment matching)": "#332288",
+    "truncated MLE (DP gradient descent)": "#AA4499",
+    "clipped (user-level)": "#EE3377",
+    "group privacy": "#999933",
+    "one example per user": "#661100",
+    "report noisy max": "#CC6677",
+    "permute-and-flip": "#88CCEE",
+    # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
+    "partition rounds (pure)": "#0077BB",
+    "naive Laplace": "#33BBEE",
+    "partition + Gaussian (zCDP)": "#AA3377",
+    "one-shot Gaussian (ε, δ)": "#CC3311",
+    "one-shot Laplace (oracle radius)": "#CCBB44",
+}
+
+_FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
+
+
+@dataclass(frozen=True)
+class _Text(Constraint):
+    """A string (non-empty if ``nonempty``)."""
+
+    nonempty: bool = False
+
+    def describe(self) -> str:
+        return "a non-empty string" if self.nonempty else "a string"
+
+    def check(self, name: str, value: Any) -> str:
+        if not isinstance(value, str):
+            self.fail(name, value, TypeError)
+        if self.nonempty and not value:
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, 3] + ([""] if self.nonempty else [])
+
+
+@dataclass(frozen=True)
+class _ItemsOf(Constraint):
+    """A non-empty list or tuple of instances of ``kind``; normalised to a tuple."""
+
+    kind: type
+
+    def describe(self) -> str:
+        return f"a non-empty list of {self.kind.__name__}"
+
+    def check(self, name: str, value: Any) -> tuple:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, self.kind) for v in value):
+            self.fail(name, value, TypeError)
+        if not value:
+            self.fail(name, value)
+        return tuple(value)
+
+    def bad_values(self) -> list[Any]:
+        return [None, [], "abc", [1.0]]
+
+
+@dataclass(frozen=True)
+class _HexColor(_Text):
+    """A ``"#RRGGBB"`` colour (hex, so the band can be drawn as its translucent version)."""
+
+    def describe(self) -> str:
+        return "a colour '#RRGGBB'"
+
+    def check(self, name: str, value: Any) -> str:
+        super().check(name, value)
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, "red", "#12345"]
+
+
+_NAME = _Text(nonempty=True)
+_HEX_COLOR = _HexColor()
+_TITLE = _Text()
+_FIGURE = InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
+_FLAG = Choice((False, True))
+_KIND = Choice(("simulation", "curve", "theory", "baseline", "points"))
+_COORDINATE = Array(ndim=(1,), min_size=1)
+_VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
+
+
+@validated(name=_NAME)
+def method_color(name: str) -> str:
+    """The colour of a method: its :data:`METHOD_COLORS` entry, else a stable pick from the palette.
+
+    Parameters
+    ----------
+    name : str
+        The method's legend name.
+
+    Returns
+    -------
+    str
+        A ``"#RRGGBB"`` colour. Names outside the registry get a palette colour chosen by a CRC-32
+        hash of the name, so the same name has the same colour in every session and process.
+    """
+    return METHOD_COLORS.get(name) or _FALLBACK[zlib.crc32(name.encode()) % len(_FALLBACK)]
+
+
+# --------------------------------------------------------------------------------------- template
+
+_FONT_FAMILY = "Inter, 'Helvetica Neue', Helvetica, Arial, sans-serif"
+
+
+def _font_size(presentation: bool) -> int:
+    return 22 if presentation else 16
+
+
+@validated(presentation=_FLAG)
+def template(presentation: bool = False) -> go.layout.Template:
+    """The app's Plotly template: projector-sized fonts, white background, light grid.
+
+    Parameters
+    ----------
+    presentation : bool
+        Presentation mode: base font 22 px instead of 16 px, thicker lines, bigger markers.
+
+    Returns
+    -------
+    plotly.graph_objects.layout.Template
+        Also registered as ``plotly.io.templates["dplab"]`` (normal) and ``["dplab_presentation"]``.
+        The legend sits right of the plot area, so it never overlaps the data, slider or buttons;
+        axes use ``automargin`` so tick labels and axis titles are never clipped.
+    """
+    size = _font_size(presentation)
+    axis = dict(showgrid=True, gridcolor="#E5E5E5", zeroline=False, showline=True, linecolor="#444444",
+                ticks="outside", tickcolor="#444444", automargin=True,
+                title=dict(standoff=12, font=dict(size=round(1.1 * size))))
+    layout = dict(
+        font=dict(family=_FONT_FAMILY, size=size, color="#222222"),
+        title=dict(font=dict(size=round(1.3 * size)), x=0, xanchor="left", xref="paper"),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        colorway=_FALLBACK,
+        xaxis=axis,
+        yaxis=axis,
+        legend=dict(x=1.02, xanchor="left", y=1, yanchor="top", font=dict(size=size),
+                    bgcolor="rgba(255,255,255,0.9)", itemwidth=40),
+        hoverlabel=dict(font=dict(size=size)),
+        hovermode="x unified",
+        margin=dict(l=20, r=20, t=round(3.5 * size), b=20),
+    )
+    scatter = dict(line=dict(width=3.5 if presentation else 2.5), marker=dict(size=10 if presentation else 7))
+    return go.layout.Template(layout=layout, data=dict(scatter=[scatter]))
+
+
+pio.templates["dplab"] = template()
+pio.templates["dplab_presentation"] = template(presentation=True)
+
+

@@ -1,0 +1,99 @@
+"""dpcore is layered by role: every import points down the stack, and no module imports itself back (no cycles).
+
+    core  <-  mechanisms · accounting · audit  <-  distributions · estimators  <-  theory · experiments  <-  lessons
+          <-  viz  <-  the app (ui.py, registry.py, app_pages/)
+
+Imports are read from the source (every ``import`` statement, including those inside functions), so a lazy import
+cannot hide a wrong direction.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "dpcore"
+LAYER = {"core": 0, "mechanisms": 1, "accounting": 1, "audit": 1, "distributions": 2, "estimators": 2, "theory": 3,
+         "experiments": 3, "lessons": 4, "viz": 5}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The dpcore modules ``path`` imports (``from . import x`` counts as importing ``package.x``)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("dpcore")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.startswith("dpcore"):
+                target = node.module
+            else:
+                continue
+            found.add(target)
+            found |= {f"{target}.{alias.name}" for alias in node.names
+                      if (PACKAGE.parent / f"{target}.{alias.name}".replace(".", "/")).exists()
+                      or (PACKAGE.parent / (f"{target}.{alias.name}".replace(".", "/") + ".py")).exists()}
+    return found
+
+
+def layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYER.get(parts[1]) if len(parts) > 1 else None
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+GRAPH = {name: {target for target in imported_modules(path) if target in MODULES and target != name}
+         for name, path in MODULES.items()}
+
+
+def test_every_subpackage_has_a_layer():
+    assert {name.split(".")[1] for name in MODULES if name.count(".") >= 1} <= set(LAYER)
+
+
+@pytest.mark.parametrize("module", sorted(name for name in MODULES if layer(name) is not None))
+def test_imports_point_down_the_layers(module):
+    upward = sorted(target for target in GRAPH[module] if layer(target) is not None and layer(target) > layer(module))
+    assert upward == [], f"{module} (layer {layer(module)}) imports a higher layer"
+
+
+def test_no_import_cycles():
+    """Depth-first search for a back edge, ignoring a package's import of its own submodules (re-exports)."""
+    edges = {name: {t for t in targets if not t.startswith(name + ".")} for name, targets in GRAPH.items()}
+    state, cycles = {}, []
+
+    def visit(node, path):
+        state[node] = "open"
+        for target in sorted(edges[node]):
+            if state.get(target) == "open":
+                cycles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, path + [target])
+        state[node] = "done"
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []
+
+
+def test_the_library_never_imports_the_app_or_streamlit():
+    for path in MODULES.values():
+        text = path.read_text()
+        for forbidden in ("import streamlit", "from streamlit", "import ui", "from ui ", "import registry"):
+            assert forbidden not in text, (path, forbidden)
+
+
+def test_only_viz_imports_plotly():
+    importers = sorted(name for name, path in MODULES.items() if "plotly" in path.read_text().split("\n\n\n")[0]
+                       and ("import plotly" in path.read_text() or "from plotly" in path.read_text()))
+    assert all(name.startswith("dpcore.viz") for name in importers), importers
