@@ -161,11 +161,11 @@ def sum_of_squares(seed: int, presentation: bool):
                                 radius=defaults["radius"], max_step=defaults["max_step"], rng=mechanism_rng)
     grid = sdp.polar_score_grid(sdp.bucket_means(points, defaults["buckets"]), run.trajectory[0], defaults["radius"])
     first = run.directions[0]
-    disk = viz.direction_disk(grid["radius"], grid["angle"], run.scores[0],
+    disk = viz.figures.exponential_mechanism.direction_disk(grid["radius"], grid["angle"], run.scores[0],
                               {"direction to the true mean": math.atan2(*(true_mean - run.trajectory[0])[::-1]),
                                "sampled direction (round 1)": math.atan2(first[1], first[0])},
                               title="SDP score of each direction y (|y| ≤ 1), round 1", presentation=presentation)
-    path = viz.trajectory_figure(sdp.bucket_means(points, defaults["buckets"]), run.trajectory, true_mean,
+    path = viz.figures.exponential_mechanism.trajectory_figure(sdp.bucket_means(points, defaults["buckets"]), run.trajectory, true_mean,
                                  title=f"Find a direction, take a step: error {np.linalg.norm(run.estimate - true_mean):.2f}",
                                  presentation=presentation)
     return disk, path, run, float(np.linalg.norm(run.estimate - true_mean))
@@ -198,7 +198,7 @@ def election_figures(epsilon: float, seed: int, presentation: bool):
              for name, monotonic in CONVENTIONS.items()}
     draws = mechanisms.exponential(VOTES, epsilon, rng=seed, size=ELECTION_DRAWS)
     sampled = np.bincount(draws, minlength=VOTES.size) / ELECTION_DRAWS
-    bars = viz.bar_figure(list(CANDIDATES), {"votes ÷ total": VOTES / VOTES.sum(), **exact,
+    bars = viz.figures.common.bar_figure(list(CANDIDATES), {"votes ÷ total": VOTES / VOTES.sum(), **exact,
                                    f"{ELECTION_DRAWS:,} draws (factor 2)": sampled},
                           colors=("#BBBBBB", *CONVENTION_COLORS, viz.OKABE_ITO["bluish green"]),
                           x_title="candidate (A: 15 votes, B: 19, C: 20)", y_title="P(announced)",

@@ -109,7 +109,7 @@ def release_cloud(n: int, epsilon: float, delta: float, seed: int, presentation:
     releases = {name: nt.repeated_releases(points, epsilon, delta, name, radius, CLOUD_RELEASES, center, stream)
                 for name, stream in (("Laplace", laplace_rng), ("Gaussian (analytic)", gauss_rng))}
     shown = points[data_rng.choice(n, size=min(n, 400), replace=False)]
-    return viz.release_clouds(shown, center, radius, releases, title=f"n = {n:,}, ε = {epsilon:g}, δ = {delta:g}",
+    return viz.figures.noise_tradeoff.release_clouds(shown, center, radius, releases, title=f"n = {n:,}, ε = {epsilon:g}, δ = {delta:g}",
                               presentation=presentation)
 
 

@@ -126,7 +126,7 @@ def one_run(profile, dimension, n, epsilon, delta, seed):
 @st.cache_resource(max_entries=32, show_spinner=False)
 def rounds_figure(profile, dimension, n, epsilon, delta, seed, presentation):
     p, trace, _ = one_run(profile, dimension, n, epsilon, delta, seed)
-    return viz.partition_rounds_figure(p, trace, title=f"{profile}, d = {dimension}, n = {n:,}, ε = {epsilon:g}",
+    return viz.figures.partition_rounds.partition_rounds_figure(p, trace, title=f"{profile}, d = {dimension}, n = {n:,}, ε = {epsilon:g}",
                                        presentation=presentation)
 
 

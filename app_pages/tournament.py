@@ -137,7 +137,7 @@ def contest_figure(a, b, k, n, epsilon, seed, presentation):
     midpoint = (a + b) / 2
     shaded = [(midpoint, np.inf)] if a > b else [(-np.inf, midpoint)]
     title = f"N({a:g}, 1) vs N({b:g}, 1): p₁ = {p1[0, 1]:.3f}, p₂ = {p2[0, 1]:.3f}, τ̂ = {tau:.3f}"
-    return viz.scheffe_figure(x, {f"H_i = N({a:g}, 1)": (grid, density(a)), f"H_j = N({b:g}, 1)": (grid, density(b))},
+    return viz.figures.tournament.scheffe_figure(x, {f"H_i = N({a:g}, 1)": (grid, density(a)), f"H_j = N({b:g}, 1)": (grid, density(b))},
                               shaded, shaded_name="Scheffé set W = {h_i > h_j}", title=title,
                               presentation=presentation)
 
@@ -149,7 +149,7 @@ def label(mu):
 @st.cache_resource(max_entries=16, show_spinner=False)
 def matrix_figure(k, n, epsilon, seed, presentation):
     wins = one_run(k, n, epsilon, seed)[1]
-    return viz.win_matrix_figure(wins, [label(mu) for mu in family(k).means],
+    return viz.figures.tournament.win_matrix_figure(wins, [label(mu) for mu in family(k).means],
                                  title=f"Who beats whom: k = {k} hypotheses, n = {n:,}", presentation=presentation)
 
 
@@ -157,7 +157,7 @@ def matrix_figure(k, n, epsilon, seed, presentation):
 def scores_figure(k, n, epsilon, seed, presentation):
     _, _, scores, probabilities, chosen, _, _ = one_run(k, n, epsilon, seed)
     means = family(k).means
-    return viz.selection_figure(means, scores, probabilities,
+    return viz.figures.tournament.selection_figure(means, scores, probabilities,
                                 {"truth μ = 0.33": TRUTH[0], f"selected μ = {means[chosen]:+.1f}": float(means[chosen])},
                                 x_title="hypothesis mean μ", title=f"Scores and selection probabilities, ε = {epsilon:g}",
                                 presentation=presentation)
@@ -173,7 +173,7 @@ def plane_figures(epsilon, seed, presentation):
     chosen = selection.ksu20_tournament(points, cover, epsilon, ALPHA, rng=noise_rng)
     marks = {"true mean": PLANE_MEAN, "selected": tuple(cover[chosen.index])}
     shape = (COVER_AXIS.size, COVER_AXIS.size)
-    return tuple(viz.grid_scores_figure(COVER_AXIS, COVER_AXIS, values.reshape(shape), marks, value_title=name,
+    return tuple(viz.figures.tournament.grid_scores_figure(COVER_AXIS, COVER_AXIS, values.reshape(shape), marks, value_title=name,
                                         title=f"{name}, n = {PLANE_N}, ε = {epsilon:g}", presentation=presentation)
                  for name, values in (("score", chosen.scores), ("P(select)", chosen.probabilities)))
 

@@ -63,7 +63,7 @@ def one_run(family: str, moment_label: str, n: int, radius: float, epsilon: floa
     released = truncation.clipped_laplace_mean(sample, epsilon, low, high, noise_rng)
     means = {"true mean": dist.mean, "clipped mean": float(np.clip(sample, low, high).mean()),
              "private estimate": float(released.estimate)}
-    histogram = viz.clipping_histogram(sample, low, high, means, presentation=presentation,
+    histogram = viz.figures.truncation.clipping_histogram(sample, low, high, means, presentation=presentation,
                                        title=f"{dist.family}, k = {moment_label}, n = {sample.size:,}, ε = {epsilon:g}")
     radii = np.geomspace(distributions.bulk_radius(dist.moment_k), 100.0, 80)
     curve = distributions.bias_noise_curve(dist, sample.size, epsilon, radii)

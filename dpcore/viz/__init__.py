@@ -7,29 +7,15 @@ use). Lessons pass tidy arrays in and get a ``plotly.graph_objects.Figure`` back
 ``style``      the Okabe–Ito palette, :data:`METHOD_COLORS` / :func:`method_color`, the projector template
 ``animation``  :class:`Series`, :class:`FrameData`, :func:`animated_sweep`, :func:`line_figure`, :func:`sweep_frames`
 ``export``     :func:`figure_html` (self-contained) and :func:`figure_table_csv`
-``figures``    the lessons' one-run figures (clouds, histograms, bars, rounds, contests, score maps)
+``figures``    one module per lesson with its figures (``figures.truncation``, …), ``figures.common`` for shared ones
 =============  =====================================================================================
 """
 
+from . import figures
 from .animation import MAX_LOG_DECADES, FrameData, Series, animated_sweep, line_figure, sweep_frames, theory_series
 from .export import figure_html, figure_table_csv
-from .figures import (
-                        REFERENCE_COLORS,
-                        bar_figure,
-                        clipping_histogram,
-                        direction_disk,
-                        grid_scores_figure,
-                        partition_rounds_figure,
-                        release_clouds,
-                        scheffe_figure,
-                        selection_figure,
-                        trajectory_figure,
-                        win_matrix_figure,
-)
-from .style import METHOD_COLORS, OKABE_ITO, method_color, template
+from .style import METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, method_color, template
 
-__all__ = ["METHOD_COLORS", "OKABE_ITO", "method_color", "template", "Series", "FrameData", "MAX_LOG_DECADES",
-           "animated_sweep", "line_figure", "sweep_frames", "theory_series", "figure_html", "figure_table_csv",
-           "REFERENCE_COLORS", "release_clouds", "clipping_histogram", "bar_figure", "direction_disk",
-           "trajectory_figure", "partition_rounds_figure", "scheffe_figure", "win_matrix_figure", "selection_figure",
-           "grid_scores_figure"]
+__all__ = ["METHOD_COLORS", "OKABE_ITO", "REFERENCE_COLORS", "method_color", "template", "Series", "FrameData",
+           "MAX_LOG_DECADES", "animated_sweep", "line_figure", "sweep_frames", "theory_series", "figure_html",
+           "figure_table_csv", "figures"]

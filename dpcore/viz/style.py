@@ -12,7 +12,7 @@ import plotly.io as pio
 
 from ..core.validation import Array, Choice, Constraint, InstanceOf, validated
 
-__all__ = ["OKABE_ITO", "METHOD_COLORS", "method_color", "template"]
+__all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -132,6 +132,11 @@ _FLAG = Choice((False, True))
 _KIND = Choice(("simulation", "curve", "theory", "baseline", "points"))
 _COORDINATE = Array(ndim=(1,), min_size=1)
 _VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
+
+
+#: Colours of the reference lines of one-run figures (truth, clipped mean, private estimate).
+REFERENCE_COLORS = {"true mean": OKABE_ITO["black"], "clipped mean": OKABE_ITO["bluish green"],
+                    "private estimate": OKABE_ITO["reddish purple"], "naive truncated mean": OKABE_ITO["orange"]}
 
 
 @validated(name=_NAME)

@@ -1,0 +1,43 @@
+"""Figures shared by several lessons: grouped bars."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ...core.validation import validated
+from ..animation import _height
+from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, method_color, template
+
+__all__ = ["bar_figure"]
+
+# --------------------------------------------------------------------------------------- one run
+
+
+
+@validated(categories=_ItemsOf(str), x_title=_TITLE, y_title=_TITLE, title=_TITLE, presentation=_FLAG)
+def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str, y_title: str, title: str = "",
+               colors: Sequence[str] | None = None, presentation: bool = False) -> go.Figure:
+    """Grouped bars: one group per category, one bar per entry of ``bars`` (legend name -> values).
+
+    Colours: ``colors`` (one per entry of ``bars``), else :data:`REFERENCE_COLORS`, else :func:`method_color`.
+    Used for single-run views such as an election's vote counts and its selection probabilities.
+    """
+    if colors is not None and len(colors) != len(bars):
+        raise ValueError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
+    fig = go.Figure()
+    for index, (name, values) in enumerate(bars.items()):
+        values = np.asarray(values, dtype=float)
+        if values.shape != (len(categories),):
+            raise ValueError(f"bars[{name!r}] must have one value per category ({len(categories)}); got {values.shape}")
+        fig.add_trace(go.Bar(x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
+                             textposition="outside", marker_color=colors[index] if colors is not None else
+                             REFERENCE_COLORS.get(name) or method_color(name)))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="group",
+                      height=_height(presentation, animated=False), hovermode="closest",
+                      xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+    return fig
+

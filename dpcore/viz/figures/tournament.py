@@ -1,0 +1,141 @@
+"""Figures of the lesson "Tournament selection": a Scheffé contest, the win matrix, scores and probabilities, a 2-D score map."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ...core.validation import Array, check_same_length, validated
+from ..animation import _height
+from ..style import _FLAG, _GREY, _TITLE, OKABE_ITO, REFERENCE_COLORS, template
+
+__all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scores_figure"]
+
+# --------------------------------------------------------------------------------------- one run
+
+
+
+@validated(sample=Array(ndim=(1,), min_size=1), title=_TITLE, presentation=_FLAG)
+def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[tuple[float, float]], *,
+                   shaded_name: str, bins: int = 50, title: str = "", presentation: bool = False) -> go.Figure:
+    """A sample's density histogram, density curves, and a shaded set (e.g. a Scheffé set :math:`W_{ij}`).
+
+    Parameters
+    ----------
+    curves : dict of str to (x, y)
+        Legend name -> density curve; colours from :data:`REFERENCE_COLORS`, else :func:`method_color`.
+    shaded : list of (low, high)
+        Intervals of the set (infinite ends allowed; drawn within the axis range).
+    shaded_name : str
+        Legend name of the set, with its probabilities if wanted.
+    """
+    lo, hi = np.quantile(sample, [0.002, 0.998])
+    xs = [np.asarray(x, dtype=float) for x, _ in curves.values()]
+    lo, hi = min([lo] + [x.min() for x in xs]), max([hi] + [x.max() for x in xs])
+    edges = np.linspace(lo, hi, bins + 1)
+    density, _ = np.histogram(sample, bins=edges, density=True)
+    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    fig = go.Figure(go.Bar(x=centres, y=density, width=width, name=f"data (n = {sample.size:,})",
+                           marker_color=_GREY, opacity=0.55))
+    top = max([float(density.max())] + [float(np.max(y)) for _, y in curves.values()]) * 1.1
+    for low, high in shaded:
+        left, right = max(low, lo), min(high, hi)
+        if left < right:
+            fig.add_vrect(x0=left, x1=right, fillcolor=OKABE_ITO["yellow"], opacity=0.3, line_width=0, layer="below")
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=shaded_name,
+                             marker=dict(symbol="square", size=14, color=_translucent_yellow())))
+    for index, (name, (x, y)) in enumerate(curves.items()):
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
+                                 line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3)))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="overlay",
+                      height=_height(presentation, animated=False), hovermode="closest",
+                      xaxis=dict(title=dict(text="x"), range=[lo, hi]),
+                      yaxis=dict(title=dict(text="density"), range=[0, top]))
+    return fig
+
+
+
+_PAIR_COLORS = (OKABE_ITO["blue"], OKABE_ITO["vermillion"])
+
+
+
+def _translucent_yellow() -> str:
+    return "rgba(240, 228, 66, 0.5)"
+
+
+
+@validated(matrix=Array(ndim=(2,), low=-1, high=1), title=_TITLE, presentation=_FLAG)
+def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", presentation: bool = False) -> go.Figure:
+    """A tournament's k×k results as a heatmap: +1 (row beats column) blue, −1 (row loses) vermillion, 0 white."""
+    if matrix.shape != (len(labels), len(labels)):
+        raise ValueError(f"matrix must be square with one row per label ({len(labels)}); got shape {matrix.shape}")
+    scale = [[0.0, OKABE_ITO["vermillion"]], [0.5, "#FFFFFF"], [1.0, OKABE_ITO["blue"]]]
+    fig = go.Figure(go.Heatmap(z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
+                               colorbar=dict(title=dict(text="row vs column"), tickvals=[-1, 0, 1],
+                                             ticktext=["loses", "tie", "wins"]),
+                               hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>"))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                      height=_height(presentation, animated=False) + 60, hovermode="closest",
+                      xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
+                      yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category", autorange="reversed",
+                                 scaleanchor="x"))
+    return fig
+
+
+
+@validated(positions=Array(ndim=(1,), min_size=1), scores=Array(ndim=(1,), min_size=1),
+           probabilities=Array(ndim=(1,), low=0, high=1, min_size=1), title=_TITLE, presentation=_FLAG)
+def selection_figure(positions, scores, probabilities, marks: dict[str, float], *, x_title: str, title: str = "",
+                     presentation: bool = False) -> go.Figure:
+    """Scores (top) and the exponential mechanism's selection probabilities (bottom) per candidate, sharing the x
+    axis (the candidates' positions, e.g. hypothesis means), with vertical lines at ``marks`` (name -> x)."""
+    check_same_length(("positions", "scores", "probabilities"), (positions, scores, probabilities))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
+    width = float(np.min(np.diff(np.sort(positions)))) * 0.8 if positions.size > 1 else 1.0
+    fig.add_trace(go.Bar(x=positions, y=scores, width=width, name="score S(H)", marker_color=OKABE_ITO["blue"]),
+                  row=1, col=1)
+    fig.add_trace(go.Bar(x=positions, y=probabilities, width=width, name="P(select H)",
+                         marker_color=OKABE_ITO["orange"]), row=2, col=1)
+    for index, (name, value) in enumerate(marks.items()):
+        color = REFERENCE_COLORS.get(name) or (OKABE_ITO["black"], OKABE_ITO["reddish purple"])[index % 2]
+        for row, top in ((1, float(scores.max()) or 1.0), (2, float(probabilities.max()) or 1.0)):
+            fig.add_trace(go.Scatter(x=[value, value], y=[0, top * 1.05], mode="lines", name=name, legendgroup=name,
+                                     showlegend=row == 1, line=dict(color=color, width=3,
+                                                                    dash="dash" if index == 0 else "solid")),
+                          row=row, col=1)
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                      height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0)
+    fig.update_yaxes(title_text="score", row=1, col=1)
+    fig.update_yaxes(title_text="probability", row=2, col=1)
+    fig.update_xaxes(title_text=x_title, row=2, col=1)
+    return fig
+
+
+
+@validated(xs=Array(ndim=(1,), min_size=1), ys=Array(ndim=(1,), min_size=1), values=Array(ndim=(2,)),
+           title=_TITLE, presentation=_FLAG)
+def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *, value_title: str,
+                       title: str = "", presentation: bool = False) -> go.Figure:
+    """Values on a 2-D grid of candidates (``values[i, j]`` at ``(xs[j], ys[i])``) as a heatmap, with marked points
+    (name -> (x, y)), e.g. a tournament's scores over a cover with the true and the selected mean."""
+    if values.shape != (ys.size, xs.size):
+        raise ValueError(f"values must have shape (len(ys), len(xs)) = ({ys.size}, {xs.size}); got {values.shape}")
+    fig = go.Figure(go.Heatmap(x=xs, y=ys, z=values, colorscale="Blues", colorbar=dict(title=dict(text=value_title)),
+                               hovertemplate="(%{x:.2f}, %{y:.2f}): %{z:.3g}<extra></extra>"))
+    symbols = ("x", "circle-open", "diamond-open")
+    for index, (name, (x, y)) in enumerate(marks.items()):
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name,
+                                 marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
+                                             color=(OKABE_ITO["vermillion"], OKABE_ITO["orange"],
+                                                    OKABE_ITO["reddish purple"])[index % 3])))
+    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                      height=_height(presentation, animated=False), hovermode="closest",
+                      xaxis=dict(title=dict(text="first coordinate")),
+                      yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
+                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.22, yanchor="top"))
+    return fig
+
