@@ -96,7 +96,7 @@ def loss_figure(trials: int, seed: int, presentation: bool, epsilon_frame: float
         return [viz.theory_series("exponential mechanism", k, gap * (k - 1) / (2 * k - 1)),
                 viz.Series("90 % bound (2/ε)(ln k + ln 10)", k,
                            theory.exponential_mechanism_loss_bound(k, epsilon, t=math.log(10)), kind="baseline",
-                           color=viz.METHOD_COLORS["lower bound"])]
+                           color=viz.METHOD_COLORS["lower_bound"])]
     frames = viz.sweep_frames(loss_sweep(trials, seed), x="k", frame="epsilon", statistic="mean", theory=bound)
     return viz.animated_sweep(frames, x_title="number of candidates k", y_title="score lost OPT − u(ĥ) (mean, 10–90 %)",
                               frame_title="ε", title="The price of choosing among k candidates",

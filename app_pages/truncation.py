@@ -114,7 +114,7 @@ def rate_curves(epsilon: float):
         return [viz.theory_series("KSU20 estimator", n, theory.heavy_tailed_rate(n, epsilon, moment_k)),
                 viz.theory_series("non-private", n, theory.nonprivate_mean_error(n)),
                 viz.Series("lower bound (εn)^−(k−1)/k, shape", n, (epsilon * n) ** -exponent, kind="baseline",
-                           color=viz.METHOD_COLORS["lower bound"])]
+                           color=viz.METHOD_COLORS["lower_bound"])]
     return curves
 
 

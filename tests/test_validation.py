@@ -259,6 +259,7 @@ VALID_CALLS = {
     "lessons.partition_rounds.fit_rate_constant": dict(dimension=4, n_values=np.array([100.0, 1000.0]), epsilon=1.0,
                                       errors=np.array([0.3, 0.1]), noise_power=1.5),
     "core.randomness.as_generator": dict(rng=0),
+    "lessons.methods.label": dict(method="ksu20"),
     "core.randomness.spawn": dict(rng=0, count=2),
     "core.randomness.child_generator": dict(seed=0),
 }

@@ -14,6 +14,7 @@ import plotly.io as pio
 import pytest
 
 from dpcore import viz
+from dpcore.lessons.methods import LABELS, label
 from dpcore.viz import (
     FrameData,
     Series,
@@ -185,18 +186,18 @@ def test_kind_sets_the_line_style(fig):
 
 def test_series_colour_defaults_to_the_registry(fig):
     by_name = {t.name: t for t in fig.data}
-    for name in ("Laplace", "theory", "non-private"):
-        assert by_name[name].line.color == viz.METHOD_COLORS[name]
+    for method in ("laplace", "theory", "non_private"):
+        assert by_name[label(method)].line.color == viz.METHOD_COLORS[method]
     assert Series("Laplace", N, N, color="#123456").color == "#123456"
 
 
 # ------------------------------------------------------------------ colours
 
-def test_registry_names_get_registry_colours():
-    required = ["non-private", "Laplace", "Gaussian (analytic)", "Gaussian (classical)", "zCDP Gaussian", "naive",
-                "clipped Laplace", "exponential mechanism", "theory", "lower bound"]
-    for name in required:
-        assert method_color(name) == viz.METHOD_COLORS[name]
+def test_every_method_id_has_one_label_and_a_registry_colour():
+    assert set(viz.METHOD_COLORS) == set(LABELS)  # no colour without a method, no method without a colour
+    assert len(set(LABELS.values())) == len(LABELS)  # one label per id, no two ids sharing a label
+    for method, name in LABELS.items():
+        assert method_color(method) == method_color(name) == viz.METHOD_COLORS[method]
 
 
 def test_registry_colours_are_distinct_hex():

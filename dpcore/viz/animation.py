@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from ..core.validation import Array, Choice, InstanceOf, check_same_length, validated
 from ..experiments import SweepResult
+from ..lessons.methods import LABELS
 from .style import (
     _COORDINATE,
     _FLAG,
@@ -387,15 +388,22 @@ def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None 
         series = []
         for method in result.methods:
             curve = result.curve(method, x, **fixed, **{frame: value})
-            series.append(Series(method, curve["x"], curve[statistic], curve["lower"], curve["upper"]))
+            series.append(Series(_label(method), curve["x"], curve[statistic], curve["lower"], curve["upper"],
+                                 color=method_color(method)))
         frames.append(FrameData(label(value), series + (theory(value) if theory else [])))
     return frames
 
 
 @validated(method=_NAME, x=Array(ndim=(1,)), y=Array(ndim=(1,), finite=False))
 def theory_series(method: str, x, y) -> Series:
-    """A method's theory companion: a dashed curve named ``"<method> (theory)"`` in the method's colour,
-    sharing the method's legend entry (clicking the method hides both)."""
-    return Series(f"{method} (theory)", x, y, kind="theory", color=method_color(method), group=method)
+    """A method's theory companion (``method`` an id, or a label): a dashed curve named ``"<label> (theory)"`` in the
+    method's colour, sharing the method's legend entry (clicking the method hides both)."""
+    name = _label(method)
+    return Series(f"{name} (theory)", x, y, kind="theory", color=method_color(method), group=name)
+
+
+def _label(method: str) -> str:
+    """The label of a method id (a name that is not an id is already a label)."""
+    return LABELS.get(method, method)
 
 

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from ..core.validation import Array, Choice, Constraint, InstanceOf, validated
+from ..lessons.methods import LABELS
 
 __all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template"]
 
@@ -33,35 +34,40 @@ OKABE_ITO: dict[str, str] = {
 _DARK_YELLOW = "#B09A00"
 _GREY, _DARK_GREY = "#999999", "#555555"
 
-#: The one method -> colour registry used by every page (legend names are these keys verbatim).
+#: The one method -> colour registry used by every page, keyed by the method ids of
+#: :data:`dpcore.lessons.methods.LABELS` (a test checks every id has a colour, distinct within each figure).
 METHOD_COLORS: dict[str, str] = {
-    "non-private": OKABE_ITO["black"],
-    "Laplace": OKABE_ITO["blue"],
-    "Gaussian (analytic)": OKABE_ITO["vermillion"],
-    "Gaussian (classical)": OKABE_ITO["orange"],
-    "zCDP Gaussian": OKABE_ITO["reddish purple"],
-    "naive": OKABE_ITO["sky blue"],
-    "clipped Laplace": OKABE_ITO["bluish green"],
-    "exponential mechanism": _DARK_YELLOW,
+    "non_private": OKABE_ITO["black"],
     "theory": _DARK_GREY,
-    "lower bound": _GREY,
+    "lower_bound": _GREY,
+    "laplace": OKABE_ITO["blue"],
+    "gaussian_analytic": OKABE_ITO["vermillion"],
+    "gaussian_classical": OKABE_ITO["orange"],
+    "zcdp_gaussian": OKABE_ITO["reddish purple"],
+    "naive_window": OKABE_ITO["sky blue"],
+    "clipped_laplace": OKABE_ITO["bluish green"],
+    "exponential_mechanism": _DARK_YELLOW,
     # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme.
-    "KSU20 estimator": "#882255",
-    "private part (bias + noise)": "#44AA99",
-    "naive truncated mean": "#117733",
-    "truncated MLE (moment matching)": "#332288",
-    "truncated MLE (DP gradient descent)": "#AA4499",
-    "clipped (user-level)": "#EE3377",
-    "group privacy": "#999933",
-    "one example per user": "#661100",
-    "report noisy max": "#CC6677",
-    "permute-and-flip": "#88CCEE",
+    "ksu20": "#882255",
+    "private_part": "#44AA99",
+    "naive_truncated_mean": "#117733",
+    "truncated_mle_moments": "#332288",
+    "truncated_mle_dpgd": "#AA4499",
+    "user_level_clipped": "#EE3377",
+    "group_privacy": "#999933",
+    "one_per_user": "#661100",
+    "item_level": "#DDCC77",
+    "report_noisy_max": "#CC6677",
+    "permute_and_flip": "#88CCEE",
+    "private_selection": "#4477AA",
+    "scheffe_tournament": "#228833",
+    "minimum_distance": "#EE7733",
     # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
-    "partition rounds (pure)": "#0077BB",
-    "naive Laplace": "#33BBEE",
-    "partition + Gaussian (zCDP)": "#AA3377",
-    "one-shot Gaussian (ε, δ)": "#CC3311",
-    "one-shot Laplace (oracle radius)": "#CCBB44",
+    "partition_pure": "#0077BB",
+    "naive_laplace": "#33BBEE",
+    "partition_zcdp": "#AA3377",
+    "one_shot_gaussian": "#CC3311",
+    "oracle_laplace": "#CCBB44",
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
@@ -146,7 +152,7 @@ def method_color(name: str) -> str:
     Parameters
     ----------
     name : str
-        The method's legend name.
+        A method id of :data:`dpcore.lessons.methods.LABELS` (or its label), or any other curve's name.
 
     Returns
     -------
@@ -154,7 +160,11 @@ def method_color(name: str) -> str:
         A ``"#RRGGBB"`` colour. Names outside the registry get a palette colour chosen by a CRC-32
         hash of the name, so the same name has the same colour in every session and process.
     """
-    return METHOD_COLORS.get(name) or _FALLBACK[zlib.crc32(name.encode()) % len(_FALLBACK)]
+    method = name if name in METHOD_COLORS else _ID_OF_LABEL.get(name)
+    return METHOD_COLORS[method] if method else _FALLBACK[zlib.crc32(name.encode()) % len(_FALLBACK)]
+
+
+_ID_OF_LABEL = {label: method for method, label in LABELS.items()}
 
 
 # --------------------------------------------------------------------------------------- template
