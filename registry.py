@@ -21,7 +21,8 @@ class PageInfo:
 
     script: the page's script, relative to the repository root; title: its one name (sidebar, page title, home
     map, README); url_path: its address ("" for home, served at /); icon: a Streamlit material icon; summary:
-    what it teaches, one line; papers: the seed papers it draws on, as "Authors (year)".
+    what it teaches, one line; papers: the seed papers it draws on, as "Authors (year)"; page_title: the heading on
+    the page itself when it differs from the title (the home page is headed by the lab's name).
     """
 
     script: str
@@ -30,11 +31,17 @@ class PageInfo:
     icon: str
     summary: str
     papers: tuple[str, ...] = ()
+    page_title: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The page's own heading: ``page_title``, else its title."""
+        return self.page_title or self.title
 
 
 PAGES: tuple[PageInfo, ...] = (
     PageInfo("app_pages/home.py", "Home", "", ":material/home:",
-             "What ε promises, seen on the Laplace mechanism; the map of the lab"),
+             "What ε promises, seen on the Laplace mechanism; the map of the lab", page_title="Private Estimation Lab"),
     PageInfo("app_pages/noise_tradeoff.py", "Pure vs approximate DP", "pure-vs-approximate", ":material/balance:",
              "What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of "
              "releases grow", (KSU20, HKM22)),

@@ -9,6 +9,7 @@ import importlib
 import inspect
 import math
 import pkgutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -260,6 +261,13 @@ VALID_CALLS = {
                                       errors=np.array([0.3, 0.1]), noise_power=1.5),
     "core.randomness.as_generator": dict(rng=0),
     "lessons.methods.label": dict(method="ksu20"),
+    "experiments.store.rerun_stored": dict(path=sorted((Path(__file__).parents[1] / "assets" / "precomputed")
+                                                       .glob("*.npz"), key=lambda p: p.stat().st_size)[0]),
+    "lessons.home.neighbouring_densities": dict(epsilon=1.0, count=42),
+    "lessons.home.takeaways": dict(epsilon=1.0),
+    "viz.figures.home.neighbouring_densities": dict(start="1", presentation=False),
+    "experiments.store.compute": dict(function=importlib.import_module("dpcore.lessons.exponential_mechanism")
+                                      .quantile_error_sweep, n_values=[10], epsilons=[1.0], trials=2, seed=0),
     "core.randomness.spawn": dict(rng=0, count=2),
     "core.randomness.child_generator": dict(seed=0),
 }

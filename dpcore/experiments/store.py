@@ -41,10 +41,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.validation import Constraint, validated
+from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["SweepResult", "load_or_run"]
+__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "rerun_stored"]
 
 
 
@@ -106,7 +106,8 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
 
 
 
-def rerun_stored(path: str | Path) -> tuple[SweepResult, SweepResult]:
+@validated(path=InstanceOf(Path, "a pathlib.Path to a stored .npz result"))
+def rerun_stored(path: Path) -> tuple[SweepResult, SweepResult]:
     """(the stored result, a fresh run of the function and parameters it records): for tests."""
     with np.load(path) as stored:
         meta = json.loads(str(stored["meta"]))
@@ -114,3 +115,12 @@ def rerun_stored(path: str | Path) -> tuple[SweepResult, SweepResult]:
     function = getattr(importlib.import_module(module), name)
     return SweepResult.load(path), function(**_call_arguments(meta["params"]))
 
+
+@validated(function=_SweepFunction())
+def compute(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
+    """``function(**params)``, now: the runner a lesson uses by default.
+
+    Lessons take their sweeps through a ``run`` argument so that the app can pass its own runner instead (stored
+    results, a bounded cache) while a notebook gets exactly the same numbers by calling the lesson directly.
+    """
+    return function(**params)

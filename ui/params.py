@@ -1,47 +1,18 @@
-"""Shared Streamlit glue for every page of Private Estimation Lab.
-
-Pages stay thin: they declare their parameters as :class:`ParamSpec` values, call :func:`controls`
-(widgets seeded from the URL, validated, mirrored back into the URL), call ``dpcore``, and show the
-result with :func:`plotly` / :func:`animated`, :func:`downloads` and :func:`formula`. Prose goes
-through :func:`prose` so presentation mode (``?present=1``) can hide it.
-"""
+"""A page's parameters: declared as :class:`ParamSpec` values, drawn as widgets seeded from the URL, validated and
+clamped with a message in the page's words, and mirrored back into the URL so a link reproduces the page."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore import viz
+__all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_spec", "trials_spec", "seed_spec",
+           "parse_param", "controls"]
 
-__all__ = [
-    "ParamSpec",
-    "log_grid",
-    "epsilon_spec",
-    "delta_spec",
-    "n_spec",
-    "trials_spec",
-    "seed_spec",
-    "parse_param",
-    "controls",
-    "presentation_mode",
-    "setup_page",
-    "prose",
-    "formula",
-    "plotly",
-    "animated",
-    "downloads",
-    "guard",
-    "footer",
-]
-
-ASSETS = Path(__file__).resolve().parent / "assets"
 NICE_MANTISSAS = (1, 1.5, 2, 3, 5, 7)
 SEED_MAX = 2**31 - 1
 KINDS = ("log", "float", "int", "choice", "seed")
@@ -285,93 +256,3 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
         if st.query_params.get(spec.key) != text:
             st.query_params[spec.key] = text
     return values
-
-
-# ---------------------------------------------------------------------------- page chrome
-def presentation_mode() -> bool:
-    """Whether the page was opened with ``?present=1`` (bigger fonts, no prose)."""
-    return st.query_params.get("present", "").lower() in ("1", "true", "yes", "on")
-
-
-def setup_page(title: str, icon: str) -> None:
-    """Shared chrome: CSS (larger in presentation mode) and the page title. Call it first in every page.
-
-    When the session arrives from another page, the widget values left from there are dropped, so
-    the URL (not the previous page) seeds this page's controls.
-    """
-    if st.session_state.get("_ui_page") != title:
-        for key in [key for key in st.session_state if str(key).startswith("w_")]:
-            del st.session_state[key]
-        st.session_state["_ui_page"] = title
-    st.html(ASSETS / "style.css")
-    if presentation_mode():
-        st.html(ASSETS / "present.css")
-    st.title(f"{icon} {title}")
-
-
-def prose(markdown_text: str) -> None:
-    """Explanatory markdown, hidden in presentation mode."""
-    if not presentation_mode():
-        st.markdown(markdown_text)
-
-
-def formula(latex: str) -> None:
-    """A displayed formula, shown in every mode."""
-    st.latex(latex)
-
-
-# ---------------------------------------------------------------------------- figures
-def plotly(fig: go.Figure | dict, key: str) -> None:
-    """Show a figure built by :mod:`dpcore.viz` (already styled, presentation-aware) under a stable key.
-
-    The figure is not copied or restyled here: build it with ``presentation=ui.presentation_mode()``.
-    Figures shared through ``st.cache_resource`` are therefore never mutated.
-    """
-    st.plotly_chart(fig, key=key, width="stretch", theme=None, config={"displaylogo": False})
-
-
-def animated(fig: go.Figure, key: str) -> None:
-    """Show an animated figure (frames, slider, Play/Pause) in its own fragment.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure
-        Built by :func:`dpcore.viz.animated_sweep` (pass its ``start`` to open on the sidebar's value).
-    key : str
-        Stable element key.
-    """
-    st.fragment(plotly, key=f"fragment_{key}")(fig, key)
-
-
-def downloads(fig: go.Figure, *, name: str, snippet: str) -> None:
-    """Three downloads: the figure's data (CSV), the figure (self-contained HTML), a dpcore snippet.
-
-    The files are generated on click and clicking does not rerun the page (no animation restart).
-    """
-    files = [
-        ("Data (CSV)", lambda: viz.figure_table_csv(fig), f"{name}.csv", "text/csv"),
-        ("Figure (HTML)", lambda: viz.figure_html(fig), f"{name}.html", "text/html"),
-        ("Python snippet", snippet, f"{name}.py", "text/x-python"),
-    ]
-    for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
-        column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
-                               on_click="ignore", icon=":material/download:")
-
-
-@contextmanager
-def guard() -> Iterator[None]:
-    """Show a dpcore ``ValueError``/``TypeError`` as ``st.error`` and let the page go on."""
-    try:
-        yield
-    except (ValueError, TypeError) as exc:
-        st.error(str(exc))
-
-
-def footer() -> None:
-    """The shared footnote on what the numbers are (and are not)."""
-    st.divider()
-    st.caption(
-        "Results are Monte Carlo simulations with seeded NumPy PCG64 random numbers: reproducible, "
-        "and a simulation-grade generator, not a hardened release mechanism (it is not protected "
-        "against floating-point or timing attacks). Use it to learn and to experiment, not to publish private data."
-    )

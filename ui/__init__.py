@@ -1,0 +1,33 @@
+"""The app side of Private Estimation Lab: everything the page scripts share (Streamlit only; dpcore knows nothing of it).
+
+=============  ====================================================================================================
+``params``     :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
+``chrome``     stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
+``text``       :class:`PageText`: a page's prose from the Markdown file beside its script
+``compute``    the one cached-sweep layer (:func:`sweep`) and cached figures (:func:`figure`), notebook snippets
+``page``       :class:`Page`, the skeleton every page is written into
+=============  ====================================================================================================
+"""
+
+from .chrome import ASSETS, footer, guard, presentation_mode, setup_page
+from .compute import figure, snippet, sweep
+from .legacy import animated, downloads, formula, plotly, prose
+from .page import FIGURE_CALLS, Page, show_figure
+from .params import (
+                     ParamSpec,
+                     controls,
+                     delta_spec,
+                     epsilon_spec,
+                     log_grid,
+                     n_spec,
+                     nearest,
+                     parse_param,
+                     seed_spec,
+                     trials_spec,
+)
+from .text import PageText
+
+__all__ = ["ASSETS", "footer", "guard", "presentation_mode", "setup_page", "figure", "snippet", "sweep",
+           "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec", "log_grid",
+           "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText", "animated", "downloads",
+           "formula", "plotly", "prose"]

@@ -1,0 +1,128 @@
+"""The page skeleton, written once: a page script holds only its topic.
+
+    page = ui.Page(__file__, SPECS)                      # title and icon from the registry, controls from the URL
+    page.intro()                                         # the Markdown's <!-- intro --> part (formulas always shown)
+    with page.section("one-run"):                        # heading + prose from the Markdown; errors stay in the section
+        page.figure("clipping", figures.clipping, n=page["n"], ...)
+    page.takeaways([...])                                # "What to notice": computed in the lesson, shown here
+    page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
+
+Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures and takeaways are not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+import registry
+from dpcore import viz
+
+from . import compute
+from .chrome import guard, presentation_mode, setup_page
+from .params import ParamSpec, controls
+from .text import PageText
+
+__all__ = ["Page", "show_figure", "FIGURE_CALLS"]
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
+
+
+def show_figure(fig: go.Figure, key: str, animated: bool = False) -> None:
+    """Show a figure of :mod:`dpcore.viz` (already styled) under a stable key; an animated one in its own fragment,
+    so that pressing Play or dragging its slider never reruns the page."""
+    def draw() -> None:
+        st.plotly_chart(fig, key=key, width="stretch", theme=None, config={"displaylogo": False})
+    st.fragment(draw)() if animated else draw()
+
+
+class Page:
+    """One page of the lab: its registry entry, its controls, its Markdown, its sections and downloads.
+
+    Parameters
+    ----------
+    script : str
+        The page script's ``__file__``; its Markdown is the ``.md`` file beside it.
+    specs : sequence of ParamSpec
+        The page's controls (sidebar widgets mirrored in the URL).
+    """
+
+    def __init__(self, script: str, specs: Sequence[ParamSpec] = ()) -> None:
+        path = Path(script).resolve()
+        self.info = registry.by_script(path.relative_to(ROOT).as_posix())
+        setup_page(self.info.heading, self.info.icon)
+        self.params = controls(specs)
+        self.present = presentation_mode()
+        self.text = PageText.load(path.with_suffix(".md"))
+        self._downloads: dict[str, tuple[Callable, dict]] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+    # -------------------------------------------------------------------- text
+    def prose(self, part: str, **fields: Any) -> None:
+        """The Markdown part ``part`` (after its heading): prose hidden in presentation mode, formulas always."""
+        for kind, text in self.text.blocks(part, **fields):
+            if kind == "formula":
+                st.latex(text)
+            elif not self.present:
+                st.markdown(text)
+
+    def intro(self, **fields: Any) -> None:
+        """The page's opening: the Markdown part ``intro``."""
+        self.prose("intro", **fields)
+
+    @contextmanager
+    def section(self, part: str, **fields: Any) -> Iterator[None]:
+        """A section: its heading and prose from the Markdown part ``part``, then the body, whose dpcore errors are
+        shown inside the section (the sections after it still run)."""
+        heading = self.text.heading(part)
+        if heading:
+            st.subheader(heading)
+        with guard():
+            self.prose(part, **fields)
+            yield
+
+    # -------------------------------------------------------------------- figures
+    def figure(self, key: str, builder: Callable[..., go.Figure], *, animated: bool = False, download: bool = False,
+               **kwargs: Any) -> go.Figure:
+        """Build (cached, see :func:`ui.compute.figure`) and show ``builder(**kwargs)``; ``download=True`` offers its
+        data, HTML and notebook snippet under "Go deeper"."""
+        fig = compute.figure(builder, self.present, **kwargs)
+        show_figure(fig, key, animated)
+        if download:
+            self._downloads[key] = (builder, kwargs)
+        return fig
+
+    # -------------------------------------------------------------------- endings
+    def takeaways(self, lines: Sequence[str]) -> None:
+        """"What to notice": bullet points computed from the numbers on screen."""
+        st.subheader("What to notice")
+        st.markdown("\n".join(f"- {line}" for line in lines))
+
+    def go_deeper(self, **fields: Any) -> None:
+        """The Markdown part ``go-deeper`` (algorithms, guarantees, references) and the downloads of every figure
+        shown with ``download=True``: its data (CSV), the figure (self-contained HTML) and a notebook snippet."""
+        st.session_state[FIGURE_CALLS] = dict(self._downloads)
+        with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
+            for _, text in self.text.blocks("go-deeper", **fields):
+                st.markdown(text)
+            for key, (builder, kwargs) in self._downloads.items():
+                st.caption(f"Downloads of “{compute.figure(builder, self.present, **kwargs).layout.title.text}”")
+                _downloads(key, compute.figure(builder, False, **kwargs), compute.snippet(builder, **kwargs))
+
+
+def _downloads(name: str, fig: go.Figure, snippet: str) -> None:
+    """Three downloads, generated on click; clicking does not rerun the page (no animation restart)."""
+    files = [("Data (CSV)", lambda: viz.figure_table_csv(fig), f"{name}.csv", "text/csv"),
+             ("Figure (HTML)", lambda: viz.figure_html(fig), f"{name}.html", "text/html"),
+             ("Python snippet", snippet, f"{name}.py", "text/x-python")]
+    for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
+        column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
+                               on_click="ignore", icon=":material/download:")
