@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Private Estimation Lab: set everything up from nothing, then run the app, the tests or the benchmarks.
 #   ./lab.sh app     [streamlit options]   install into .venv and open the app
-#   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium) and run every test
+#   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
+#                                          test and every docstring example
 #   ./lab.sh bench                         print the benchmark figures
 #   ./lab.sh precompute                    store every page's default sweeps in assets/precomputed
 set -euo pipefail
@@ -49,7 +50,8 @@ case "$command" in
   test)
     install requirements-dev.txt
     install_chromium
-    exec "$VENV/bin/python" -m pytest tests "$@" ;;
+    "$VENV/bin/ruff" check .
+    exec "$VENV/bin/python" -m pytest "$@" ;;
   bench)
     install requirements-dev.txt
     for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done ;;

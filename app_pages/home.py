@@ -22,8 +22,9 @@ epsilon = page["eps"]
 page.intro()
 with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
-    page.takeaways(home.takeaways(epsilon))
+    page.takeaways(home.takeaways, epsilon)
 with page.section("lab"):
     st.markdown(lab_map())
 page.prose("how-to")
+page.prose("papers")
 page.go_deeper()

@@ -22,6 +22,7 @@ if __name__ == "__main__":
     exact = statistics.median(seconds(product.partition_rounds, rows, 1.0, 0) for _ in range(3))
     print(f"  partition_rounds on real rows (d = 64, n = 2*10^5, clipped): median {1e3 * exact:.0f} ms")
     for d in (256, 1024, 4096):
-        point = statistics.median(seconds(partition_rounds_lesson.error_sweep, np.array([1e6]), np.array([d]), np.array([1.0]),
+        point = statistics.median(seconds(partition_rounds_lesson.error_sweep, np.array([1e6]), np.array([d]),
+                                          np.array([1.0]),
                                           ["log-uniform"], 30, 0) for _ in range(3))
         print(f"  one sweep grid point, 6 methods x 30 trials, TV by Monte Carlo (d = {d}): {1e3 * point:.0f} ms")

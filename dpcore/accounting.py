@@ -181,13 +181,15 @@ def approx_to_zcdp(epsilon: float, delta: float) -> float:
 
 @validated(sigma=_POSITIVE, l2_sensitivity=_POSITIVE)
 def gaussian_zcdp(sigma: float, l2_sensitivity: float = 1.0) -> float:
-    r"""The Gaussian mechanism with noise :math:`\sigma` is :math:`\Delta_2^2/(2\sigma^2)`-zCDP (Bun & Steinke 2016, Prop 1.6)."""
+    r"""The Gaussian mechanism with noise :math:`\sigma` is :math:`\Delta_2^2/(2\sigma^2)`-zCDP
+    (Bun & Steinke 2016, Prop 1.6)."""
     return l2_sensitivity**2 / (2.0 * sigma**2)
 
 
 @validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1))
 def basic_composition(epsilon: float, delta: float, releases: int) -> tuple[float, float]:
-    r"""``releases`` adaptive :math:`(\varepsilon, \delta)`-DP mechanisms are :math:`(k\varepsilon, k\delta)`-DP (seed 004, Lemma 2.5)."""
+    r"""``releases`` adaptive :math:`(\varepsilon, \delta)`-DP mechanisms are :math:`(k\varepsilon, k\delta)`-DP
+    (seed 004, Lemma 2.5)."""
     return releases * epsilon, min(1.0, releases * delta)
 
 
@@ -209,7 +211,8 @@ def advanced_composition(epsilon: float, delta: float, releases: int, delta_prim
 
 @validated(rho=_NONNEGATIVE, releases=Integer(low=1))
 def zcdp_composition(rho: float, releases: int) -> float:
-    r"""zCDP composes additively: ``releases`` adaptive :math:`\rho`-zCDP mechanisms are :math:`k\rho`-zCDP (seed 004)."""
+    r"""zCDP composes additively: ``releases`` adaptive :math:`\rho`-zCDP mechanisms are :math:`k\rho`-zCDP
+    (seed 004)."""
     return releases * rho
 
 

@@ -121,7 +121,8 @@ def test_clipped_mean_and_variance_match_quadrature(family, shape):
         low, high = MEAN + a, MEAN + b
         expected = clip_oracle(dist, low, high)
         assert dist.clipped_mean(low, high) == pytest.approx(expected, abs=1e-9)
-        second = quad_expect(dist, lambda x: (np.clip(x, low, high) - MEAN) ** 2, breaks=(low, high))
+        second = quad_expect(dist, lambda x, low=low, high=high: (np.clip(x, low, high) - MEAN) ** 2,
+                             breaks=(low, high))
         _, variance = dist._clip_stats(np.array(a), np.array(b))
         assert variance == pytest.approx(second - (expected - MEAN) ** 2, abs=1e-8)
     np.testing.assert_allclose(dist.clipped_mean(MEAN + np.array([-1.0, -2.0]), MEAN + 1.0),

@@ -110,7 +110,7 @@ def test_report_noisy_max_picks_a_clear_winner_and_is_noisy_otherwise():
 
 
 def test_laplace_histogram_counts_and_noise():
-    data = np.array([0.1, 0.5, 0.9, 1.0, -3.0, 7.0])  # -3 and 7 fall outside and are not counted; 1.0 is in the last bin
+    data = np.array([0.1, 0.5, 0.9, 1.0, -3.0, 7.0])  # -3 and 7 fall outside, uncounted; 1.0 is in the last bin
     edges = np.array([0.0, 0.5, 1.0])
     np.testing.assert_allclose(mechanisms.laplace_histogram(data, edges, 1e9, rng=0), [1, 3], atol=1e-6)
     noisy = mechanisms.laplace_histogram(np.zeros((20000, 3)), np.array([-1.0, 1.0, 2.0]), 0.5, rng=1)

@@ -1,9 +1,11 @@
-"""Pure vs approximate DP for a d-dimensional mean (dpcore.estimators.mean_release) against algorithms.md §0.3–0.5 and §2.
+"""Pure vs approximate DP for a d-dimensional mean (dpcore.estimators.mean_release, dpcore.lessons.noise_tradeoff)
+against algorithms.md §0.3–0.5 and §2.
 
 Known values, closed forms, exact definitions (hockey-stick integrals), end-to-end privacy audits of
 ``private_mean`` on neighbouring datasets, and seeded Monte Carlo checks of the sweeps.
 """
 
+import json
 import math
 
 import numpy as np
@@ -14,7 +16,7 @@ from dpcore import accounting, audit
 from dpcore.estimators import mean_release as nt
 from dpcore.estimators.clipping import clip_to_ball
 from dpcore.experiments import fit_power_law
-from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
+from dpcore.lessons import noise_tradeoff as lesson
 
 DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float)
 
@@ -27,19 +29,19 @@ DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float
     (0.5, 1e-5, "analytic", (0.5 * 7.0318) ** 2 / 2, 1e-3),  # §0.2 reference σ
 ])
 def test_crossover_dimension_known_values(epsilon, delta, calibration, expected, tolerance):
-    assert noise_tradeoff_lesson.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
+    assert lesson.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
 
 
 def test_crossover_dimension_is_where_the_noise_rmses_cross():
-    crossover = noise_tradeoff_lesson.crossover_dimension(1.0, 1e-6)
-    ratio = [nt.calibrate("Laplace", d, 1000, 1.0, 1e-6, 3.0).rmse / nt.calibrate("Gaussian (analytic)", d, 1000, 1.0,
+    crossover = lesson.crossover_dimension(1.0, 1e-6)
+    ratio = [nt.calibrate("laplace", d, 1000, 1.0, 1e-6, 3.0).rmse / nt.calibrate("gaussian_analytic", d, 1000, 1.0,
                                                                                   1e-6, 3.0).rmse for d in (8, 9)]
     assert 8 < crossover < 9 and ratio[0] < 1 < ratio[1]
     assert ratio[1] == pytest.approx(math.sqrt(9 / crossover))  # ratio = sqrt(d / d*)
 
 
 def test_composition_known_values():
-    totals = noise_tradeoff_lesson.composition_epsilons(np.array([100.0]), 0.1, 1e-6)
+    totals = lesson.composition_epsilons(np.array([100.0]), 0.1, 1e-6)
     assert list(totals) == ["basic", "advanced", "zCDP", "exact Gaussian"]
     expected = {"basic": 10.000, "advanced": 6.3082, "zCDP": 5.7565, "exact Gaussian": 4.8866}
     for key, value in expected.items():
@@ -48,7 +50,7 @@ def test_composition_known_values():
 
 def test_composition_matches_accounting_for_every_k():
     releases = np.array([1.0, 2.0, 10.0, 37.0, 1000.0])
-    totals = noise_tradeoff_lesson.composition_epsilons(releases, 0.3, 1e-8)
+    totals = lesson.composition_epsilons(releases, 0.3, 1e-8)
     for i, k in enumerate(releases.astype(int)):
         assert totals["basic"][i] == pytest.approx(0.3 * k)
         advanced = 0.3 * math.sqrt(2 * k * math.log(1e8)) + k * 0.3 * math.expm1(0.3)
@@ -63,9 +65,9 @@ def test_composition_matches_accounting_for_every_k():
 @pytest.mark.parametrize("release_epsilon, delta", [(0.1, 1e-6), (0.5, 1e-6), (0.3, 1e-10), (0.05, 1e-3)])
 def test_advanced_beats_basic_from_matches_a_brute_force_scan(release_epsilon, delta):
     releases = np.arange(1, 2001, dtype=float)
-    totals = noise_tradeoff_lesson.composition_epsilons(releases, release_epsilon, delta)
+    totals = lesson.composition_epsilons(releases, release_epsilon, delta)
     beats = totals["advanced"] < totals["basic"]
-    first = noise_tradeoff_lesson.advanced_beats_basic_from(release_epsilon, delta)
+    first = lesson.advanced_beats_basic_from(release_epsilon, delta)
     assert first is not None and 1 < first <= 2000  # the scan reaches it
     assert int(releases[np.argmax(beats)]) == first
     assert np.all(beats[first - 1:]) and not np.any(beats[:first - 1])  # beats from k = first on, never before
@@ -73,8 +75,8 @@ def test_advanced_beats_basic_from_matches_a_brute_force_scan(release_epsilon, d
 
 @pytest.mark.parametrize("release_epsilon", [math.log(2.0), 0.8, 2.0])
 def test_advanced_never_beats_basic_when_e_to_the_eps_reaches_2(release_epsilon):
-    assert noise_tradeoff_lesson.advanced_beats_basic_from(release_epsilon, 1e-6) is None
-    totals = noise_tradeoff_lesson.composition_epsilons(np.arange(1, 2001, dtype=float), release_epsilon, 1e-6)
+    assert lesson.advanced_beats_basic_from(release_epsilon, 1e-6) is None
+    totals = lesson.composition_epsilons(np.arange(1, 2001, dtype=float), release_epsilon, 1e-6)
     assert np.all(totals["advanced"] >= totals["basic"])
 
 
@@ -97,34 +99,34 @@ EPSILONS = np.array([0.0, 0.2, 0.5, 1.0, 1.7, 3.0])
 
 @pytest.mark.parametrize("noise_epsilon", [0.5, 1.0, 2.0])
 def test_privacy_profiles_equal_the_hockey_stick_divergence(noise_epsilon):
-    profiles = noise_tradeoff_lesson.privacy_profiles(EPSILONS, noise_epsilon)
+    profiles = lesson.privacy_profiles(EPSILONS, noise_epsilon)
     scale = 1.0 / noise_epsilon  # b = Δ/ε0 and σ = Δ/ε0 with Δ = 1
     for i, epsilon in enumerate(EPSILONS):
         laplace = hockey_stick(stats.laplace(1.0, scale).pdf, stats.laplace(0.0, scale).pdf, epsilon,
                                -40 * scale, 40 * scale + 1)
         gauss = hockey_stick(stats.norm(1.0, scale).pdf, stats.norm(0.0, scale).pdf, epsilon,
                              -20 * scale, 20 * scale + 1)
-        assert profiles["Laplace"][i] == pytest.approx(laplace, rel=1e-6, abs=1e-13)
-        assert profiles["Gaussian"][i] == pytest.approx(gauss, rel=1e-6, abs=1e-15)
+        assert profiles["laplace"][i] == pytest.approx(laplace, rel=1e-6, abs=1e-13)
+        assert profiles["gaussian_analytic"][i] == pytest.approx(gauss, rel=1e-6, abs=1e-15)
 
 
 def test_privacy_profiles_equal_accounting_and_the_check_values():
-    profiles = noise_tradeoff_lesson.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
-    np.testing.assert_allclose(profiles["Laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)  # §0.3
-    gauss = noise_tradeoff_lesson.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["Gaussian"]  # σ = 2, μ = 0.5
+    profiles = lesson.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
+    np.testing.assert_allclose(profiles["laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)  # §0.3
+    gauss = lesson.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["gaussian_analytic"]  # σ = 2, μ = 0.5
     np.testing.assert_allclose(gauss[:3], [0.197413, 0.05244, 0.00683], rtol=1e-3)
     assert gauss[0] == pytest.approx(2 * stats.norm.cdf(0.25) - 1, rel=1e-12)
     # §0.3 prints δ(2) = 9.0e-6 for σ = 2; the formula (and the integral above) give 9.44e-6.
     assert gauss[3] == pytest.approx(9.439e-6, rel=1e-3)
     for noise_epsilon in (0.25, 4.0):
         epsilons = np.linspace(0.0, 6.0, 25)
-        profiles = noise_tradeoff_lesson.privacy_profiles(epsilons, noise_epsilon)
-        np.testing.assert_array_equal(profiles["Laplace"],
+        profiles = lesson.privacy_profiles(epsilons, noise_epsilon)
+        np.testing.assert_array_equal(profiles["laplace"],
                                       [accounting.laplace_delta(e, scale=1 / noise_epsilon) for e in epsilons])
-        np.testing.assert_array_equal(profiles["Gaussian"],
+        np.testing.assert_array_equal(profiles["gaussian_analytic"],
                                       [accounting.gaussian_delta(e, sigma=1 / noise_epsilon) for e in epsilons])
-        assert np.all(profiles["Gaussian"] > 0)  # never pure DP
-        assert np.all(profiles["Laplace"][epsilons >= noise_epsilon] == 0)  # pure DP at ε0
+        assert np.all(profiles["gaussian_analytic"] > 0)  # never pure DP
+        assert np.all(profiles["laplace"][epsilons >= noise_epsilon] == 0)  # pure DP at ε0
 
 
 # ------------------------------------------------------------------------------------ calibration
@@ -135,17 +137,17 @@ def test_calibrate_closed_forms(dimension, n, epsilon, delta, radius):
     def rmse(mechanism):
         return nt.calibrate(mechanism, dimension, n, epsilon, delta, radius).rmse
 
-    assert rmse("Laplace") == pytest.approx(2 * math.sqrt(2) * radius * dimension / (epsilon * n), rel=1e-12)
-    assert rmse("Gaussian (classical)") == pytest.approx(
+    assert rmse("laplace") == pytest.approx(2 * math.sqrt(2) * radius * dimension / (epsilon * n), rel=1e-12)
+    assert rmse("gaussian_classical") == pytest.approx(
         2 * radius * math.sqrt(dimension) * math.sqrt(2 * math.log(1.25 / delta)) / (epsilon * n), rel=1e-12)
-    assert rmse("zCDP Gaussian") == pytest.approx(2 * radius * math.sqrt(dimension) / (epsilon * n), rel=1e-12)
+    assert rmse("zcdp_gaussian") == pytest.approx(2 * radius * math.sqrt(dimension) / (epsilon * n), rel=1e-12)
     mu = accounting.gaussian_mu(epsilon, delta)
-    assert rmse("Gaussian (analytic)") == pytest.approx(2 * radius * math.sqrt(dimension) / (n * mu), rel=1e-12)
+    assert rmse("gaussian_analytic") == pytest.approx(2 * radius * math.sqrt(dimension) / (n * mu), rel=1e-12)
     for mechanism in nt.MECHANISMS:
         calibration = nt.calibrate(mechanism, dimension, n, epsilon, delta, radius)
         assert calibration.rmse == pytest.approx(calibration.coordinate_sd * math.sqrt(dimension), rel=1e-12)
         l2 = 2 * radius / n
-        assert calibration.sensitivity == pytest.approx(l2 * math.sqrt(dimension) if mechanism == "Laplace" else l2)
+        assert calibration.sensitivity == pytest.approx(l2 * math.sqrt(dimension) if mechanism == "laplace" else l2)
 
 
 def test_calibrate_reference_sigmas_and_guarantees():
@@ -153,15 +155,15 @@ def test_calibrate_reference_sigmas_and_guarantees():
     def sd(mechanism, epsilon, delta):
         return nt.calibrate(mechanism, 1, 2, epsilon, delta, 1.0).coordinate_sd
 
-    assert sd("Gaussian (classical)", 1.0, 1e-5) == pytest.approx(4.8448, abs=1e-3)
-    assert sd("Gaussian (analytic)", 1.0, 1e-5) == pytest.approx(3.7306, abs=1e-3)
-    assert sd("Gaussian (analytic)", 1.0, 1e-6) == pytest.approx(4.2247, abs=1e-3)
-    assert sd("Gaussian (analytic)", 2.0, 1e-5) == pytest.approx(1.9938, abs=1e-3)
-    assert sd("Laplace", 1.0, 1e-5) == pytest.approx(math.sqrt(2))  # Lap(Δ1/ε) has sd √2·b
-    assert "pure" in nt.calibrate("Laplace", 4, 100, 1.0, 1e-6, 1.0).guarantee
-    assert "zCDP" in nt.calibrate("zCDP Gaussian", 4, 100, 1.0, 1e-6, 1.0).guarantee
+    assert sd("gaussian_classical", 1.0, 1e-5) == pytest.approx(4.8448, abs=1e-3)
+    assert sd("gaussian_analytic", 1.0, 1e-5) == pytest.approx(3.7306, abs=1e-3)
+    assert sd("gaussian_analytic", 1.0, 1e-6) == pytest.approx(4.2247, abs=1e-3)
+    assert sd("gaussian_analytic", 2.0, 1e-5) == pytest.approx(1.9938, abs=1e-3)
+    assert sd("laplace", 1.0, 1e-5) == pytest.approx(math.sqrt(2))  # Lap(Δ1/ε) has sd √2·b
+    assert "pure" in nt.calibrate("laplace", 4, 100, 1.0, 1e-6, 1.0).guarantee
+    assert "zCDP" in nt.calibrate("zcdp_gaussian", 4, 100, 1.0, 1e-6, 1.0).guarantee
     with pytest.raises(ValueError, match="epsilon"):
-        nt.calibrate("Gaussian (classical)", 4, 100, 1.5, 1e-6, 1.0)
+        nt.calibrate("gaussian_classical", 4, 100, 1.5, 1e-6, 1.0)
 
 
 def test_clip_radius_formula_and_its_probability_claim():
@@ -178,7 +180,7 @@ def test_clip_radius_formula_and_its_probability_claim():
 # ------------------------------------------------------------------------------------ expected error
 def test_expected_error_formula():
     d, n, epsilon, delta = 32, 5000, 0.7, 1e-7
-    assert nt.expected_error("non-private", d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n))
+    assert nt.expected_error("non_private", d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n))
     radius = nt.clip_radius(d, n)
     for mechanism in nt.MECHANISMS:
         noise = nt.calibrate(mechanism, d, n, epsilon, delta, radius).rmse
@@ -189,7 +191,7 @@ def test_expected_error_formula():
     (1, 100, 0.1, 20_000), (4, 300, 0.05, 20_000), (16, 1000, 1.0, 20_000), (256, 10_000, 0.5, 4000),
 ])
 def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, trials):
-    result = noise_tradeoff_lesson.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
+    result = lesson.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
     for m, method in enumerate(result.methods):
         simulated = result.rmse[m].item()
         assert simulated == pytest.approx(nt.expected_error(method, dimension, n, epsilon, 1e-6), rel=0.03), method
@@ -197,12 +199,12 @@ def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, tria
 
 # ------------------------------------------------------------------------------------ samples needed
 @pytest.mark.parametrize("mechanism, dimension, target, epsilon, delta", [
-    ("Laplace", 64, 0.1, 1.0, 1e-6), ("Gaussian (analytic)", 64, 0.1, 1.0, 1e-6),
-    ("Gaussian (classical)", 10, 0.05, 0.5, 1e-8), ("zCDP Gaussian", 1000, 1.0, 0.2, 1e-6),
-    ("non-private", 7, 0.03, 1.0, 1e-6), ("Laplace", 1, 0.3, 2.0, 1e-6),
+    ("laplace", 64, 0.1, 1.0, 1e-6), ("gaussian_analytic", 64, 0.1, 1.0, 1e-6),
+    ("gaussian_classical", 10, 0.05, 0.5, 1e-8), ("zcdp_gaussian", 1000, 1.0, 0.2, 1e-6),
+    ("non_private", 7, 0.03, 1.0, 1e-6), ("laplace", 1, 0.3, 2.0, 1e-6),
 ])
 def test_samples_needed_is_the_smallest_n(mechanism, dimension, target, epsilon, delta):
-    n = noise_tradeoff_lesson.samples_needed(mechanism, dimension, target, epsilon, delta)
+    n = lesson.samples_needed(mechanism, dimension, target, epsilon, delta)
     assert n > 2
     assert nt.expected_error(mechanism, dimension, n, epsilon, delta) <= target
     assert nt.expected_error(mechanism, dimension, n - 1, epsilon, delta) > target
@@ -210,21 +212,21 @@ def test_samples_needed_is_the_smallest_n(mechanism, dimension, target, epsilon,
 
 @pytest.mark.parametrize("dimension, target", [(64, 0.1), (10, 0.3), (3, 0.7), (1000, 2.0), (4, 0.5)])
 def test_samples_needed_non_private_is_d_over_alpha_squared(dimension, target):
-    assert noise_tradeoff_lesson.samples_needed("non-private", dimension, target, 1.0, 1e-6) == math.ceil(dimension / target**2)
+    assert lesson.samples_needed("non_private", dimension, target, 1.0, 1e-6) == math.ceil(dimension / target**2)
 
 
-@pytest.mark.parametrize("mechanism, dimension, target", [("non-private", 1, 0.9), ("non-private", 1, 5.0),
-                                                          ("Laplace", 1, 100.0)])
+@pytest.mark.parametrize("mechanism, dimension, target", [("non_private", 1, 0.9), ("non_private", 1, 5.0),
+                                                          ("laplace", 1, 100.0)])
 def test_samples_needed_returns_2_when_two_samples_already_suffice(mechanism, dimension, target):
     """n = 2 is the smallest allowed sample size; when it meets the target it is the answer."""
     assert nt.expected_error(mechanism, dimension, 2, 1.0, 1e-6) <= target
-    assert noise_tradeoff_lesson.samples_needed(mechanism, dimension, target, 1.0, 1e-6) == 2
+    assert lesson.samples_needed(mechanism, dimension, target, 1.0, 1e-6) == 2
 
 
 def test_samples_needed_orders_the_mechanisms_as_the_table_says():
     """Seed 001's table at d = 256: non-private < Gaussian < Laplace, and Laplace pays about √d/(εσ1) more noise."""
-    needed = {m: noise_tradeoff_lesson.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non-private", "Gaussian (analytic)", "Laplace")}
-    assert needed["non-private"] < needed["Gaussian (analytic)"] < needed["Laplace"]
+    needed = {m: lesson.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non_private", "gaussian_analytic", "laplace")}
+    assert needed["non_private"] < needed["gaussian_analytic"] < needed["laplace"]
 
 
 # ------------------------------------------------------------------------------------ private_mean
@@ -235,7 +237,7 @@ def test_private_mean_clips_before_averaging():
     points[0] = center + [100.0, 0.0, 0.0]  # far outside the ball of radius 4
     clipped_mean = clip_to_ball(points, 4.0, center).mean(axis=0)
     assert abs(clipped_mean[0] - points.mean(axis=0)[0]) > 1.5  # the far point was pulled in
-    for mechanism in ("Laplace", "zCDP Gaussian"):  # noise → 0 as ε → ∞
+    for mechanism in ("laplace", "zcdp_gaussian"):  # noise → 0 as ε → ∞
         release = nt.private_mean(points, 1e12, 1e-6, mechanism, 4.0, center, rng=1)
         np.testing.assert_allclose(release, clipped_mean, rtol=0, atol=1e-9)
 
@@ -250,7 +252,7 @@ def test_private_mean_shapes_and_seeded_reproducibility():
         np.testing.assert_array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=0))
         assert not np.array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=1))
     with pytest.raises(ValueError, match="points"):
-        nt.private_mean(np.zeros((1, 3)), 1.0, 1e-6, "Laplace", 1.0)
+        nt.private_mean(np.zeros((1, 3)), 1.0, 1e-6, "laplace", 1.0)
 
 
 @pytest.mark.parametrize("mechanism", nt.MECHANISMS)
@@ -293,12 +295,12 @@ def audit_private_mean(mechanism, epsilon, delta, audit_delta):
 def test_gaussian_audit_at_a_point_of_its_privacy_profile():
     """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (§0.3: 0.00683); private_mean at (1, δ) uses that very σ."""
     epsilon, sigma = 1.0, 2.0
-    delta = noise_tradeoff_lesson.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["Gaussian"][0]
+    delta = lesson.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["gaussian_analytic"][0]
     assert delta == pytest.approx(0.00683, rel=1e-3)
     sensitivity = 2 * RADIUS / N_POINTS
-    assert nt.calibrate("Gaussian (analytic)", 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd == pytest.approx(
+    assert nt.calibrate("gaussian_analytic", 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd == pytest.approx(
         sigma * sensitivity, rel=1e-9)
-    correct, halved = audit_private_mean("Gaussian (analytic)", epsilon, delta, delta)
+    correct, halved = audit_private_mean("gaussian_analytic", epsilon, delta, delta)
     assert 0.8 * epsilon < correct <= epsilon  # passes, and the audit has power
     assert halved > 1.5 * epsilon  # σ halved is caught
     assert halved <= accounting.gaussian_epsilon(2.0 / sigma, delta)  # ... and not beyond its true ε (audit sound)
@@ -306,7 +308,7 @@ def test_gaussian_audit_at_a_point_of_its_privacy_profile():
 
 def test_laplace_audit_pure():
     epsilon = 1.0
-    correct, halved = audit_private_mean("Laplace", epsilon, 1e-6, 0.0)  # δ is unused by Laplace: audit at δ = 0
+    correct, halved = audit_private_mean("laplace", epsilon, 1e-6, 0.0)  # δ is unused by Laplace: audit at δ = 0
     assert 0.9 * epsilon < correct <= epsilon
     assert halved > 1.5 * epsilon
 
@@ -314,7 +316,7 @@ def test_laplace_audit_pure():
 def test_zcdp_gaussian_audit_at_its_converted_guarantee():
     epsilon, delta = 1.0, 1e-3
     claimed = accounting.zcdp_to_approx(epsilon**2 / 2, delta)  # 4.217
-    correct, halved = audit_private_mean("zCDP Gaussian", epsilon, 0.5, delta)  # its δ argument is unused
+    correct, halved = audit_private_mean("zcdp_gaussian", epsilon, 0.5, delta)  # its δ argument is unused
     exact = accounting.gaussian_epsilon(epsilon, delta)  # σ = Δ2/ε is the Gaussian with μ = ε: its exact ε, 3.139
     assert 0.8 * exact < correct <= exact <= claimed
     assert halved > claimed
@@ -323,21 +325,21 @@ def test_zcdp_gaussian_audit_at_its_converted_guarantee():
 # ------------------------------------------------------------------------------------ sweeps
 def test_laplace_over_gaussian_error_ratio_grows_like_root_d():
     """Noise-dominated regime (n = 1000, ε = 0.5, δ = 1e-6): fitted exponent of RMSE ratio vs d within 0.5 ± 0.15."""
-    result = noise_tradeoff_lesson.error_sweep(np.array([1000]), DIMENSIONS, np.array([0.5]), 1e-6, trials=1000, seed=0,
-                            mechanisms_used=("Laplace", "Gaussian (analytic)"))
-    ratio = result.curve("Laplace", "dimension")["rmse"] / result.curve("Gaussian (analytic)", "dimension")["rmse"]
+    result = lesson.error_sweep(np.array([1000]), DIMENSIONS, np.array([0.5]), 1e-6, trials=1000, seed=0,
+                            mechanisms_used=("laplace", "gaussian_analytic"))
+    ratio = result.curve("laplace", "dimension")["rmse"] / result.curve("gaussian_analytic", "dimension")["rmse"]
     exponent, _ = fit_power_law(DIMENSIONS, ratio)
     assert exponent == pytest.approx(0.5, abs=0.15)
-    exact = [nt.expected_error("Laplace", int(d), 1000, 0.5, 1e-6)
-             / nt.expected_error("Gaussian (analytic)", int(d), 1000, 0.5, 1e-6) for d in DIMENSIONS]
-    assert exponent == pytest.approx(fit_power_law(DIMENSIONS, np.array(exact))[0], abs=0.02)  # 0.467 vs 0.470
+    exact = [nt.expected_error("laplace", int(d), 1000, 0.5, 1e-6)
+             / nt.expected_error("gaussian_analytic", int(d), 1000, 0.5, 1e-6) for d in DIMENSIONS]
+    assert exponent == pytest.approx(fit_power_law(DIMENSIONS, np.array(exact))[0], abs=0.02)  # 0.469 vs 0.470
 
 
 def test_error_sweep_layout():
-    result = noise_tradeoff_lesson.error_sweep(np.array([100, 1000]), np.array([1, 8]), np.array([0.5, 2.0]), 1e-6, 50, 0,
-                            mechanisms_used=("Laplace", "zCDP Gaussian"))
+    result = lesson.error_sweep(np.array([100, 1000]), np.array([1, 8]), np.array([0.5, 2.0]), 1e-6, 50, 0,
+                            mechanisms_used=("laplace", "zcdp_gaussian"))
     assert result.parameters == ("dimension", "n", "epsilon")
-    assert result.methods == ("Laplace", "zCDP Gaussian", "non-private")
+    assert result.methods == ("laplace", "zcdp_gaussian", "non_private")
     assert result.rmse.shape == (3, 2, 2, 2)
     assert np.all(result.trials == 50)
     non_private = result.errors[2]
@@ -347,15 +349,15 @@ def test_error_sweep_layout():
 def test_error_sweep_rejects_bad_mechanisms_by_name():
     grid = (np.array([100]), np.array([4]))
     with pytest.raises(ValueError, match="epsilons"):
-        noise_tradeoff_lesson.error_sweep(*grid, np.array([0.5, 1.5]), 1e-6, 10, 0)  # the classical Gaussian is in by default
+        lesson.error_sweep(*grid, np.array([0.5, 1.5]), 1e-6, 10, 0)  # the classical Gaussian is in by default
     with pytest.raises(ValueError, match="epsilons"):
-        noise_tradeoff_lesson.error_sweep(*grid, np.array([2.0]), 1e-6, 10, 0, mechanisms_used=("Gaussian (classical)",))
-    noise_tradeoff_lesson.error_sweep(*grid, np.array([1.0]), 1e-6, 10, 0)  # ε = 1 is allowed
+        lesson.error_sweep(*grid, np.array([2.0]), 1e-6, 10, 0, mechanisms_used=("gaussian_classical",))
+    lesson.error_sweep(*grid, np.array([1.0]), 1e-6, 10, 0)  # ε = 1 is allowed
     with pytest.raises(ValueError, match="mechanisms_used"):
-        noise_tradeoff_lesson.error_sweep(*grid, np.array([0.5]), 1e-6, 10, 0, mechanisms_used=("Laplace", "K-norm"))
+        lesson.error_sweep(*grid, np.array([0.5]), 1e-6, 10, 0, mechanisms_used=("laplace", "K-norm"))
 
 
-@pytest.mark.parametrize("mechanism", ["Laplace", "zCDP Gaussian", "Gaussian (analytic)"])
+@pytest.mark.parametrize("mechanism", ["laplace", "zcdp_gaussian", "gaussian_analytic"])
 def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
     """Common random numbers, checked exactly, per trial.
 
@@ -367,7 +369,7 @@ def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
     """
     n, d, delta = 50, 3, 1e-6
     epsilons = np.array([0.25, 0.5, 1.0, 2.0, 4.0])
-    result = noise_tradeoff_lesson.error_sweep(np.array([n]), np.array([d]), epsilons, delta, 40, seed=11,
+    result = lesson.error_sweep(np.array([n]), np.array([d]), epsilons, delta, 40, seed=11,
                             mechanisms_used=(mechanism,))
     errors = np.stack([result.errors[0, 0, 0, i] for i in range(epsilons.size)])  # (ε, trials)
     sampling = result.errors[1, 0, 0, 0]
@@ -381,12 +383,138 @@ def test_error_sweep_uses_the_same_noise_draws_at_every_epsilon(mechanism):
     shuffled = errors.copy()
     shuffled[-1] = np.roll(shuffled[-1], 1)
     assert not np.allclose(predicted, shuffled, rtol=1e-3)
-    if mechanism == "Laplace":  # Laplace's sd is exactly ∝ 1/ε: at n = 2 the noise dominates and errors halve
-        tiny = noise_tradeoff_lesson.error_sweep(np.array([2]), np.array([1]), np.array([1e-6, 2e-6]), delta, 100, 0, ("Laplace",))
+    if mechanism == "laplace":  # Laplace's sd is exactly ∝ 1/ε: at n = 2 the noise dominates and errors halve
+        tiny = lesson.error_sweep(np.array([2]), np.array([1]), np.array([1e-6, 2e-6]), delta, 100, 0, ("laplace",))
         np.testing.assert_allclose(tiny.errors[0, 0, 0, 1] / tiny.errors[0, 0, 0, 0], 0.5, rtol=1e-3)
 
 
 def test_error_sweep_is_seeded():
     args = (np.array([100, 1000]), np.array([2, 16]), np.array([0.5]), 1e-6, 30)
-    np.testing.assert_array_equal(noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse, noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse)
-    assert not np.array_equal(noise_tradeoff_lesson.error_sweep(*args, seed=4).rmse, noise_tradeoff_lesson.error_sweep(*args, seed=5).rmse)
+    np.testing.assert_array_equal(lesson.error_sweep(*args, seed=4).rmse, lesson.error_sweep(*args, seed=4).rmse)
+    assert not np.array_equal(lesson.error_sweep(*args, seed=4).rmse, lesson.error_sweep(*args, seed=5).rmse)
+
+
+# ------------------------------------------------------------------------------------ the page's lesson functions
+def recording_runner(calls):
+    """A ``run`` argument that records (function name, JSON parameters) and computes."""
+    def run(function, **params):
+        calls.append((function.__name__, json.loads(json.dumps(params))))  # JSON values only, or this raises
+        return function(**params)
+    return run
+
+
+def test_page_sweeps_run_through_their_runner_with_json_parameters():
+    calls = []
+    by_n = lesson.error_vs_n(1.0, 1e-6, 5, 0, run=recording_runner(calls))
+    by_d = lesson.error_vs_dimension(1000, 1e-6, 5, 0, run=recording_runner(calls))
+    assert [name for name, _ in calls] == ["error_sweep", "error_sweep"]
+    assert calls[0][1] == dict(n_values=list(lesson.N_GRID), dimensions=list(lesson.DIMENSIONS),
+                               epsilons=[1.0], delta=1e-6, trials=5, seed=0, mechanisms_used=list(nt.MECHANISMS))
+    assert calls[1][1]["epsilons"] == list(lesson.EPSILON_FRAMES)
+    assert by_n.methods == (*nt.MECHANISMS, "non_private")  # ids, the classical Gaussian in at ε = 1
+    assert by_d.methods == ("laplace", "gaussian_analytic", "zcdp_gaussian", "non_private")  # ε up to 10: not
+    np.testing.assert_array_equal(by_n.rmse, lesson.error_vs_n(1.0, 1e-6, 5, 0).rmse)  # default: compute
+
+
+def test_mechanisms_for_and_nearest_frame():
+    assert lesson.mechanisms_for([0.05, 1.0]) == list(nt.MECHANISMS)
+    assert "gaussian_classical" not in lesson.mechanisms_for([1.5])
+    for epsilon in (0.05, 0.3, 0.7, 1.0, 1.5, 3.0, 10.0):
+        frame = lesson.nearest_frame(epsilon)
+        assert frame in lesson.EPSILON_FRAMES
+        assert all(abs(math.log(frame / epsilon)) <= abs(math.log(other / epsilon)) + 1e-12
+                   for other in lesson.EPSILON_FRAMES)
+
+
+def test_theory_companions_are_the_expected_error_on_the_page_grids():
+    by_n = lesson.theory_vs_n("gaussian_analytic", 16, 0.5, 1e-8)
+    np.testing.assert_array_equal(by_n, [nt.expected_error("gaussian_analytic", 16, n, 0.5, 1e-8)
+                                         for n in lesson.N_GRID])
+    by_d = lesson.theory_vs_dimension("non_private", 400, 1.0, 1e-6)
+    np.testing.assert_allclose(by_d, np.sqrt(np.array(lesson.DIMENSIONS) / 400), rtol=1e-12)
+
+
+def test_release_cloud_is_seeded_capped_and_spread_like_the_calibrated_noise():
+    cloud = lesson.release_cloud(10**6, 1.0, 1e-6, 3)
+    assert cloud["n"] == lesson.CLOUD_MAX_N
+    assert cloud["points"].shape == (lesson.CLOUD_RELEASES, 2)
+    assert cloud["radius"] == nt.clip_radius(2, lesson.CLOUD_MAX_N)
+    assert list(cloud["releases"]) == ["laplace", "gaussian_analytic"]
+    for method, releases in cloud["releases"].items():
+        sd = nt.calibrate(method, 2, cloud["n"], 1.0, 1e-6, cloud["radius"]).coordinate_sd
+        np.testing.assert_allclose(releases.std(axis=0), sd, rtol=0.15)
+    again = lesson.release_cloud(10**6, 1.0, 1e-6, 3)
+    np.testing.assert_array_equal(again["releases"]["laplace"], cloud["releases"]["laplace"])
+    assert not np.array_equal(lesson.release_cloud(10**6, 1.0, 1e-6, 4)["points"], cloud["points"])
+
+
+def test_profile_and_composition_curves_are_the_lesson_functions_on_the_page_grids():
+    curves = lesson.profile_curves(1.0)
+    exact = lesson.privacy_profiles(lesson.PROFILE_EPSILONS, 1.0)
+    for method in ("laplace", "gaussian_analytic"):
+        shown = exact[method] >= lesson.PROFILE_FLOOR
+        np.testing.assert_array_equal(curves[method][shown], exact[method][shown])
+        assert np.all(np.isnan(curves[method][~shown]))
+    assert np.all(np.isnan(curves["laplace"][lesson.PROFILE_EPSILONS >= 1.0]))  # δ = 0: off the log axis
+    totals = lesson.composition_curves(0.1, 1e-6)
+    assert totals["advanced"][list(lesson.RELEASES).index(100)] == pytest.approx(6.3082, abs=1e-4)
+
+
+def test_delta_table_rows():
+    rows = lesson.delta_table(1.0, 64, 10_000)
+    assert [row["δ"] for row in rows] == [f"1e-{e:02d}" for e in range(3, 13)]
+    at_1e6 = rows[3]
+    radius = nt.clip_radius(64, 10_000)
+    gauss = nt.calibrate("gaussian_analytic", 64, 10_000, 1.0, 1e-6, radius)
+    assert at_1e6["Gaussian σ for Δ₂ = 1"] == pytest.approx(4.225, abs=1e-3) == round(gauss.coordinate_sd
+                                                                                      / gauss.sensitivity, 3)
+    assert at_1e6["Laplace noise ÷ Gaussian noise"] == 2.68
+    assert at_1e6["crossover d*"] == 8.9 and at_1e6["δ × n"] == "1e-02"
+
+
+def test_complexity_rows_run_the_cover_only_in_low_dimension():
+    high = lesson.complexity_rows(64, 1.0, 1e-6, 0)
+    assert [row["n for RMSE ≤ 0.1"] for row in high] == ["6,400", "26,951", "12,453", "—", "—"]
+    assert high[3]["how"] == "not run (d > 2)"
+    low = lesson.complexity_rows(1, 1.0, 1e-6, 0)
+    cover = lesson.cover_samples_needed(1, 0.1, 1.0, seed=0)
+    assert low[3]["n for RMSE ≤ 0.1"] == f"{cover:,}" and low[3]["how"] == "Monte Carlo"
+
+
+def test_accuracy_caption_quotes_the_expected_errors():
+    caption = lesson.accuracy_caption(1.0, 1e-6, 64, 10_000)
+    assert caption.startswith("At ε = 1, δ = 1e-06, d = 64, n = 10,000:")
+    assert "0.245 with Laplace, 0.118 with the Gaussian, 0.08 without privacy" in caption
+    for method in ("laplace", "gaussian_analytic", "non_private"):
+        assert f"{nt.expected_error(method, 64, 10_000, 1.0, 1e-6):.3g}" in caption
+
+
+def test_takeaways_quote_the_computed_numbers():
+    calls = []
+    notes = lesson.takeaways(1.0, 1e-6, 64, 10_000, 100, 50, 0, run=recording_runner(calls))
+    assert len(notes) == 4 and [name for name, _ in calls] == ["error_sweep"]
+    crossover = lesson.crossover_dimension(1.0, 1e-6)
+    radius = nt.clip_radius(64, 10_000)
+    ratio = (nt.calibrate("laplace", 64, 10_000, 1.0, 1e-6, radius).rmse
+             / nt.calibrate("gaussian_analytic", 64, 10_000, 1.0, 1e-6, radius).rmse)
+    assert f"d > **{crossover:.1f}**" in notes[0] and "**8.9**" in notes[0] and f"**{ratio:.2f}×**" in notes[0]
+    exponent = lesson.error_ratio_exponent(10_000, 1e-6, 50, 0, 1.0)
+    assert f"grows like d^**{exponent:.2f}** over d = 1…1024" in notes[1] and "At n = 10,000, ε = 1 " in notes[1]
+    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes[2]  # §2.4 at k = 100
+    assert f"from **k = {lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes[2]
+    assert notes[3] == "δ × n = 1e-02: δ is 100× below 1/n — comfortably small."
+
+
+def test_takeaways_at_other_controls():
+    notes = lesson.takeaways(3.0, 1e-3, 1, 10_000, 1, 20, 1)
+    exponent = lesson.error_ratio_exponent(10_000, 1e-3, 20, 1, 2.0)
+    assert notes[1].startswith(f"At n = 10,000, ε = 2 the measured Laplace/Gaussian error ratio grows like "
+                               f"d^**{exponent:.2f}**")  # 3 is not a frame: the nearest on a log scale is 2
+    assert "After k = 1 releases" in notes[2] and "basic 0.10" in notes[2]
+    assert "**too large**" in notes[3]  # δ·n = 10
+
+
+def test_release_means_rejects_another_mechanisms_calibration():
+    calibration = nt.calibrate("laplace", 2, 100, 1.0, 1e-6, 3.0)
+    with pytest.raises(ValueError, match="calibration"):
+        nt.release_means("zcdp_gaussian", np.zeros((3, 2)), calibration, 1.0, 1e-6, rng=0)

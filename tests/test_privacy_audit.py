@@ -20,7 +20,10 @@ EPSILON = 1.0
 DELTA = 1e-5
 
 
-def scalar_audit(draw, delta=0.0, thresholds=np.linspace(-15.0, 16.0, 125)):
+THRESHOLDS = np.linspace(-15.0, 16.0, 125)  # test events {output > t}, spanning both neighbours' output ranges
+
+
+def scalar_audit(draw, delta=0.0, thresholds=THRESHOLDS):
     """Audit a scalar-output mechanism ``draw(query_value, rng) -> samples`` on neighbours with values 0 and 1."""
     on_x = draw(0.0, 1)
     on_neighbour = draw(1.0, 2)
@@ -131,7 +134,7 @@ def test_clopper_pearson_known_interval():
     assert upper[0] == pytest.approx(0.812914, abs=1e-6)
 
 
-# ---------------------------------------------------------------- partitioning rounds (dpcore.estimators.partition_rounds)
+# ------------------------------------------------------------ partitioning rounds (dpcore.estimators.partition_rounds)
 # (a) One partition round, product.clipped_laplace_means: l1-clip every row to T, average, add Lap(2T/(eps n)) to
 # each coordinate. A loop of 10^6 calls is too slow, so the audit draws the exact composition the function performs
 # (test_clipped_laplace_means_is_exactly_clip_mean_laplace pins it down). Neighbours replace the first row

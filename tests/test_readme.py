@@ -1,14 +1,11 @@
 """The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order."""
 
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # a bare `pytest` does not put the repo root (registry.py) on the path
-    sys.path.insert(0, str(ROOT))
-
 from registry import PAGES
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def readme_pages_table() -> list[tuple[str, str]]:

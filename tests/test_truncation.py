@@ -1,4 +1,5 @@
-"""KSU20 truncation estimators (dpcore.estimators.heavy_tailed_mean): exactness, accuracy against theory, privacy audits.
+"""KSU20 truncation estimators (dpcore.estimators.heavy_tailed_mean): exactness, accuracy against theory, privacy
+audits.
 
 Test data are plain numpy draws: a centred Lomax (Pareto II, shape 4) scaled so that E|X - mu|^3 = 1
 (algorithms.md §1.9: scale 1.09615), and the KSU20 two-point adversary. Run as a script to print the

@@ -173,8 +173,10 @@ def test_seeded_reproducibility():
     first, again = ul.threshold_data(10, 4, rng=9, trials=3), ul.threshold_data(10, 4, rng=9, trials=3)
     assert all(np.array_equal(a, b) for a, b in zip(first, again))
     assert ul.select_threshold(*first, 1.0, rng=3).tolist() == ul.select_threshold(*again, 1.0, rng=3).tolist()
-    one, two = (exponential_mechanism_lesson.user_level_sweep(np.array([1, 5]), np.array([20, 40]), 1.0, 10, seed=0) for _ in range(2))
-    assert one.parameters == ("per_user", "users") and one.methods == tuple(exponential_mechanism_lesson.USER_SWEEP_METHODS)
+    one, two = (exponential_mechanism_lesson.user_level_sweep(np.array([1, 5]), np.array([20, 40]), 1.0, 10, seed=0)
+                for _ in range(2))
+    assert one.parameters == ("per_user", "users")
+    assert one.methods == tuple(exponential_mechanism_lesson.USER_SWEEP_METHODS)
     assert np.array_equal(one.mean, two.mean) and one.median.shape == (3, 2, 2)
 
 

@@ -453,7 +453,8 @@ def test_direction_disk_and_trajectory_figures():
     cells, ray = disk.data
     np.testing.assert_allclose(np.asarray(cells.base, dtype=float), radius - 0.25)
     assert list(cells.theta) == [0, 90, 180, 270, 0, 90, 180, 270] and list(ray.theta) == [90, 90]
-    path = viz.figures.exponential_mechanism.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]), np.array([2.0, 1.0]))
+    path = viz.figures.exponential_mechanism.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]),
+                                                               np.array([2.0, 1.0]))
     assert [trace.name for trace in path.data] == ["bucket means", "private estimate, step by step", "true mean"]
     assert list(path.data[1].text) == ["μ̃1", "μ̃2"]
 
@@ -481,6 +482,25 @@ def test_partition_rounds_figure_replays_every_round_then_the_estimates():
     np.testing.assert_allclose(np.sort(np.concatenate([y[np.isfinite(y)] for name, y in final.items()
                                                        if name.startswith(("H", "light"))])),
                                np.sort(np.maximum(run.estimate, floor)))
+
+
+def test_partition_rounds_sweep_figures_name_methods_by_label_with_their_theory():
+    """TV vs n: every method of the lesson by its label and registry colour, then the rate shapes (the non-private
+    rate joins the non-private entry, each fitted law its method's); KL vs n has no theory; one frame per ε."""
+    from dpcore.estimators.partition_rounds import METHODS
+    fig = viz.figures.partition_rounds.error_vs_n("log-uniform", 64, 1e-6, 3, 0, epsilon=2.0)
+    lines = [trace for trace in fig.data if "(band" not in trace.name]
+    assert [trace.name for trace in lines[:6]] == [label(method) for method in METHODS]
+    assert [trace.line.color for trace in lines[:6]] == [viz.METHOD_COLORS[method] for method in METHODS]
+    assert [(trace.name, trace.legendgroup, trace.line.dash) for trace in lines[6:]] == [
+        ("non-private rate 0.40√(d/n)", "non-private", "dash"),
+        ("seed 000 rate (DPSGLearner)", "seed 000 rate (DPSGLearner)", "dash"),
+        ("partition rounds (pure): fitted c·d^1.5/(εn)", "partition rounds (pure)", "dash"),
+        ("naive Laplace: fitted c·d^2/(εn)", "naive Laplace", "dash")]
+    assert [frame.name for frame in fig.frames] == ["0.1", "0.2", "0.5", "1", "2", "5"]
+    assert fig.layout.sliders[0].active == 4 and fig.layout.title.text == "TV error vs n (log-uniform, d = 64)"
+    kl = viz.figures.partition_rounds.error_vs_n("log-uniform", 64, 1e-6, 3, 0, metric="kl")
+    assert [trace.name for trace in kl.data if "(band" not in trace.name] == [label(method) for method in METHODS]
 
 
 def test_short_log_axes_label_nice_values_in_full():

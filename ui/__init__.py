@@ -1,4 +1,4 @@
-"""The app side of Private Estimation Lab: everything the page scripts share (Streamlit only; dpcore knows nothing of it).
+"""The app side of Private Estimation Lab: what the page scripts share (Streamlit; dpcore knows nothing of it).
 
 =============  ====================================================================================================
 ``params``     :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
@@ -10,8 +10,7 @@
 """
 
 from .chrome import ASSETS, footer, guard, presentation_mode, setup_page
-from .compute import figure, snippet, sweep
-from .legacy import animated, downloads, formula, plotly, prose
+from .compute import cached, figure, snippet, sweep
 from .page import FIGURE_CALLS, Page, show_figure
 from .params import (
                      ParamSpec,
@@ -27,7 +26,6 @@ from .params import (
 )
 from .text import PageText
 
-__all__ = ["ASSETS", "footer", "guard", "presentation_mode", "setup_page", "figure", "snippet", "sweep",
+__all__ = ["ASSETS", "footer", "guard", "presentation_mode", "setup_page", "cached", "figure", "snippet", "sweep",
            "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec", "log_grid",
-           "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText", "animated", "downloads",
-           "formula", "plotly", "prose"]
+           "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]

@@ -3,6 +3,7 @@
 * :func:`sweep` runs a lesson's sweep through ``assets/precomputed`` (a stored result whose parameters match is
   served at once) and a bounded ``st.cache_data`` for everything else. Lessons take it as their ``run`` argument, so a
   notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets the same numbers.
+* :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole with
   ``st.cache_resource`` and shared read-only between sessions (figures are never mutated after building).
 * :func:`snippet` is the notebook code that rebuilds such a figure: generated from the builder and its arguments,
@@ -26,7 +27,7 @@ from dpcore.experiments import SweepResult, load_or_run
 
 from .chrome import ASSETS
 
-__all__ = ["PRECOMPUTED", "sweep", "figure", "snippet"]
+__all__ = ["PRECOMPUTED", "sweep", "cached", "figure", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -55,6 +56,17 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     ``params`` must be JSON values (numbers, strings, lists): they are the cache key and the stored file's name.
     """
     return _stored_or_run(_qualified(function), _arguments(params))
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _called(function: str, kwargs: str) -> Any:
+    return _resolve(function)(**json.loads(kwargs))
+
+
+def cached(function: Callable, **kwargs: Any) -> Any:
+    """``function(**kwargs)`` through a bounded ``st.cache_data`` (``kwargs``: JSON values): a lesson's one-run
+    computation or table that several reruns show."""
+    return _called(_qualified(function), _arguments(kwargs))
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)

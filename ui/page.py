@@ -4,7 +4,7 @@
     page.intro()                                         # the Markdown's <!-- intro --> part (formulas always shown)
     with page.section("one-run"):                        # heading + prose from the Markdown; errors stay in the section
         page.figure("clipping", figures.clipping, n=page["n"], ...)
-    page.takeaways([...])                                # "What to notice": computed in the lesson, shown here
+    page.takeaways(lesson.takeaways, eps=…)              # "What to notice": computed in the lesson, shown here
     page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
 
 Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures and takeaways are not.
@@ -100,22 +100,34 @@ class Page:
             self._downloads[key] = (builder, kwargs)
         return fig
 
-    # -------------------------------------------------------------------- endings
-    def takeaways(self, lines: Sequence[str]) -> None:
-        """"What to notice": bullet points computed from the numbers on screen."""
+    # -------------------------------------------------------------------- computed text
+    def caption(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
+        """A caption computed by the lesson function ``text(*args, **kwargs)``; an error shows as a message instead."""
+        with guard():
+            st.caption(text(*args, **kwargs))
+
+    def takeaways(self, lines: Callable[..., Sequence[str]], /, *args: Any, **kwargs: Any) -> None:
+        """"What to notice": the bullet points the lesson function ``lines(*args, **kwargs)`` computes from the
+        numbers on screen; an error shows as a message under the heading (the rest of the page still runs)."""
         st.subheader("What to notice")
-        st.markdown("\n".join(f"- {line}" for line in lines))
+        with guard():
+            st.markdown("\n".join(f"- {line}" for line in lines(*args, **kwargs)))
 
     def go_deeper(self, **fields: Any) -> None:
-        """The Markdown part ``go-deeper`` (algorithms, guarantees, references) and the downloads of every figure
-        shown with ``download=True``: its data (CSV), the figure (self-contained HTML) and a notebook snippet."""
+        """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
+        chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet."""
         st.session_state[FIGURE_CALLS] = dict(self._downloads)
         with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
             for _, text in self.text.blocks("go-deeper", **fields):
                 st.markdown(text)
-            for key, (builder, kwargs) in self._downloads.items():
-                st.caption(f"Downloads of “{compute.figure(builder, self.present, **kwargs).layout.title.text}”")
-                _downloads(key, compute.figure(builder, False, **kwargs), compute.snippet(builder, **kwargs))
+            if not self._downloads:
+                return
+            figures = {key: compute.figure(builder, False, **kwargs) for key, (builder, kwargs) in
+                       self._downloads.items()}
+            key = st.selectbox("Download a figure", list(figures), key="download_figure",
+                               format_func=lambda key: figures[key].layout.title.text or key)
+            builder, kwargs = self._downloads[key]
+            _downloads(key, figures[key], compute.snippet(builder, **kwargs))
 
 
 def _downloads(name: str, fig: go.Figure, snippet: str) -> None:

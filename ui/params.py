@@ -10,10 +10,11 @@ from typing import Any
 
 import streamlit as st
 
+from dpcore.lessons.grids import log_grid, nearest
+
 __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_spec", "trials_spec", "seed_spec",
            "parse_param", "controls"]
 
-NICE_MANTISSAS = (1, 1.5, 2, 3, 5, 7)
 SEED_MAX = 2**31 - 1
 KINDS = ("log", "float", "int", "choice", "seed")
 
@@ -83,29 +84,7 @@ class ParamSpec:
         return value if isinstance(value, str) else self.format.format(value)
 
 
-def nearest(frames: Sequence[float], value: float) -> float:
-    """The frame value closest to ``value`` on a log scale (e.g. the animation frame for the sidebar's ε).
-
-    >>> nearest((0.1, 0.3, 1.0), 0.5)
-    0.3
-    """
-    return min(frames, key=lambda frame: abs(math.log(frame / value)))
-
-
 # ---------------------------------------------------------------------------- ready-made specs
-def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTISSAS,
-             integer: bool = False) -> tuple:
-    """Log-spaced "nice" values ``m * 10**e`` (``m`` in ``mantissas``) within ``[low, high]``.
-
-    >>> log_grid(0.5, 3)
-    (0.5, 0.7, 1.0, 1.5, 2.0, 3.0)
-    """
-    exponents = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
-    values = [float(f"{m}e{e}") for e in exponents for m in mantissas]
-    inside = [v for v in values if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)]
-    return tuple(int(v) for v in inside if v == int(v)) if integer else tuple(inside)
-
-
 def epsilon_spec(default: float = 1.0, low: float = 0.01, high: float = 10.0) -> ParamSpec:
     """The privacy budget ε on a log-scale select slider (URL key ``eps``)."""
     return ParamSpec(

@@ -50,7 +50,7 @@ class PageText:
         return first[3:].strip() if first.startswith("## ") else None
 
     def blocks(self, name: str, **fields) -> list[tuple[str, str]]:
-        """``[(kind, text)]`` of the part after its heading: kind ``"formula"`` (the LaTeX inside ``$$``) or ``"prose"``."""
+        """``[(kind, text)]`` of the part after its heading: ``"formula"`` (the LaTeX inside ``$$``) or ``"prose"``."""
         body = self._part(name, fields)
         if body.startswith("## "):
             body = body.split("\n", 1)[1] if "\n" in body else ""

@@ -4,7 +4,8 @@ The page-3 setting (algorithms.md §3.1; seed 000): rows :math:`X_i \in \{0,1\}^
 :math:`p_j \le 1/2`. Accuracy is measured in total variation, which needs **every** marginal to *relative*
 accuracy: for small errors
 
-.. math:: \chi^2(P\|Q) \approx \sum_j \frac{(q_j - p_j)^2}{p_j(1-p_j)}, \qquad d_{TV}(P, Q) \approx \sqrt{\chi^2/(2\pi)},
+.. math::
+    \chi^2(P\|Q) \approx \sum_j \frac{(q_j - p_j)^2}{p_j(1-p_j)}, \qquad d_{TV}(P, Q) \approx \sqrt{\chi^2/(2\pi)},
 
 so a coordinate with :math:`p_j = 10^{-4}` must be estimated to about :math:`10^{-2}\sqrt{p_j}`, far finer than one
 with :math:`p_j = 1/2`. KL, :math:`\chi^2` and Hellinger/Bhattacharyya factorise over coordinates and are exact here;
@@ -28,8 +29,8 @@ from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
 
 __all__ = ["PROFILES", "marginal_profile", "sample_rows", "column_counts", "kl_divergence", "chi_squared",
-           "bhattacharyya", "hellinger", "tv_bounds", "tv_exact", "TVMonteCarlo", "tv_monte_carlo", "TVEstimate", "tv_distance",
-           "MAX_EXACT_DIMENSION"]
+           "bhattacharyya", "hellinger", "tv_bounds", "tv_exact", "TVMonteCarlo", "tv_monte_carlo", "TVEstimate",
+           "tv_distance", "MAX_EXACT_DIMENSION"]
 
 PROFILES = ("log-uniform", "two-level", "few heavy", "power law", "all 1/2", "all tiny")
 MAX_EXACT_DIMENSION = 16

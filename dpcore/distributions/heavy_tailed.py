@@ -34,8 +34,8 @@ from scipy import optimize, special
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, Real, Seed, float_if_scalar, validated
 
-__all__ = ["FAMILIES", "HeavyTailed", "heavy_tailed", "bulk_radius", "lemma31_bias_bound", "tail_bias_bound", "optimal_window",
-           "bias_noise_curve"]
+__all__ = ["FAMILIES", "HeavyTailed", "heavy_tailed", "bulk_radius", "lemma31_bias_bound", "tail_bias_bound",
+           "optimal_window", "bias_noise_curve"]
 
 FAMILIES = ("lomax", "two-point", "student-t", "gaussian")
 
@@ -330,8 +330,8 @@ def tail_bias_bound(moment_k: float, distance, moment_bound: float = 1.0) -> flo
 # --- the bias–noise tradeoff for the actual law (algorithms.md §1.3) --------------------------------------------
 
 def _worst_case_radius(n: int, epsilon: float, moment_k: float) -> float:
-    r""":math:`t^* = ((k-1)A_k/B)^{1/k}`, :math:`B = 2\sqrt2/(\varepsilon n)`: the bias-bound + noise optimum of the class
-    (the same value as :func:`dpcore.theory.clipped_mean_optimal_radius` with :math:`M_k = 1`)."""
+    r""":math:`t^* = ((k-1)A_k/B)^{1/k}`, :math:`B = 2\sqrt2/(\varepsilon n)`: the bias-bound + noise optimum of the
+    class (the same value as :func:`dpcore.theory.clipped_mean_optimal_radius` with :math:`M_k = 1`)."""
     return ((moment_k - 1.0) * _a_k(moment_k) * epsilon * n / (2.0 * math.sqrt(2.0))) ** (1.0 / moment_k)
 
 
@@ -397,7 +397,8 @@ def optimal_window(dist: HeavyTailed, n: int, epsilon: float, center: float | No
     Without ``radii``: a 256-point log grid on :math:`[t_0, t_1]`, refined by bounded Brent in :math:`\log t`;
     :math:`t_1 = \sqrt{\mathrm{MSE}(t_{\mathrm{ref}})}/B` (:math:`B = 2\sqrt2/(\varepsilon n)`, since
     :math:`\mathrm{MSE}(t) \ge B^2t^2`) with :math:`t_{\mathrm{ref}}` the worst-case optimum of
-    :func:`dpcore.theory.clipped_mean_optimal_radius` (computed here by :func:`_worst_case_radius`). With ``radii``: the best of those :math:`\ge t_0`.
+    :func:`dpcore.theory.clipped_mean_optimal_radius` (computed here by :func:`_worst_case_radius`). With
+    ``radii``: the best of those :math:`\ge t_0`.
 
     The optimal private error falls like :math:`(\varepsilon n)^{-(k-1)/k}` for the worst law of the class
     (the two-point adversary); a lighter actual tail falls faster (Lomax(:math:`a`): bias

@@ -34,6 +34,12 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
         Public centre (default the origin). Must not depend on the data, or the sensitivity bound fails.
     order : {1, 2}
         The norm :math:`p`.
+
+    Examples
+    --------
+    >>> clip_to_ball(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0)  # the first row (norm 5) lands on the unit circle
+    array([[0.6, 0.8],
+           [0.3, 0.4]])
     """
     center = np.zeros(rows.shape[-1]) if center is None else np.asarray(center, dtype=float)
     offsets = rows - center
@@ -48,7 +54,13 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
 
 @validated(rows=Array(ndim=(2, 3), min_size=1), radius=Real(low=0, low_open=True), order=Choice((1, 2)))
 def clipped_fraction(rows, radius: float, center=None, order: int = 2) -> np.ndarray | float:
-    """Fraction of rows outside the ball (the rows :func:`clip_to_ball` moves), per dataset."""
+    """Fraction of rows outside the ball (the rows :func:`clip_to_ball` moves), per dataset.
+
+    Examples
+    --------
+    >>> clipped_fraction(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0)
+    0.5
+    """
     center = np.zeros(rows.shape[-1]) if center is None else np.asarray(center, dtype=float)
     outside = np.linalg.norm(rows - center, ord=order, axis=-1) > radius
     fraction = outside.mean(axis=-1)

@@ -1,4 +1,4 @@
-r"""The exponential mechanism over a public grid cover (pure-DP mean in dimension 1 or 2), its samplers and sweeps.
+r"""The exponential mechanism over a public grid cover: a pure-DP mean in dimension 1 or 2.
 
 Score every point of a public grid :math:`\{-R, \dots, R\}^d` by its halfspace (Tukey) depth in the data
 and select one by the exponential mechanism (McSherry & Talwar 2007). The depth has sensitivity 1 whatever
@@ -6,10 +6,6 @@ the data, so the release is :math:`\varepsilon`-DP with no clipping; the sample 
 :math:`d`, but the grid has :math:`(2R/s)^d` points: exponential time. This is the seed 001 table's "EM over
 a cover, :math:`\tilde O(d)` samples, pure, exponential time" (algorithms.md §2.2, §0.6, §5.3), run here only
 for :math:`d \le 2`.
-
-Also: permute-and-flip (McKenna & Sheldon 2020), the exact continuous-EM sampler for a private quantile
-(algorithms.md §5.3 E2) with its density, and the two page-5 sweeps (quantile error versus :math:`n, \varepsilon`;
-selection loss versus the number of candidates :math:`k`).
 """
 
 from __future__ import annotations
@@ -86,6 +82,12 @@ def halfspace_depth(points, candidates, directions: int = 64) -> np.ndarray:
     with one ``searchsorted``; a point lying above exactly ``k`` sorted candidates is in the halfspace
     of each of those ``k``, so a per-trial histogram of ``k`` and a cumulative sum give all counts
     exactly, in :math:`O(\mathrm{trials}\cdot(n \log m + m))` per direction.
+
+    Examples
+    --------
+    >>> points = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> halfspace_depth(points, np.array([[-1.0], [1.5], [2.0], [5.0]]))  # min(#{x <= c}, #{x >= c})
+    array([0, 2, 2, 0])
     """
     _check_dimension("points", points)
     if candidates.shape[-1] != points.shape[-1]:
@@ -118,6 +120,13 @@ def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
     Raises ``ValueError`` when :math:`m` exceeds ``MAX_COVER_SIZE`` (200,000). That is the exponential-time
     wall of the cover mechanism: its cost grows like :math:`(2R/s)^d`, e.g. 61 points per axis give
     3,721 candidates in :math:`d = 2` but 226,981 in :math:`d = 3`.
+
+    Examples
+    --------
+    >>> grid_cover(1.0, 1.0, 1).ravel()
+    array([-1.,  0.,  1.])
+    >>> grid_cover(1.0, 0.5, 2).shape  # 5 points per axis
+    (25, 2)
     """
     per_axis = max(1, math.ceil(min(2.0 * radius / spacing, MAX_COVER_SIZE) - 1e-9)) + 1
     # per_axis >= 2, so no dimension of MAX_COVER_SIZE.bit_length() or more can fit
@@ -150,7 +159,8 @@ def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int
     clipping: they only lower the cover's depths (at worst the output is near-uniform on the cover, a
     utility failure, never a privacy one).
 
-    Utility: with :math:`m` candidates, :math:`P[D(\hat c) \le \max_c D(c) - \tfrac{2}{\varepsilon}(\ln m + t)] \le e^{-t}`.
+    Utility: with :math:`m` candidates,
+    :math:`P[D(\hat c) \le \max_c D(c) - \tfrac{2}{\varepsilon}(\ln m + t)] \le e^{-t}`.
     For :math:`\mathcal N(\mu, I_d)` data the depth of :math:`c` is about :math:`n\,\Phi(-\|c - \mu\|)`, so a
     depth loss :math:`L \ll n` costs about :math:`\sqrt{2\pi}\,L/n` in distance, on top of the grid spacing and
     the sampling error of the Tukey median. Since :math:`\ln m = d \ln(2R/s + 1)`, the sample
@@ -174,12 +184,14 @@ def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int
     numpy.ndarray
         The selected cover point(s), shape ``(d,)`` or ``(trials, d)``; each trial is an independent
         :math:`\varepsilon`-DP release.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).normal(0.3, 1.0, size=(2000, 1))
+    >>> cover_mean(x, 1.0, radius=2.0, spacing=0.1, rng=0)  # the grid point nearest the median, 0.3
+    array([0.3])
     """
     _check_dimension("x", x)
     cover = grid_cover(radius, spacing, x.shape[-1])
     depth = halfspace_depth(x, cover, directions)
     return cover[mechanisms.exponential(depth, epsilon, sensitivity=1.0, rng=rng, method="gumbel")]
-
-
-
-

@@ -41,7 +41,9 @@ from .. import accounting, mechanisms
 from ..core.randomness import RngLike, spawn
 from ..core.validation import Array, Integer, Real, Seed, float_if_scalar, validated
 
-__all__ = ["MAX_HISTOGRAM_CELLS", "MeanEstimate", "clipped_laplace_mean", "private_range", "private_mean_1d", "private_mean_1d_zcdp", "private_mean_1d_approx", "private_mean_nd_zcdp", "private_mean_nd_pure", "default_alpha"]
+__all__ = ["MAX_HISTOGRAM_CELLS", "MeanEstimate", "clipped_laplace_mean", "private_range", "private_mean_1d",
+           "private_mean_1d_zcdp", "private_mean_1d_approx", "private_mean_nd_zcdp", "private_mean_nd_pure",
+           "default_alpha"]
 
 
 
@@ -156,6 +158,14 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
     low, high : float
         The public clipping window, ``low < high``.
     rng : None, int or numpy.random.Generator
+
+    Examples
+    --------
+    >>> result = clipped_laplace_mean(np.array([-5.0, -1.0, 0.0, 2.0, 9.0]), 1.0, -2.0, 3.0, rng=0)
+    >>> result.clipped_fraction, result.noise_scale  # two of five points clipped; scale (3 + 2) / (1 · 5)
+    (0.4, 1.0)
+    >>> result.guarantee
+    '1-DP (pure), replace-one'
     """
     if high <= low:
         raise ValueError(f"high must be greater than low={low!r}; got {high!r}")
@@ -195,6 +205,13 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
     -------
     (low, high)
         Floats for one dataset, arrays of shape ``(trials,)`` otherwise.
+
+    Examples
+    --------
+    >>> x = 3.0 + np.random.default_rng(1).standard_normal(10_000)
+    >>> low, high = private_range(x, 1.0, alpha=0.05, moment_k=3, mean_range=100.0, rng=2)
+    >>> round(high - low, 4), bool(low <= 3.0 <= high)  # length 6r, r = 2 / 0.05^(1/2)
+    (53.6656, True)
     """
     rows = x.reshape(-1, x.shape[-1])
     r = bucket_constant / alpha ** (1.0 / (moment_k - 1.0))
@@ -242,6 +259,13 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
         Target accuracy; default :func:`default_alpha` of the half-sample size.
     groups : int
         :math:`G`, the number of disjoint groups (median of means).
+
+    Examples
+    --------
+    >>> x = 3.0 + np.random.default_rng(1).standard_normal(10_000)
+    >>> result = private_mean_1d(x, 1.0, moment_k=3, mean_range=100.0, rng=3)
+    >>> round(abs(result.estimate - 3.0), 2), result.guarantee
+    (0.04, '1-DP (pure), replace-one')
     """
     return _two_stage(x, epsilon, moment_k, mean_range, alpha, groups, bucket_constant, rng,
                       _laplace_histogram(epsilon),
@@ -263,6 +287,15 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     sample (parallel composition), the median is post-processing. The default ``alpha`` is :func:`default_alpha`
     at :math:`\varepsilon = \sqrt{2\rho}`, where the Laplace scale equals this :math:`\sigma`.
     Deviations: as :func:`private_mean_1d`; the seed's zCDP histogram (Lemma 2.9) is this Gaussian one.
+
+    Examples
+    --------
+    One hundred datasets of 2,000 points at once, one estimate per row:
+
+    >>> rows = 3.0 + np.random.default_rng(1).standard_normal((100, 2000))
+    >>> estimates = private_mean_1d_zcdp(rows, 0.5, moment_k=3, mean_range=100.0, rng=3).estimate
+    >>> estimates.shape, round(float(np.median(np.abs(estimates - 3.0))), 2)
+    ((100,), 0.05)
     """
     sqrt2 = math.sqrt(2.0)
     return _two_stage(x, math.sqrt(2.0 * rho), moment_k, mean_range, alpha, groups, bucket_constant, rng,
@@ -286,6 +319,13 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     Deviation: the seed's ADPODME uses a stability-based approximate-DP histogram (its range term
     :math:`\log(1/\delta)/\varepsilon` does not grow with :math:`R`) and Laplace noise on the mean; this version goes
     through zCDP, whose histogram still pays :math:`\sqrt{\log R}`.
+
+    Examples
+    --------
+    >>> x = 3.0 + np.random.default_rng(1).standard_normal(10_000)
+    >>> result = private_mean_1d_approx(x, 1.0, 1e-6, moment_k=3, mean_range=100.0, rng=3)
+    >>> round(abs(result.estimate - 3.0), 2), result.guarantee
+    (0.15, '(1, 1e-06)-DP via 0.01747-zCDP (Bun-Steinke Prop 1.3), replace-one')
     """
     rho = accounting.approx_to_zcdp(epsilon, delta)
     result = private_mean_1d_zcdp(x, rho, moment_k, mean_range, rng, alpha=alpha, groups=groups,
@@ -324,6 +364,12 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     -------
     numpy.ndarray
         Shape ``(d,)`` or ``(trials, d)``.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(4).standard_normal((20_000, 3)) + [1.0, -2.0, 0.5]
+    >>> np.round(private_mean_nd_zcdp(x, 0.5, moment_k=4, mean_range=100.0, rng=5), 1)
+    array([ 1. , -2. ,  0.5])
     """
     d = x.shape[-1]
     return _ball_mean(x, moment_k, math.sqrt(2.0 * rho), alpha, rng,
@@ -346,6 +392,15 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
     factor :math:`\sqrt d` worse than the zCDP version (rate :math:`(d^{1.5}/(\varepsilon n))^{(k-1)/k}`); the
     default ``alpha``, ``default_alpha(n / d, epsilon / sqrt(d), k)``, follows that rate. Not a KSU20 algorithm:
     their pure estimator with the linear-in-:math:`d` rate is the exponential-time tournament (Alg. 4).
+
+    Examples
+    --------
+    Two dimensions, mean (−3, −3): each coordinate within 0.01 of it at n = 20,000, ε = 1.
+
+    >>> estimate = private_mean_nd_pure(np.random.default_rng(6).standard_normal((20_000, 2)) - 3.0, 1.0, 4, 100.0,
+    ...                                 rng=7)
+    >>> estimate.shape, bool(np.all(np.abs(estimate + 3.0) < 0.01))
+    ((2,), True)
     """
     d = x.shape[-1]
     return _ball_mean(x, moment_k, epsilon / math.sqrt(d), alpha, rng,

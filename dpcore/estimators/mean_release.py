@@ -36,44 +36,24 @@ import numpy as np
 
 from .. import accounting, mechanisms
 from ..core.randomness import RngLike
-from ..core.validation import Array, Choice, Integer, Real, Seed, validated
+from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, Seed, validated
 from .clipping import clip_to_ball
 
-__all__ = ["MECHANISMS", "NoiseCalibration", "clip_radius", "calibrate", "private_mean", "repeated_releases", "expected_error"]
+__all__ = ["MECHANISMS", "NON_PRIVATE", "NoiseCalibration", "clip_radius", "calibrate", "release_means",
+           "private_mean", "repeated_releases", "expected_error"]
 
+#: The mechanisms, by their method ids (:data:`dpcore.lessons.methods.LABELS` holds their labels): Laplace (pure
+#: ε-DP), the Gaussian with the classical and the analytic calibration ((ε, δ)-DP), and the zCDP Gaussian.
+MECHANISMS = ("laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian")
+#: The id of the non-private sample mean (:func:`expected_error` only).
+NON_PRIVATE = "non_private"
 
-
-#: The mechanisms compared on the page, by their app-wide legend names (dpcore.viz.METHOD_COLORS).
-MECHANISMS = ("Laplace", "Gaussian (classical)", "Gaussian (analytic)", "zCDP Gaussian")
-
-
-
-NON_PRIVATE = "non-private"
-
-
-
-_EPSILON = Real(low=0, low_open=True)
-
-
-
-_DELTA = Real(0, 1, low_open=True, high_open=True)
-
-
-
+_EPSILON = EPSILON
+_DELTA = DELTA
 _DIMENSION = Integer(low=1, high=100_000)
-
-
-
 _SAMPLES = Integer(low=2)
-
-
-
 _BETA = Real(0, 1, low_open=True, high_open=True)
-
-
-
 _MECHANISM = Choice(MECHANISMS)
-
 
 
 @dataclass(frozen=True)
@@ -83,6 +63,7 @@ class NoiseCalibration:
     Attributes
     ----------
     mechanism : str
+        The mechanism's id (one of :data:`MECHANISMS`).
     guarantee : str
         The privacy statement, e.g. ``"1-DP (pure)"``.
     sensitivity : float
@@ -100,13 +81,18 @@ class NoiseCalibration:
     rmse: float
 
 
-
 @validated(dimension=_DIMENSION, n_samples=_SAMPLES, beta=_BETA)
 def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
-    r""":math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`: all :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within :math:`C` of
-    :math:`\mu` with probability :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm, union bound)."""
-    return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n_samples / beta))
+    r""":math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`: all :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within
+    :math:`C` of :math:`\mu` with probability :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm,
+    union bound).
 
+    Examples
+    --------
+    >>> round(clip_radius(16, 1000, beta=0.1), 4)  # 4 + sqrt(2 ln 10^4)
+    8.2919
+    """
+    return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n_samples / beta))
 
 
 @validated(mechanism=_MECHANISM, dimension=_DIMENSION, n_samples=_SAMPLES, epsilon=_EPSILON, delta=_DELTA,
@@ -115,35 +101,59 @@ def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, de
               radius: float) -> NoiseCalibration:
     r"""The noise a mechanism adds to the mean of ``n_samples`` points clipped to radius ``radius`` (§2.2).
 
-    ``delta`` is used by the (ε, δ) Gaussians only. ``"Gaussian (classical)"`` requires
-    :math:`\varepsilon \le 1` (its proof's range; a ``ValueError`` otherwise).
+    With :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 = \sqrt d\,\Delta_2`: ``"laplace"`` adds
+    :math:`\mathrm{Lap}(\Delta_1/\varepsilon)` per coordinate (ε-DP, Dwork et al. 2006); ``"gaussian_classical"``
+    adds :math:`\mathcal N(0, \sigma^2)` with :math:`\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon`
+    ((ε, δ)-DP for :math:`\varepsilon \le 1`, Dwork & Roth 2014 Thm A.1; a ``ValueError`` above);
+    ``"gaussian_analytic"`` the smallest σ with :math:`\delta_{\mathcal N}(\varepsilon; \Delta_2/\sigma) \le \delta`
+    (Balle & Wang 2018); ``"zcdp_gaussian"`` :math:`\sigma = \Delta_2/\varepsilon`, i.e.
+    :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016). ``delta`` is used by the (ε, δ) Gaussians only.
+
+    Examples
+    --------
+    >>> laplace = calibrate("laplace", dimension=4, n_samples=100, epsilon=1.0, delta=1e-6, radius=5.0)
+    >>> laplace.guarantee, round(laplace.rmse, 6)  # 2·sqrt(2)·C·d / (ε n)
+    ('1-DP (pure)', 0.565685)
+    >>> calibrate("zcdp_gaussian", 4, 100, 1.0, 1e-6, 5.0).coordinate_sd  # Δ2 / ε = 2C/n
+    0.1
     """
     l2_sensitivity = 2.0 * radius / n_samples
-    if mechanism == "Laplace":
+    if mechanism == "laplace":
         l1_sensitivity = l2_sensitivity * math.sqrt(dimension)
         sd = math.sqrt(2.0) * l1_sensitivity / epsilon
         return NoiseCalibration(mechanism, f"{epsilon:g}-DP (pure)", l1_sensitivity, sd, sd * math.sqrt(dimension))
-    if mechanism == "zCDP Gaussian":
+    if mechanism == "zcdp_gaussian":
         rho = accounting.pure_to_zcdp(epsilon)
         sd = l2_sensitivity / math.sqrt(2.0 * rho)
         return NoiseCalibration(mechanism, f"ρ = ε²/2 = {rho:g}-zCDP", l2_sensitivity, sd, sd * math.sqrt(dimension))
-    calibration = "classical" if mechanism == "Gaussian (classical)" else "analytic"
+    calibration = "classical" if mechanism == "gaussian_classical" else "analytic"
     sd = mechanisms.gaussian_sigma(l2_sensitivity, epsilon, delta, calibration)
     return NoiseCalibration(mechanism, f"({epsilon:g}, {delta:g})-DP", l2_sensitivity, sd, sd * math.sqrt(dimension))
 
 
-
-def release_means(mechanism: str, means: np.ndarray, calibration: NoiseCalibration, epsilon: float, delta: float,
-               rng: np.random.Generator) -> np.ndarray:
+@validated(mechanism=_MECHANISM, means=Array(ndim=(1, 2), min_size=1),
+           calibration=InstanceOf(NoiseCalibration, "a NoiseCalibration from calibrate()"), epsilon=_EPSILON,
+           delta=_DELTA, rng=Seed())
+def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon: float, delta: float,
+                  rng: RngLike = None) -> np.ndarray:
     """Release ``means`` (one row per dataset) with the audited mechanism of :mod:`dpcore.mechanisms` that
-    ``mechanism`` names, calibrated by ``calibration`` (its guarantee is that of :func:`calibrate`)."""
-    if mechanism == "Laplace":
-        return mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
-    if mechanism == "zCDP Gaussian":
-        return mechanisms.zcdp_gaussian(means, calibration.sensitivity, accounting.pure_to_zcdp(epsilon), rng)
-    calibration_kind = "classical" if mechanism == "Gaussian (classical)" else "analytic"
-    return mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
+    ``mechanism`` names, calibrated by ``calibration`` (its guarantee is that of :func:`calibrate`).
 
+    Examples
+    --------
+    >>> calibration = calibrate("laplace", 2, 100, 1.0, 1e-6, 3.0)
+    >>> release_means("laplace", np.zeros((5, 2)), calibration, 1.0, 1e-6, rng=0).shape
+    (5, 2)
+    """
+    if mechanism != calibration.mechanism:
+        raise ValueError(f"calibration must be calibrate()'s for mechanism {mechanism!r}; "
+                         f"got one for {calibration.mechanism!r}")
+    if mechanism == "laplace":
+        return mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
+    if mechanism == "zcdp_gaussian":
+        return mechanisms.zcdp_gaussian(means, calibration.sensitivity, accounting.pure_to_zcdp(epsilon), rng)
+    calibration_kind = "classical" if mechanism == "gaussian_classical" else "analytic"
+    return mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
 
 
 @validated(points=Array(ndim=(2, 3), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
@@ -152,9 +162,9 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
                  rng: RngLike = None) -> np.ndarray:
     r"""Clip every point to the :math:`\ell_2` ball of radius ``radius`` around ``center``, average, add noise.
 
-    Guarantee (replace-one neighbours, public ``center`` and ``radius``): ``"Laplace"`` is
-    :math:`\varepsilon`-DP; ``"Gaussian (classical)"`` and ``"Gaussian (analytic)"`` are
-    :math:`(\varepsilon, \delta)`-DP; ``"zCDP Gaussian"`` is :math:`\varepsilon^2/2`-zCDP. The clipped mean has
+    Guarantee (replace-one neighbours, public ``center`` and ``radius``): ``"laplace"`` is
+    :math:`\varepsilon`-DP; ``"gaussian_classical"`` and ``"gaussian_analytic"`` are
+    :math:`(\varepsilon, \delta)`-DP; ``"zcdp_gaussian"`` is :math:`\varepsilon^2/2`-zCDP. The clipped mean has
     :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 \le 2C\sqrt d/n`.
 
     Parameters
@@ -166,6 +176,13 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
     -------
     numpy.ndarray
         Shape (d,) or (trials, d).
+
+    Examples
+    --------
+    >>> points = np.random.default_rng(0).normal(size=(1000, 3))
+    >>> release = private_mean(points, 1.0, 1e-6, "gaussian_analytic", radius=6.0, rng=1)
+    >>> release.shape, bool(np.linalg.norm(release) < 0.5)
+    ((3,), True)
     """
     n_samples, dimension = points.shape[-2], points.shape[-1]
     if n_samples < 2:
@@ -173,7 +190,6 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
     means = clip_to_ball(points, radius, center).mean(axis=-2)
     calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta, radius)
     return release_means(mechanism, means, calibration, epsilon, delta, rng)
-
 
 
 @validated(points=Array(ndim=(2,), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
@@ -185,13 +201,18 @@ def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radi
     The clipped mean is computed once and privatised ``releases`` times with fresh noise: the spread
     of the result is exactly the mechanism's noise distribution. (Each release alone has the guarantee
     of :func:`private_mean`; publishing all of them would compose.)
+
+    Examples
+    --------
+    >>> points = np.random.default_rng(0).normal(size=(200, 2))
+    >>> repeated_releases(points, 1.0, 1e-6, "laplace", radius=4.0, releases=400, rng=2).shape
+    (400, 2)
     """
     if points.shape[0] < 2:
         raise ValueError(f"points must hold at least 2 rows; got {points.shape[0]}")
     mean = clip_to_ball(points, radius, center).mean(axis=0)
     calibration = calibrate(mechanism, points.shape[1], points.shape[0], epsilon, delta, radius)
     return release_means(mechanism, np.tile(mean, (releases, 1)), calibration, epsilon, delta, rng)
-
 
 
 @validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, n_samples=_SAMPLES,
@@ -202,12 +223,18 @@ def expected_error(mechanism: str, dimension: int, n_samples: int, epsilon: floa
 
     .. math:: \sqrt{\mathbb E\|\hat\mu - \mu\|_2^2} = \sqrt{d/n + \mathrm{RMSE}_{\text{noise}}^2}
 
-    (sampling and noise are independent); ``"non-private"`` gives :math:`\sqrt{d/n}`. Exact for the
+    (sampling and noise are independent); ``"non_private"`` gives :math:`\sqrt{d/n}`. Exact for the
     simulated quantity; the theory curve of every sweep.
+
+    Examples
+    --------
+    >>> expected_error("non_private", dimension=64, n_samples=10_000, epsilon=1.0, delta=1e-6)
+    0.08
+    >>> round(expected_error("laplace", 64, 10_000, 1.0, 1e-6), 3)
+    0.245
     """
     sampling = dimension / n_samples
     if mechanism == NON_PRIVATE:
         return math.sqrt(sampling)
     radius = clip_radius(dimension, n_samples, beta)
     return math.sqrt(sampling + calibrate(mechanism, dimension, n_samples, epsilon, delta, radius).rmse ** 2)
-

@@ -1,13 +1,13 @@
 r"""Pure-DP estimation of a binary product distribution by partitioning rounds (seed 000; algorithms.md §3.2–§3.4).
 
 **Idea.** Total variation needs each marginal :math:`p_j` to accuracy about :math:`\sqrt{p_j}` times a common factor
-(:mod:`dpcore.distributions.binary_product`), so one noise scale for every coordinate wastes samples. The estimator finds
-the heavy marginals in rounds. Round :math:`r` assumes the remaining marginals are :math:`\le u_r` (:math:`u_1 = 1/2`),
-:math:`\ell_1`-clips the rows restricted to the remaining coordinates :math:`S_r` to a Bernstein bound :math:`T_r`
-on their norm, adds :math:`\mathrm{Lap}(2T_r/(\varepsilon n_P))` to each mean, moves the coordinates whose noisy
-mean is at least :math:`\tfrac38 u_r` into group :math:`H_r` and halves :math:`u`. The heavy coordinates are
-rescaled by :math:`1/\sqrt{s_j}` (:math:`s_j` = the bound of the round that found them) so they have comparable
-variance and are estimated together; the light ones get one cheap final round.
+(:mod:`dpcore.distributions.binary_product`), so one noise scale for every coordinate wastes samples. The estimator
+finds the heavy marginals in rounds. Round :math:`r` assumes the remaining marginals are :math:`\le u_r`
+(:math:`u_1 = 1/2`), :math:`\ell_1`-clips the rows restricted to the remaining coordinates :math:`S_r` to a
+Bernstein bound :math:`T_r` on their norm, adds :math:`\mathrm{Lap}(2T_r/(\varepsilon n_P))` to each mean, moves
+the coordinates whose noisy mean is at least :math:`\tfrac38 u_r` into group :math:`H_r` and halves :math:`u`. The
+heavy coordinates are rescaled by :math:`1/\sqrt{s_j}` (:math:`s_j` = the bound of the round that found them) so
+they have comparable variance and are estimated together; the light ones get one cheap final round.
 
 **Privacy (pure ε-DP, replace-one neighbours on rows).** Rows are split into disjoint blocks fixed in advance
 (a data-independent shuffle, then ``rounds`` blocks of :math:`n_P` rows, a heavy block of :math:`n_H`, a final block
@@ -41,77 +41,59 @@ from ..distributions import binary_product as products
 from ..mechanisms import gaussian, laplace, zcdp_gaussian
 from .clipping import clip_to_ball
 
-__all__ = ["METHODS", "METRICS", "BlockLayout", "block_layout", "bernstein_bound", "clipped_laplace_means", "PartitionRound", "BlockRelease", "PartitionResult", "partition_rounds", "simulate_partition_rounds", "simulate_estimators", "noiseless_partition", "baseline_estimates"]
+__all__ = ["METHODS", "METRICS", "BlockLayout", "block_layout", "bernstein_bound", "clipped_laplace_means",
+           "PartitionRound", "BlockRelease", "PartitionResult", "partition_rounds", "simulate_partition_rounds",
+           "simulate_estimators", "noiseless_partition", "baseline_estimates"]
 
 
+# The estimators, by method id (their labels live in dpcore.lessons.methods).
+PARTITION_PURE = "partition_pure"  #: partition rounds with the Laplace heavy step (P1-L): ε-DP
+PARTITION_ZCDP = "partition_zcdp"  #: partition rounds with the Gaussian heavy step (P1-G): zCDP
+NON_PRIVATE = "non_private"  #: the empirical marginals (B0)
+NAIVE = "naive_laplace"  #: Lap(d/(εn)) on every coordinate (B1): ε-DP
+ORACLE = "oracle_laplace"  #: one ℓ1 clip radius from the true Σp, then Laplace (B2): ε-DP
+ONE_SHOT_GAUSSIAN = "one_shot_gaussian"  #: ℓ2 clip, analytic Gaussian (B3): (ε, δ)-DP
 
-PARTITION_PURE = "partition rounds (pure)"
-
-
-
-PARTITION_ZCDP = "partition + Gaussian (zCDP)"
-
-
-
-NON_PRIVATE = "non-private"
-
-
-
-NAIVE = "naive Laplace"
-
-
-
-ORACLE = "one-shot Laplace (oracle radius)"
-
-
-
-ONE_SHOT_GAUSSIAN = "one-shot Gaussian (ε, δ)"
-
-
-
+#: Every estimator the simulations compare, in a fixed order (it orders the noise streams of a single run).
 METHODS = (PARTITION_PURE, NAIVE, PARTITION_ZCDP, ONE_SHOT_GAUSSIAN, ORACLE, NON_PRIVATE)
-
 
 
 METRICS = ("tv", "kl")
 
 
-
 _EPSILON = Real(low=0, low_open=True)
-
 
 
 _BETA = Real(0, 1, low_open=True, high_open=True)
 
 
-
 _FRACTIONS = Array(ndim=(1,), low=0, low_open=True, min_size=3)
-
 
 
 _HEAVY = Choice(("laplace", "gaussian"))
 
 
-
 _ROWS = Array(ndim=(2, 3), low=0, high=1, min_size=1)
-
 
 
 _ROUNDS = Integer(low=1, high=64)
 
 
-
 DEFAULT_FRACTIONS = (0.3, 0.4, 0.3)
-
 
 
 @validated(mean=Array(), variance=Array(low=0), width=Array(low=0), log_term=Array(low=0))
 def bernstein_bound(mean, variance, width, log_term):
     r"""Bernstein upper bound :math:`\mathrm{Bern}(\mu, V, w, L) = \mu + \sqrt{2VL} + \tfrac23 wL` for a sum of
     independent terms in :math:`[0, w]` with mean :math:`\mu` and variance :math:`\le V`: exceeded with probability
-    :math:`\le e^{-L}` (algorithms.md §3.3). Vectorised over its arguments."""
-    return mean + np.sqrt(2.0 * variance * log_term) + 2.0 / 3.0 * width * log_term
+    :math:`\le e^{-L}` (algorithms.md §3.3). Vectorised over its arguments.
 
+    Examples
+    --------
+    >>> round(float(bernstein_bound(10.0, 10.0, 1.0, 3.0)), 4)  # 10 + sqrt(60) + 2
+    19.746
+    """
+    return mean + np.sqrt(2.0 * variance * log_term) + 2.0 / 3.0 * width * log_term
 
 
 @dataclass(frozen=True)
@@ -141,14 +123,20 @@ class BlockLayout:
         return {"heavy": self.heavy_size, "final": self.final_size}.get(block, self.round_size)
 
 
-
 @validated(n=Integer(low=3), dimension=Integer(low=1), beta=_BETA, fractions=_FRACTIONS, rounds=_ROUNDS)
 def block_layout(n: int, dimension: int, beta: float = 0.1, fractions=DEFAULT_FRACTIONS,
                  rounds: int | None = None) -> BlockLayout:
     r"""Block sizes: :math:`R_{\max} = \max(1, \lceil\log_2(d/L_0)\rceil)` rounds (``rounds`` overrides),
     :math:`n_P = \lfloor f_P n/R_{\max}\rfloor`, :math:`n_H = \lfloor f_H n\rfloor`, :math:`n_F` = the rest.
 
-    Raises ``ValueError`` when some block would be empty (``n`` too small for that many rounds)."""
+    Raises ``ValueError`` when some block would be empty (``n`` too small for that many rounds).
+
+    Examples
+    --------
+    >>> layout = block_layout(10_000, 1024)
+    >>> layout.rounds, layout.round_size, layout.heavy_size, layout.final_size, layout.total
+    (7, 428, 4000, 3004, 10000)
+    """
     fractions = np.asarray(fractions, dtype=float)
     if fractions.size != 3 or abs(fractions.sum() - 1.0) > 1e-9:
         raise ValueError(f"fractions must be three positive numbers (partition, heavy, final) summing to 1; "
@@ -164,7 +152,6 @@ def block_layout(n: int, dimension: int, beta: float = 0.1, fractions=DEFAULT_FR
     return BlockLayout(count, round_size, heavy_size, final_size, log_term)
 
 
-
 class _RowBlocks:
     """Clipped means of the rows of each block, restricted to ``columns`` and rescaled by ``weights``."""
 
@@ -174,7 +161,6 @@ class _RowBlocks:
     def means(self, block, columns, weights, radius, order):
         values = self.rows[:, self.slices[block], :] * np.where(columns, weights, 0.0)[:, None, :]
         return clip_to_ball(values, radius, order=order).mean(axis=1)
-
 
 
 class _CountBlocks:
@@ -187,7 +173,6 @@ class _CountBlocks:
         return np.where(columns, self.counts[block] / self.layout.size(block) * weights, 0.0)
 
 
-
 class _ExactMeans:
     """The true marginals in every block (noiseless sanity check, algorithms.md §3.6)."""
 
@@ -196,7 +181,6 @@ class _ExactMeans:
 
     def means(self, block, columns, weights, radius, order):
         return np.where(columns, self.p * weights, 0.0)
-
 
 
 @dataclass(frozen=True)
@@ -215,7 +199,6 @@ class PartitionRound:
     selected: np.ndarray
 
 
-
 @dataclass(frozen=True)
 class BlockRelease:
     """The heavy or the final block's release: coordinates, rows used, clip radius, noise scale, estimates."""
@@ -225,7 +208,6 @@ class BlockRelease:
     radius: np.ndarray
     noise_scale: np.ndarray
     estimates: np.ndarray
-
 
 
 @dataclass(frozen=True)
@@ -243,14 +225,12 @@ class PartitionResult:
     guarantee: str
 
 
-
 def _laplace_release(means, columns, radius, samples, epsilon, rng):
     """Means + Lap(2T/(ε n_block)) on ``columns`` (NaN elsewhere); ε = inf is the noiseless reference."""
     if math.isinf(epsilon):
         return np.where(columns, means, np.nan), np.zeros_like(radius)
     sensitivity = 2.0 * radius / samples
     return np.where(columns, laplace(means, sensitivity[:, None], epsilon, rng), np.nan), sensitivity / epsilon
-
 
 
 def _partition(blocks, layout: BlockLayout, trials: int, d: int, epsilon: float, beta: float, heavy: str,
@@ -285,7 +265,6 @@ def _partition(blocks, layout: BlockLayout, trials: int, d: int, epsilon: float,
     return PartitionResult(estimate, tuple(rounds), heavy_release, final, scales, layout, guarantee)
 
 
-
 def _heavy_block(blocks, layout, scales, epsilon, beta, heavy, rho, rng) -> BlockRelease:
     """Rescale y_j = x_j/√s_j on the heavy block and release its mean (P1-L: ℓ1 + Laplace; P1-G: ℓ2 + Gaussian)."""
     coordinates = scales > 0
@@ -311,7 +290,6 @@ def _heavy_block(blocks, layout, scales, epsilon, beta, heavy, rho, rng) -> Bloc
     return BlockRelease(coordinates, size, radius, scale, noisy / weights)
 
 
-
 def _final_block(blocks, layout, remaining, bound, epsilon, beta, rng) -> BlockRelease:
     """One Laplace round on the final block for the coordinates no round selected."""
     mass = bound * remaining.sum(axis=1)
@@ -319,7 +297,6 @@ def _final_block(blocks, layout, remaining, bound, epsilon, beta, rng) -> BlockR
     means = blocks.means("final", remaining, 1.0, radius, 1)
     noisy, scale = _laplace_release(means, remaining, radius, layout.final_size, epsilon, rng)
     return BlockRelease(remaining, layout.final_size, radius, scale, noisy)
-
 
 
 def _squeeze(result: PartitionResult) -> PartitionResult:
@@ -331,10 +308,8 @@ def _squeeze(result: PartitionResult) -> PartitionResult:
                    final=one(result.final))
 
 
-
 def _check_heavy(heavy: str, rho: float | None, epsilon: float) -> float:
     return (epsilon ** 2 / 2 if rho is None else rho) if heavy == "gaussian" else math.inf
-
 
 
 @validated(x=_ROWS, epsilon=_EPSILON, rng=Seed(), beta=_BETA, fractions=_FRACTIONS, heavy=_HEAVY,
@@ -353,8 +328,9 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     Algorithm (algorithms.md §3.3): with :math:`L_0 = \ln(2d/\beta)`, while :math:`u|S| > L_0` (``stop_early``)
     and rounds remain: :math:`T_r = \mathrm{Bern}(u|S|, u|S|, 1, \ln(2n_PR/\beta))`,
     :math:`\tilde q_j = \overline{\Pi^1_{T_r}(x_S)}_j + \mathrm{Lap}(2T_r/(\varepsilon n_P))`,
-    :math:`H_r = \{j : \tilde q_j \ge \tfrac38 u\}`, :math:`s_j = u` on :math:`H_r`, :math:`u \leftarrow u/2`. Heavy block:
-    :math:`y_j = x_j/\sqrt{s_j}`, :math:`T_H = \mathrm{Bern}(\sum_H\sqrt{s_j}, |H|, 1/\min\sqrt{s_j}, \ln(2n_H/\beta))`,
+    :math:`H_r = \{j : \tilde q_j \ge \tfrac38 u\}`, :math:`s_j = u` on :math:`H_r`, :math:`u \leftarrow u/2`.
+    Heavy block: :math:`y_j = x_j/\sqrt{s_j}`,
+    :math:`T_H = \mathrm{Bern}(\sum_H\sqrt{s_j}, |H|, 1/\min\sqrt{s_j}, \ln(2n_H/\beta))`,
     :math:`q_j = \sqrt{s_j}\,(\overline{\Pi^1_{T_H}(y)}_j + \mathrm{Lap}(2T_H/(\varepsilon n_H)))`. Final block:
     :math:`T_F = \mathrm{Bern}(u|S|, u|S|, 1, \ln(2n_F/\beta))` and one Laplace round. Output
     :math:`\mathrm{clip}_{[0,1/2]}(q)`. Theory (000 Thm 3.1, with DPSGLearner in place of the Laplace heavy step):
@@ -386,6 +362,16 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     -------
     PartitionResult
         ``estimate`` (shape (d,) or (trials, d)) and the per-round trace.
+
+    Examples
+    --------
+    >>> from dpcore.distributions import binary_product as products
+    >>> p = products.marginal_profile("log-uniform", 64)
+    >>> result = partition_rounds(products.sample_rows(p, 200_000, rng=0), epsilon=1.0, rng=1)
+    >>> result.guarantee, result.estimate.shape, len(result.rounds) <= result.layout.rounds
+    ('1-DP (pure)', (64,), True)
+    >>> bool(products.tv_distance(p, result.estimate, rng=2).value < 0.05)
+    True
     """
     rows = np.asarray(x, dtype=float)
     single = rows.ndim == 2
@@ -401,15 +387,12 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     return _squeeze(result) if single else result
 
 
-
 def draw_block_counts(p, layout: BlockLayout, trials: int, rng) -> dict:
     """Binomial column counts of every block (fast mode): keys 0..rounds-1, "heavy", "final"."""
     return {block: products.column_counts(p, layout.size(block), rng, trials) for block in layout.slices()}
 
 
-
 _MARGINALS = Array(ndim=(1,), low=0, high=0.5, min_size=1)
-
 
 
 @validated(p=_MARGINALS, n=Integer(low=3), epsilon=_EPSILON, trials=Integer(low=1), rng=Seed(), beta=_BETA,
@@ -431,6 +414,14 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = No
     -------
     PartitionResult
         Per-trial arrays with a leading axis of length ``trials``; none when ``trials`` is None (one dataset).
+
+    Examples
+    --------
+    >>> from dpcore.distributions import binary_product as products
+    >>> p = products.marginal_profile("log-uniform", 64)
+    >>> runs = simulate_partition_rounds(p, 200_000, 1.0, trials=5, rng=1)
+    >>> runs.estimate.shape, runs.guarantee
+    ((5, 64), '1-DP (pure)')
     """
     generator = as_generator(rng)
     layout = block_layout(n, p.size, beta, fractions, rounds)
@@ -438,7 +429,6 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = No
     result = _partition(_CountBlocks(counts, layout), layout, trials or 1, p.size, epsilon, beta, heavy,
                         _check_heavy(heavy, rho, epsilon), stop_early, generator)
     return _squeeze(result) if trials is None else result
-
 
 
 def estimate_from_counts(method: str, counts: dict, layout: BlockLayout, p: np.ndarray, epsilon: float,
@@ -462,7 +452,16 @@ def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: f
                         beta: float = 0.1) -> tuple[PartitionResult, dict[str, np.ndarray]]:
     """One simulated dataset (fast mode) and every estimator of :data:`METHODS` on it: the pure partition's
     full trace, and ``{method: estimate}`` (the one-shot methods see the same rows, i.e. the sum of the block
-    counts; each method draws its own noise)."""
+    counts; each method draws its own noise).
+
+    Examples
+    --------
+    >>> from dpcore.distributions import binary_product as products
+    >>> p = products.marginal_profile("log-uniform", 64)
+    >>> trace, estimates = simulate_estimators(p, 200_000, 1.0, rng=1)
+    >>> list(estimates) == list(METHODS), bool((trace.estimate == estimates["partition_pure"]).all())
+    (True, True)
+    """
     generator = as_generator(rng)
     data_rng, *noise_rngs = generator.spawn(1 + len(METHODS))
     layout = block_layout(n, p.size, beta)
@@ -476,16 +475,20 @@ def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: f
     return trace, estimates
 
 
-
 @validated(p=_MARGINALS, rounds=_ROUNDS)
 def noiseless_partition(p, rounds: int) -> list[np.ndarray]:
     r"""The groups :math:`H_1, \dots, H_R` the rounds form with exact means, no noise and no stopping rule
     (:math:`\varepsilon = \infty`; algorithms.md §3.6): coordinate :math:`j` joins the first round with
-    :math:`p_j \ge \tfrac38 2^{-r}`. Returns the 0-based indices of each group."""
+    :math:`p_j \ge \tfrac38 2^{-r}`. Returns the 0-based indices of each group.
+
+    Examples
+    --------
+    >>> [group.tolist() for group in noiseless_partition(np.array([0.5, 0.3, 0.1, 0.04, 0.01]), 6)]
+    [[0, 1], [2], [], [3], [], [4]]
+    """
     layout = BlockLayout(rounds, 1, 1, 1, 0.0)
     result = _partition(_ExactMeans(p), layout, 1, p.size, math.inf, 0.5, "laplace", math.inf, False, None)
     return [np.flatnonzero(r.selected[0]) for r in result.rounds]
-
 
 
 @validated(rows=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=_EPSILON, radius=Real(low=0, low_open=True),
@@ -494,10 +497,17 @@ def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = No
     r"""One partition round's release: :math:`\frac1n\sum_i\Pi^1_T(x_i) + \mathrm{Lap}(2T/(\varepsilon n))^{\otimes d}`.
 
     Guarantee: **ε-DP** for replace-one neighbours (any rows): clipped rows lie in the :math:`\ell_1` ball of
-    radius :math:`T`, so replacing one moves the mean by at most :math:`2T/n` in :math:`\ell_1`."""
+    radius :math:`T`, so replacing one moves the mean by at most :math:`2T/n` in :math:`\ell_1`.
+
+    Examples
+    --------
+    >>> rows = np.array([[1.0, 0.0, 0.0]] * 500 + [[1.0, 1.0, 0.0]] * 500)
+    >>> released = clipped_laplace_means(rows, epsilon=1.0, radius=2.0, rng=1)  # noise scale 2T/(εn) = 0.004
+    >>> bool(np.all(np.abs(released - [1.0, 0.5, 0.0]) < 0.05))
+    True
+    """
     n = rows.shape[0]
     return laplace(clip_to_ball(rows, radius, order=1).mean(axis=0), 2.0 * radius / n, epsilon, rng)
-
 
 
 def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng):
@@ -515,7 +525,6 @@ def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng
     return np.clip(noisy, 0.0, 0.5)
 
 
-
 def _one_shot_radius(method, n, d, beta, total_mass):
     """The clip radius and norm of a one-shot baseline (None: no clipping needed)."""
     log_term = math.log(2 * n / beta)
@@ -526,7 +535,6 @@ def _one_shot_radius(method, n, d, beta, total_mass):
     return None, None
 
 
-
 @validated(x=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=_EPSILON,
            method=Choice((NAIVE, ORACLE, ONE_SHOT_GAUSSIAN, NON_PRIVATE)), rng=Seed(), delta=Real(0, 1, low_open=True,
                                                                                                  high_open=True),
@@ -535,16 +543,25 @@ def baseline_estimates(x, epsilon: float, method: str, rng: RngLike = None, delt
                        total_mass: float | None = None) -> np.ndarray:
     r"""The page's one-shot baselines on rows ``x`` (algorithms.md §3.4), clipped to :math:`[0, 1/2]`.
 
-    * ``"naive Laplace"`` (B1): :math:`\bar x + \mathrm{Lap}(d/(\varepsilon n))` — **ε-DP**: two rows of
+    * ``"naive_laplace"`` (B1): :math:`\bar x + \mathrm{Lap}(d/(\varepsilon n))` — **ε-DP**: two rows of
       :math:`\{0,1\}^d` differ by at most :math:`d` in :math:`\ell_1`, so :math:`\Delta_1 = d/n`. Same noise on every
       coordinate, whatever its size: the estimator seed 000 §1.1 warns about.
-    * ``"one-shot Laplace (oracle radius)"`` (B2): :math:`\ell_1`-clip to
+    * ``"oracle_laplace"`` (B2): :math:`\ell_1`-clip to
       :math:`T = \mathrm{Bern}(\sum p, \sum p, 1, \ln(2n/\beta))`, add :math:`\mathrm{Lap}(2T/(\varepsilon n))` —
       **ε-DP** for any ``total_mass`` fixed in advance, but the radius uses the unknown :math:`\sum_j p_j`
       (``total_mass``): the best a single radius can do, not a usable estimator.
-    * ``"one-shot Gaussian (ε, δ)"`` (B3): :math:`\ell_2`-clip to :math:`C = \sqrt{\mathrm{Bern}(d/2, d/2, 1,
+    * ``"one_shot_gaussian"`` (B3): :math:`\ell_2`-clip to :math:`C = \sqrt{\mathrm{Bern}(d/2, d/2, 1,
       \ln(2n/\beta))}`, analytic Gaussian for :math:`\Delta_2 = 2C/n` — **(ε, δ)-DP**.
-    * ``"non-private"`` (B0): the empirical marginals.
+    * ``"non_private"`` (B0): the empirical marginals.
+
+    Examples
+    --------
+    >>> x = np.tile([[1.0, 0.0], [0.0, 0.0]], (500, 1))  # marginals 1/2 and 0, n = 1000
+    >>> baseline_estimates(x, 1.0, "non_private")
+    array([0.5, 0. ])
+    >>> noisy = baseline_estimates(x, 1.0, "naive_laplace", rng=0)  # Lap(d/(εn)) = Lap(0.002), clipped to [0, 1/2]
+    >>> bool(np.all(np.abs(noisy - [0.5, 0.0]) < 0.05))
+    True
     """
     n, d = x.shape
     if method == ORACLE and total_mass is None:

@@ -137,6 +137,11 @@ def bucket_means(points, buckets: int) -> np.ndarray:
     -------
     numpy.ndarray
         Shape ``(buckets, d)``.
+
+    Examples
+    --------
+    >>> bucket_means(np.arange(16.0).reshape(8, 2), 4).tolist()
+    [[1.0, 2.0], [5.0, 6.0], [9.0, 10.0], [13.0, 14.0]]
     """
     if points.shape[0] < buckets:
         raise ValueError(f"points must have at least buckets={buckets} rows; got shape {points.shape}")
@@ -163,6 +168,14 @@ def exact_far_count(bucket_means, center, radius: float, direction) -> int | np.
     -------
     int or numpy.ndarray
         One count, or shape ``(m,)`` for ``m`` directions.
+
+    Examples
+    --------
+    Two of four bucket means lie at least 2 beyond the origin along the first axis:
+
+    >>> means = np.array([[3.0, 0.0], [2.5, 0.5], [-1.0, 0.0], [0.0, -2.0]])
+    >>> exact_far_count(means, np.zeros(2), 2.0, np.array([1.0, 0.0]))
+    2
     """
     _check_means(bucket_means, center)
     directions = np.atleast_2d(direction)
@@ -181,8 +194,8 @@ def sdp_direction_score(bucket_means, center, radius: float, direction, solver: 
     .. math::
 
         \mathrm{SDP\text{-}VAL}(y) = \max\big\{\operatorname{tr}\mathbf B :\ M \succeq 0,\ M_{00} = 1,\
-        \operatorname{diag}\mathbf B = b,\ \operatorname{tr}V = 1,\ r\,\mathbf B_{bb} \le \langle Z_b - \tilde\mu, W_b\rangle,\
-        v = y\big\}
+        \operatorname{diag}\mathbf B = b,\ \operatorname{tr}V = 1,\
+        r\,\mathbf B_{bb} \le \langle Z_b - \tilde\mu, W_b\rangle,\ v = y\big\}
 
     (block names as in the module docstring). On the sphere it equals :func:`exact_far_count`; inside the
     ball it is concave in :math:`y` and lies in :math:`[0, B]`.
@@ -215,11 +228,21 @@ def sdp_direction_score(bucket_means, center, radius: float, direction, solver: 
     RuntimeError
         If the solver fails or reports a status other than ``"optimal"``.
 
+    Examples
+    --------
+    On the sphere the relaxation is exact (two far buckets); inside the ball it is larger (concave):
+
+    >>> means = np.array([[3.0, 0.0], [2.5, 0.5], [-1.0, 0.0], [0.0, -2.0]])
+    >>> round(sdp_direction_score(means, np.zeros(2), 2.0, np.array([1.0, 0.0])), 2)
+    2.0
+    >>> round(sdp_direction_score(means, np.zeros(2), 2.0, np.array([0.5, 0.0])), 2)
+    2.12
+
     Notes
     -----
-    The cvxpy problem (``symmetric=True`` variable, ``M >> 0``, Parameters for :math:`Z - \tilde\mu`, :math:`r`, :math:`y`)
-    is compiled once per :math:`(B, d, \text{solver})` and cached; a solve costs about 0.01 s at :math:`B = 12` and
-    0.05 s at :math:`B = 20` (Clarabel, :math:`d = 2`).
+    The cvxpy problem (``symmetric=True`` variable, ``M >> 0``, Parameters for :math:`Z - \tilde\mu`, :math:`r`,
+    :math:`y`) is compiled once per :math:`(B, d, \text{solver})` and cached; a solve costs about 0.01 s at
+    :math:`B = 12` and 0.05 s at :math:`B = 20` (Clarabel, :math:`d = 2`).
     """
     _check_means(bucket_means, center)
     norm = float(np.linalg.norm(direction))
@@ -242,6 +265,12 @@ def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL"
 
     It can be strictly larger (§5.4: 13.76 against a best count of 9); HKM22 round it by reading off
     :math:`v`. Sensitivity 1 under replace-one by the same zeroing argument.
+
+    Examples
+    --------
+    >>> means = np.array([[3.0, 0.0], [2.5, 0.5], [-1.0, 0.0], [0.0, -2.0]])
+    >>> round(free_sdp_value(means, np.zeros(2), 2.0), 1)  # >= the best count over directions, 2
+    2.3
     """
     _check_means(bucket_means, center)
     return _solve(bucket_means, center, radius, None, solver)
@@ -253,8 +282,8 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
                      solver: str = "SCS") -> dict[str, np.ndarray]:
     r"""SDP-VAL on the public polar grid of the unit disk (the cells of the E2 grid sampler).
 
-    Cells :math:`(a, j)`, :math:`a = 1..A`, :math:`j = 0..A_\theta - 1`: the annular sector of radial width :math:`1/A` around
-    :math:`\rho_a = (a - \tfrac12)/A` and angle :math:`\theta_j = 2\pi j/A_\theta`, represented by
+    Cells :math:`(a, j)`, :math:`a = 1..A`, :math:`j = 0..A_\theta - 1`: the annular sector of radial width
+    :math:`1/A` around :math:`\rho_a = (a - \tfrac12)/A` and angle :math:`\theta_j = 2\pi j/A_\theta`, represented by
     :math:`y_{aj} = \rho_a(\cos\theta_j, \sin\theta_j)`; its area :math:`2\pi\rho_a/(A A_\theta)` makes the weights
     :math:`\pi_{aj} = \rho_a / \sum \rho` (they sum to 1). The :math:`A A_\theta` solves run one after another on the
     cached compiled problem. Every cell is interior (:math:`\rho_a \le 1 - 1/(2A)`), where SCS agrees with Clarabel
@@ -266,6 +295,15 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
     dict
         ``radius``, ``angle``, ``weights``, ``scores`` of shape ``(A·A_θ,)`` (radius-major order) and
         ``points`` of shape ``(A·A_θ, 2)``.
+
+    Examples
+    --------
+    One ring of four cells: the direction of the two far buckets (angle 0) scores highest.
+
+    >>> means = np.array([[3.0, 0.0], [2.5, 0.5], [-1.0, 0.0], [0.0, -2.0]])
+    >>> cells = polar_score_grid(means, np.zeros(2), 2.0, radii_count=1, angles=4)
+    >>> cells["weights"].tolist(), cells["scores"].round(1).tolist()
+    ([0.25, 0.25, 0.25, 0.25], [2.1, 1.4, 0.9, 1.6])
     """
     _check_means(bucket_means, center)
     if center.size != 2:
@@ -311,6 +349,11 @@ def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = Non
     -------
     numpy.ndarray
         Unit vector(s): shape ``(d,)``, or ``(size, d)``.
+
+    Examples
+    --------
+    >>> sample_direction(np.array([0.0, 10.0]), np.ones(2), np.array([[1.0, 0.0], [0.0, 2.0]]), 5.0, rng=0).tolist()
+    [0.0, 1.0]
     """
     if not scores.shape == weights.shape == points.shape[:1]:
         raise ValueError(f"scores, weights and points must describe the same cells; got shapes {scores.shape}, "
@@ -355,14 +398,14 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
                       angles: int = 24, solver: str = "SCS") -> IterativeResult:
     r"""A 2-D private mean by "find a direction, take a step, repeat" (algorithms.md §5.4 (c)).
 
-    With bucket means :math:`Z_b` (:func:`bucket_means`), :math:`\tilde\mu_1` = ``initial``, :math:`r_1` = ``radius`` and
-    :math:`\varepsilon_0 = \varepsilon/(2T)`, for :math:`t = 1..T`:
+    With bucket means :math:`Z_b` (:func:`bucket_means`), :math:`\tilde\mu_1` = ``initial``, :math:`r_1` = ``radius``
+    and :math:`\varepsilon_0 = \varepsilon/(2T)`, for :math:`t = 1..T`:
 
     1. direction :math:`\hat v_t` = :func:`sample_direction` over :func:`polar_score_grid` (score SDP-VAL at
        :math:`(\tilde\mu_t, r_t)`, :math:`\Delta = 1`) with :math:`\varepsilon_0`;
     2. step :math:`\hat s_t = \max(0, m_t)`, :math:`m_t` the private median of the projections
-       :math:`a_b = \langle Z_b - \tilde\mu_t, \hat v_t\rangle` on :math:`[-s_{\max}, s_{\max}]` with :math:`\varepsilon_0`:
-       :func:`dpcore.mechanisms.private_quantile` (E2, the exact continuous EM with rank score
+       :math:`a_b = \langle Z_b - \tilde\mu_t, \hat v_t\rangle` on :math:`[-s_{\max}, s_{\max}]` with
+       :math:`\varepsilon_0`: :func:`dpcore.mechanisms.private_quantile` (E2, the exact continuous EM with rank score
        :math:`-|\#\{b : a_b \le s\} - B/2|`, sensitivity 1 since one row moves one :math:`a_b`). Clipping the
        *output* to :math:`[0, s_{\max}]` is post-processing; clipping the data to :math:`[0, s_{\max}]` instead would
        make a direction with negative median (a poor draw) give a uniform step on :math:`[0, s_{\max}]`;
@@ -397,6 +440,15 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
     Returns
     -------
     IterativeResult
+
+    Examples
+    --------
+    One round on a coarse grid (16 cells), ε = 10: the path has two points and the budget is split in two.
+
+    >>> points = np.random.default_rng(0).standard_normal((200, 2)) + [2.0, 1.0]
+    >>> run = iterative_mean_2d(points, 10.0, buckets=8, steps=1, rng=0, radii_count=2, angles=8)
+    >>> run.trajectory.shape, run.guarantee[:54]
+    ((2, 2), '10-DP (replace-one) by basic composition of 2 adaptive')
     """
     initial = np.asarray(initial, dtype=float)  # the default is not passed through the validator
     if points.shape[1] != 2 or initial.shape != (2,):
@@ -421,9 +473,9 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
         r /= 2.0
     guarantee = (f"{epsilon:g}-DP (replace-one) by basic composition of {2 * steps} adaptive {share:g}-DP steps on "
                  f"the same data: {steps} direction draws (exact EM on a public polar grid, score SDP-VAL, "
-                 f"sensitivity 1, not monotone, so exp(eps*u/2)) and {steps} step sizes (exact EM private median of the "
-                 f"projections on [-{max_step:g}, {max_step:g}], rank score of sensitivity 1, then clipped at 0); exact up "
-                 "to the SDP solver's tolerance. A teaching substitute for HKM22, not their algorithm.")
+                 f"sensitivity 1, not monotone, so exp(eps*u/2)) and {steps} step sizes (exact EM private median of "
+                 f"the projections on [-{max_step:g}, {max_step:g}], rank score of sensitivity 1, then clipped at 0); "
+                 "exact up to the SDP solver's tolerance. A teaching substitute for HKM22, not their algorithm.")
     return IterativeResult(estimate=center, trajectory=np.array(trajectory), directions=np.array(directions),
                            steps=np.array(step_sizes), radii=np.array(radii), scores=np.array(score_grids),
                            epsilon=epsilon, guarantee=guarantee)

@@ -28,7 +28,8 @@ from .. import mechanisms
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Integer, Real, Seed, validated
 
-__all__ = ["THRESHOLD", "GRID_SIZE", "LOSSES", "default_grid", "threshold_data", "user_error_counts", "losses", "loss_sensitivity", "select_threshold", "users_needed", "savings_factor"]
+__all__ = ["THRESHOLD", "GRID_SIZE", "LOSSES", "default_grid", "threshold_data", "user_error_counts", "losses",
+           "loss_sensitivity", "select_threshold", "users_needed", "savings_factor"]
 
 
 
@@ -66,7 +67,13 @@ _GRID = Array(ndim=(1,), min_size=1)
 
 @validated(size=Integer(low=2))
 def default_grid(size: int = GRID_SIZE) -> np.ndarray:
-    """The public threshold grid :math:`\\{0, 1/(k-1), \\dots, 1\\}` (exact: 37/100 is the float 0.37)."""
+    """The public threshold grid :math:`\\{0, 1/(k-1), \\dots, 1\\}` (exact: 37/100 is the float 0.37).
+
+    Examples
+    --------
+    >>> default_grid(5).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
     return np.arange(size) / (size - 1)
 
 
@@ -90,6 +97,12 @@ def threshold_data(users: int, per_user: int, threshold: float = THRESHOLD, rng:
     x, y : numpy.ndarray
         Shape ``(users, per_user)``, or ``(trials, users, per_user)`` for ``trials`` independent datasets;
         ``y`` holds 0.0/1.0.
+
+    Examples
+    --------
+    >>> x, y = threshold_data(users=3, per_user=2, rng=0)
+    >>> x.shape, bool(np.all(y == (x >= THRESHOLD)))
+    ((3, 2), True)
     """
     shape = (users, per_user) if trials is None else (trials, users, per_user)
     x = as_generator(rng).random(shape)
@@ -124,6 +137,13 @@ def user_error_counts(x, y, grid=None) -> np.ndarray:
     -------
     numpy.ndarray of int
         Shape ``(users, k)`` or ``(trials, users, k)``.
+
+    Examples
+    --------
+    One user with a negative example at 0.2 and a positive one at 0.5: only thresholds in (0.2, 0.5] fit both.
+
+    >>> user_error_counts(np.array([[0.2, 0.5]]), np.array([[0.0, 1.0]]), grid=np.array([0.0, 0.3, 0.6, 1.0]))
+    array([[1, 0, 1, 1]])
     """
     _checked_pair(x, y)
     grid = _checked_grid(grid)
@@ -148,8 +168,16 @@ def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray
-        Shape ``(k,)`` or ``(trials, k)``.
+    numpy.ndarray of float
+        One loss per threshold: shape ``(k,)``, or ``(trials, k)`` for one dataset per trial.
+
+    Examples
+    --------
+    Two users, three thresholds: the group loss counts every error, the clipped one every user with an error.
+
+    >>> counts = np.array([[0, 2, 1], [1, 0, 3]])
+    >>> losses(counts, "group").tolist(), losses(counts, "clipped").tolist()
+    ([1.0, 2.0, 4.0], [1.0, 1.0, 2.0])
     """
     cap = {"group": np.inf, "clipped": 1.0, "tau": tau}[kind]
     return np.minimum(counts, cap).sum(axis=-2)
@@ -179,8 +207,8 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
 
     .. math:: P(t) \propto \exp\!\big(-\varepsilon L(t) / (2\Delta)\big),
 
-    with :math:`L` from :func:`losses` and :math:`\Delta` = :func:`loss_sensitivity` (``kind``, :math:`m`, :math:`\tau`),
-    sampled by :func:`dpcore.mechanisms.exponential` with scores :math:`-L` (one draw per dataset).
+    with :math:`L` from :func:`losses` and :math:`\Delta` = :func:`loss_sensitivity` (``kind``, :math:`m`,
+    :math:`\tau`), sampled by :func:`dpcore.mechanisms.exponential` with scores :math:`-L` (one draw per dataset).
 
     Guarantee: :math:`\varepsilon`-user-level DP, neighbours replacing one user's whole block of :math:`m`
     examples. ``kind="clipped"`` is the score of seed 002 (Ghazi et al.), Theorem 4 / §4 (sensitivity one,
@@ -207,6 +235,14 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
     -------
     float or numpy.ndarray
         The selected threshold, or one per trial.
+
+    Examples
+    --------
+    200 users with 10 examples each, ε = 5: the clipped score finds the true threshold θ* = 0.37.
+
+    >>> x, y = threshold_data(users=200, per_user=10, rng=0)
+    >>> select_threshold(x, y, 5.0, rng=0)
+    0.37
     """
     if one_per_user:
         x, y = x[..., :1], y[..., :1]
@@ -222,14 +258,16 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
            kind=Choice(("clipped", "group", "one_per_user")))
 def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = GRID_SIZE, beta: float = 0.1,
                  kind: str = "clipped") -> float:
-    r"""Approximate number of users for error :math:`\le\alpha` with probability :math:`\ge 1-\beta` (algorithms.md §5.5).
+    r"""Approximate number of users for error :math:`\le\alpha` with probability :math:`\ge 1-\beta`
+    (algorithms.md §5.5).
 
     .. math:: n_{\mathrm{clip}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,(1-(1-\alpha)^m)}, \qquad
               n_{\mathrm{group}} \approx n_{\mathrm{one}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,\alpha}.
 
-    From the EM bound (no threshold with loss :math:`\ge 2\Delta\ln(k/\beta)/\varepsilon` is picked w.p. :math:`\ge 1-\beta`;
-    the target has loss 0) and a Chernoff factor 2: a threshold with error :math:`\ge\alpha` has expected
-    clipped loss :math:`\ge n(1-(1-\alpha)^m)` (:math:`\Delta = 1`) and expected group loss :math:`nm\alpha` (:math:`\Delta = m`).
+    From the EM bound (no threshold with loss :math:`\ge 2\Delta\ln(k/\beta)/\varepsilon` is picked w.p.
+    :math:`\ge 1-\beta`; the target has loss 0) and a Chernoff factor 2: a threshold with error :math:`\ge\alpha` has
+    expected clipped loss :math:`\ge n(1-(1-\alpha)^m)` (:math:`\Delta = 1`) and expected group loss
+    :math:`nm\alpha` (:math:`\Delta = m`).
     Derived, not seed 002's constants (its Theorem 4 states the user complexity up to constants).
 
     Examples
@@ -244,7 +282,8 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
 
 @validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1))
 def savings_factor(alpha: float, per_user: int) -> float:
-    r"""How many times fewer users clipping needs than group privacy: :math:`(1-(1-\alpha)^m)/\alpha \approx \min(m, 1/\alpha)`.
+    r"""How many times fewer users clipping needs than group privacy:
+    :math:`(1-(1-\alpha)^m)/\alpha \approx \min(m, 1/\alpha)`.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """The one Monte Carlo engine, its result store and the fits drawn from it.
 
-``engine``   :func:`run_sweep`: estimators × parameter grid × trials, vectorised, value-keyed streams; :class:`SweepResult`
+``engine``   :func:`run_sweep`: estimators × grid × trials, vectorised, value-keyed streams; :class:`SweepResult`
 ``store``    :func:`load_or_run`: stored results (``assets/precomputed``) served when their parameters match
 ``fitting``  :func:`fit_power_law`, :func:`samples_needed`
 """

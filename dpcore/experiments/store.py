@@ -1,31 +1,8 @@
-r"""The Monte Carlo engine: estimators x parameter grid x trials, vectorised over trials.
+"""Stored sweep results: a precomputed result is served when its function and parameters match.
 
-Every page's "error versus n, epsilon, k" figure comes from :func:`run_sweep`. A sweep takes
-
-* ``sample(data_params, trials, rng)``: draws ``trials`` independent datasets **at once** (e.g. an
-  array of shape ``(trials, n)``) from the parameters that change the data;
-* ``estimators``: ``{name: estimator(data, params, rng) -> errors}``, each returning the per-trial
-  error, shape ``(trials,)``, computed with array operations over the trial axis;
-* ``grid``: the parameter axes, ``{"n": [...], "epsilon": [...]}``, of which ``data_parameters``
-  (e.g. ``("n",)``) change the data and the others (epsilon, delta, ...) only the estimator.
-
-**Vectorisation.** There is no Python loop over trials: one call of ``sample`` draws all datasets of
-a data-parameter combination and one call of an estimator privatises all of them. The Python-level
-work per grid point is constant (a dict, a generator, one estimator call, a few reductions), so a
-sweep costs about what its random draws and array arithmetic cost (``benchmarks/bench_engine.py``).
-
-**Common random numbers (CRN).** The data for a data-parameter combination are drawn once, from the
-stream ``child_generator(seed, "data", *data values)``, and reused by every method at every value of
-the other parameters. Each method's noise comes from ``child_generator(seed, "noise", method,
-*data values)``, started afresh at each value of the other parameters: the same data and the same
-noise draws at epsilon = 1 and epsilon = 2, so an epsilon animation moves only because epsilon moved,
-and the difference between two methods is not blurred by independent data. Different methods get
-independent noise; different data-parameter combinations get independent data. Streams are keyed by
-values, not positions, so a sweep over ``n = [100, 1000]`` and one over ``n = [100]`` see the same data
-at ``n = 100``. Datasets returned as NumPy arrays are made read-only, since every method shares them.
-
-Summaries per grid point and method: median and a quantile band (default 10 %–90 %) of the errors,
-their mean and root mean square, the number of trials, and the raw errors themselves.
+The app serves a class's default pages from ``assets/precomputed`` through :func:`load_or_run`; a stored file records
+the function and parameters that made it, so a test can recompute it (:func:`rerun_stored`). :func:`compute` is the
+plain runner a lesson uses outside the app.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ The only layer of dpcore that knows pages exist. Pure (numpy / scipy), importabl
 call these functions and draw what they return.
 """
 
-from . import exponential_mechanism, home, methods, noise_tradeoff, partition_rounds, tournament, truncation
+from . import exponential_mechanism, grids, home, methods, noise_tradeoff, partition_rounds, tournament, truncation
 
-__all__ = ["exponential_mechanism", "home", "methods", "noise_tradeoff", "partition_rounds", "tournament", "truncation"]
+__all__ = ["exponential_mechanism", "grids", "home", "methods", "noise_tradeoff", "partition_rounds", "tournament",
+           "truncation"]

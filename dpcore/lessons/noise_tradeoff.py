@@ -1,13 +1,20 @@
-r"""Lesson "Pure vs approximate DP": the page's sweeps, crossovers, privacy profiles, compositions and sample sizes.
+r"""Lesson "Pure vs approximate DP": what δ buys when a d-dimensional mean is released privately.
 
 The release itself (clip to an ℓ2 ball, add calibrated Laplace / Gaussian / zCDP-Gaussian noise) is
-:mod:`dpcore.estimators.mean_release`; the cover mechanism is :mod:`dpcore.estimators.cover`. Here: the numbers the
-page plots and quotes (Hopkins, Kamath & Majid 2022's table; algorithms.md §2).
+:mod:`dpcore.estimators.mean_release`; the cover mechanism is :mod:`dpcore.estimators.cover`. Here: the page's grids
+and constants, its Monte Carlo sweeps (error versus n, one frame per dimension; error versus d, one frame per ε) with
+their exact-RMSE companions, the one-run release clouds, privacy profiles, compositions, the δ and sample-complexity
+tables and the computed takeaways (Hopkins, Kamath & Majid 2022's table; Kamath, Singhal & Ullman 2020; algorithms.md
+§2). Methods are named by their ids (:data:`dpcore.lessons.methods.LABELS`).
+
+Sweeps take a ``run`` argument (default :func:`dpcore.experiments.compute`): the app passes its cached runner, a
+notebook calling the same function gets the same numbers.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,21 +24,52 @@ from ..core.validation import DELTA as _DELTA
 from ..core.validation import EPSILON as _EPSILON
 from ..core.validation import Array, Choice, Integer, Real, validated
 from ..estimators import cover as expmech
-from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_radius, expected_error, release_means
-from ..experiments import SweepResult, run_sweep
+from ..estimators import mean_release
+from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_radius, expected_error
+from ..experiments import SweepResult, compute, fit_power_law, run_sweep
+from .grids import nearest
+from .methods import LABELS
 
-__all__ = ["error_sweep", "crossover_dimension", "privacy_profiles", "composition_epsilons",
-           "advanced_beats_basic_from", "samples_needed", "ComplexityRow", "COVER_RADIUS", "cover_samples_needed",
-           "sample_complexity_table"]
+__all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
+           "TARGET_ERROR", "COMPOSITION_EPSILON", "CLOUD_RELEASES", "CLOUD_MAX_N", "CLOUD_MECHANISMS",
+           "PROFILE_FLOOR", "PROFILE_EPSILONS", "COVER_RADIUS",
+           "error_sweep", "mechanisms_for", "nearest_frame", "error_vs_n", "error_vs_dimension", "theory_vs_n",
+           "theory_vs_dimension", "error_ratio_exponent", "release_cloud", "crossover_dimension", "privacy_profiles",
+           "profile_curves", "composition_epsilons", "composition_curves", "advanced_beats_basic_from",
+           "samples_needed", "ComplexityRow", "cover_samples_needed", "sample_complexity_table", "complexity_rows",
+           "delta_table", "accuracy_caption", "takeaways"]
+
+# ---------------------------------------------------------------------------------------------------- page grids
+DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  #: the dimension axis (frames of "error vs n")
+N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000, 1_000_000)  #: the sample-size axis
+EPSILON_FRAMES = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)  #: the ε frames of "error vs d"
+NOISE_FRAMES = (0.25, 0.5, 1.0, 2.0, 4.0)  #: the noise levels ε₀ of the privacy-profile frames
+RELEASE_EPSILON_FRAMES = (0.01, 0.03, 0.1, 0.3, 1.0)  #: the per-release ε₀ frames of the composition figure
+RELEASES = (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000)  #: numbers of releases k
+DELTAS = tuple(10.0**-e for e in range(3, 13))  #: the rows of the δ table
+TARGET_ERROR = 0.1  #: the ℓ2 error α of the sample-complexity table
+COMPOSITION_EPSILON = 0.1  #: the per-release ε₀ the composition takeaway quotes
+CLOUD_RELEASES = 400  #: releases per mechanism in the one-run picture (and data points shown)
+CLOUD_MAX_N = 20_000  #: the one-run picture draws at most this many points
+CLOUD_CENTER = (1.0, -0.5)  #: the true mean (and public clipping centre) of the one-run dataset
+CLOUD_MECHANISMS = ("laplace", "gaussian_analytic")  #: the mechanisms of the one-run picture
+PROFILE_FLOOR = 1e-12  #: δ below this leaves the profile chart (the Laplace profile's exact 0 included)
+PROFILE_EPSILONS = np.linspace(0.0, 6.0, 121)  #: the ε axis of the privacy profiles
+COVER_RADIUS = 2.0  #: public box [-R, R]^d known to contain the mean, for the cover mechanism
 
 _DIMENSION = Integer(low=1, high=100_000)
+_SAMPLES = Integer(low=2)
+_TRIALS = Integer(low=1, high=100_000)
+_SEED = Integer(low=0)
 _BETA = Real(0, 1, low_open=True, high_open=True)
+_METHOD = Choice((*MECHANISMS, NON_PRIVATE))
+_PAGE_DIMENSION = Choice(DIMENSIONS)
+_RUN = Callable[..., SweepResult]
 
 
 def _sample_mean_errors(params: dict, trials: int, rng: np.random.Generator) -> np.ndarray:
     """The sufficient statistic: sample mean minus the true mean, exactly N(0, I_d / n), per trial."""
     return rng.standard_normal((trials, params["dimension"])) / math.sqrt(params["n"])
-
 
 
 def _estimator(mechanism: str, delta: float, beta: float):
@@ -42,9 +80,9 @@ def _estimator(mechanism: str, delta: float, beta: float):
         dimension, n_samples, epsilon = params["dimension"], params["n"], params["epsilon"]
         calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta,
                                 clip_radius(dimension, n_samples, beta))
-        return np.linalg.norm(release_means(mechanism, mean_errors, calibration, epsilon, delta, rng), axis=1)
+        released = mean_release.release_means(mechanism, mean_errors, calibration, epsilon, delta, rng)
+        return np.linalg.norm(released, axis=1)
     return errors
-
 
 
 @validated(n_values=Array(ndim=(1,), low=2), dimensions=Array(ndim=(1,), low=1), epsilons=Array(ndim=(1,), low=0,
@@ -60,13 +98,13 @@ def error_sweep(n_values, dimensions, epsilons, delta: float, trials: int, seed:
     Returns
     -------
     SweepResult
-        Axes ``("dimension", "n", "epsilon")``; methods ``mechanisms_used`` then ``"non-private"``.
+        Axes ``("dimension", "n", "epsilon")``; methods ``mechanisms_used`` then ``"non_private"`` (ids).
     """
     unknown = set(mechanisms_used) - set(MECHANISMS)
     if unknown:
         raise ValueError(f"mechanisms_used must be a subset of {MECHANISMS}; got {sorted(unknown)}")
-    if "Gaussian (classical)" in mechanisms_used and epsilons.max() > 1.0:
-        raise ValueError(f"epsilons must be <= 1 when 'Gaussian (classical)' is used; got max {epsilons.max():g}")
+    if "gaussian_classical" in mechanisms_used and epsilons.max() > 1.0:
+        raise ValueError(f"epsilons must be <= 1 when 'gaussian_classical' is used; got max {epsilons.max():g}")
     estimators = {name: _estimator(name, delta, beta) for name in (*mechanisms_used, NON_PRIVATE)}
     grid = {"dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
             "epsilon": [float(e) for e in epsilons]}
@@ -74,10 +112,101 @@ def error_sweep(n_values, dimensions, epsilons, delta: float, trials: int, seed:
                      trials=trials, seed=seed)
 
 
+@validated(epsilons=Array(ndim=(1,), min_size=1, low=0, low_open=True))
+def mechanisms_for(epsilons) -> list[str]:
+    """The mechanisms a sweep over ``epsilons`` shows: all of :data:`MECHANISMS`, except the classical Gaussian when
+    some ε exceeds 1 (its proof holds only for ε ≤ 1; Dwork & Roth 2014 Thm A.1).
+
+    >>> mechanisms_for([1.0])
+    ['laplace', 'gaussian_classical', 'gaussian_analytic', 'zcdp_gaussian']
+    >>> mechanisms_for([0.5, 2.0])
+    ['laplace', 'gaussian_analytic', 'zcdp_gaussian']
+    """
+    return [m for m in MECHANISMS if m != "gaussian_classical" or float(np.max(epsilons)) <= 1.0]
+
+
+@validated(epsilon=_EPSILON)
+def nearest_frame(epsilon: float) -> float:
+    """The frame of :data:`EPSILON_FRAMES` nearest to ``epsilon`` on a log scale (where "error vs d" opens).
+
+    >>> nearest_frame(0.3), nearest_frame(1.5)
+    (0.2, 2.0)
+    """
+    return nearest(EPSILON_FRAMES, epsilon)
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA, trials=_TRIALS, seed=_SEED)
+def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
+    """The page's "error vs n" sweep: :func:`error_sweep` over :data:`N_GRID` × :data:`DIMENSIONS` at one ε, with the
+    mechanisms of :func:`mechanisms_for` (``run`` runs it: :func:`dpcore.experiments.compute`, or the app's cache)."""
+    return run(error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS), epsilons=[float(epsilon)],
+               delta=float(delta), trials=int(trials), seed=int(seed), mechanisms_used=mechanisms_for([epsilon]))
+
+
+@validated(n=_SAMPLES, delta=_DELTA, trials=_TRIALS, seed=_SEED)
+def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
+    """The page's "error vs d" sweep: :func:`error_sweep` over :data:`DIMENSIONS` × :data:`EPSILON_FRAMES` at one n
+    (ε runs up to 10, so the classical Gaussian is left out)."""
+    return run(error_sweep, n_values=[int(n)], dimensions=list(DIMENSIONS), epsilons=list(EPSILON_FRAMES),
+               delta=float(delta), trials=int(trials), seed=int(seed), mechanisms_used=mechanisms_for(EPSILON_FRAMES))
+
+
+@validated(method=_METHOD, dimension=_DIMENSION, epsilon=_EPSILON, delta=_DELTA)
+def theory_vs_n(method: str, dimension: int, epsilon: float, delta: float) -> np.ndarray:
+    r"""The exact RMSE :math:`\sqrt{d/n + \mathrm{RMSE}^2_{\text{noise}}}` (:func:`expected_error`) of ``method`` at
+    every n of :data:`N_GRID`: the dashed companion of the "error vs n" curves."""
+    return np.array([expected_error(method, dimension, n, epsilon, delta) for n in N_GRID])
+
+
+@validated(method=_METHOD, n=_SAMPLES, epsilon=_EPSILON, delta=_DELTA)
+def theory_vs_dimension(method: str, n: int, epsilon: float, delta: float) -> np.ndarray:
+    """The exact RMSE (:func:`expected_error`) of ``method`` at every d of :data:`DIMENSIONS`."""
+    return np.array([expected_error(method, d, n, epsilon, delta) for d in DIMENSIONS])
+
+
+@validated(n=_SAMPLES, delta=_DELTA, trials=_TRIALS, seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+def error_ratio_exponent(n: int, delta: float, trials: int, seed: int, epsilon: float, *,
+                         run: _RUN = compute) -> float:
+    r"""The fitted exponent :math:`a` of (Laplace RMSE / analytic-Gaussian RMSE) :math:`\propto d^a` over
+    :data:`DIMENSIONS`, measured in :func:`error_vs_dimension` at ``epsilon`` (a frame of :data:`EPSILON_FRAMES`).
+
+    Theory: :math:`a = 1/2` where the noise dominates (the ratio is :math:`\sqrt{2d}/(\varepsilon\sigma_1)`); the
+    sampling error :math:`\sqrt{d/n}`, common to both, pulls it towards 0 at large n.
+    """
+    result = error_vs_dimension(n, delta, trials, seed, run=run)
+    laplace, gauss = (result.curve(m, "dimension", n=n, epsilon=epsilon)["rmse"] for m in CLOUD_MECHANISMS)
+    return float(fit_power_law(np.array(DIMENSIONS, dtype=float), laplace / gauss)[0])
+
+
+@validated(n=_SAMPLES, epsilon=_EPSILON, delta=_DELTA, seed=_SEED)
+def release_cloud(n: int, epsilon: float, delta: float, seed: int) -> dict:
+    r"""One run, seen whole: one 2-D dataset :math:`\mathcal N(\mu, I_2)` (at most :data:`CLOUD_MAX_N` points) and
+    :data:`CLOUD_RELEASES` releases of its clipped mean by each of :data:`CLOUD_MECHANISMS`
+    (:func:`dpcore.estimators.mean_release.repeated_releases`; independent child streams of ``seed``).
+
+    Returns
+    -------
+    dict
+        ``n`` (points drawn), ``points`` (a random subset of at most :data:`CLOUD_RELEASES`, for display),
+        ``center`` (:math:`\mu`, the public clipping centre), ``radius`` (:func:`clip_radius`) and ``releases``
+        (method id -> array of shape (releases, 2)).
+    """
+    n = min(n, CLOUD_MAX_N)
+    rng = np.random.default_rng(seed)
+    center = np.array(CLOUD_CENTER)
+    points = center + rng.standard_normal((n, 2))
+    radius = clip_radius(2, n)
+    data_rng, *streams = rng.spawn(1 + len(CLOUD_MECHANISMS))
+    releases = {method: mean_release.repeated_releases(points, epsilon, delta, method, radius, CLOUD_RELEASES,
+                                                       center, stream)
+                for method, stream in zip(CLOUD_MECHANISMS, streams)}
+    shown = points[data_rng.choice(n, size=min(n, CLOUD_RELEASES), replace=False)]
+    return {"n": n, "points": shown, "center": center, "radius": radius, "releases": releases}
+
 
 @validated(epsilon=_EPSILON, delta=_DELTA, calibration=Choice(("analytic", "classical")))
 def crossover_dimension(epsilon: float, delta: float, calibration: str = "analytic") -> float:
-    r"""The dimension :math:`d^* = (\varepsilon\sigma_1)^2/2` above which the Gaussian's noise is smaller than Laplace's.
+    r"""The dimension :math:`d^* = (\varepsilon\sigma_1)^2/2` above which the Gaussian's noise is below Laplace's.
 
     From the ratio of the exact noise RMSEs, :math:`\mathrm{RMSE}_{\mathrm{Lap}}/\mathrm{RMSE}_{\mathcal N} =
     \sqrt{2d}/(\varepsilon\sigma_1)`, with :math:`\sigma_1` = ``gaussian_sigma(1, epsilon, delta, calibration)``
@@ -86,29 +215,39 @@ def crossover_dimension(epsilon: float, delta: float, calibration: str = "analyt
     return (epsilon * mechanisms.gaussian_sigma(1.0, epsilon, delta, calibration)) ** 2 / 2.0
 
 
-
 @validated(epsilons=Array(ndim=(1,), low=0), noise_epsilon=_EPSILON)
 def privacy_profiles(epsilons, noise_epsilon: float) -> dict[str, np.ndarray]:
-    r"""δ(ε) of the Laplace mechanism with :math:`b = \Delta/\varepsilon_0` and of the Gaussian with :math:`\mu = \varepsilon_0`.
+    r"""δ(ε) of the Laplace mechanism with :math:`b = \Delta/\varepsilon_0` and of the Gaussian with
+    :math:`\mu = \varepsilon_0`, by method id (``"laplace"``, ``"gaussian_analytic"``).
 
     Both have the same zCDP, :math:`\varepsilon_0^2/2` (§2.3): Laplace's profile reaches 0 at
     :math:`\varepsilon_0` (pure DP), the Gaussian's never does.
     """
     return {
-        "Laplace": np.array([accounting.laplace_delta(e, scale=1.0 / noise_epsilon) for e in epsilons]),
-        "Gaussian": np.array([accounting.gaussian_delta(e, sigma=1.0 / noise_epsilon) for e in epsilons]),
+        "laplace": np.array([accounting.laplace_delta(e, scale=1.0 / noise_epsilon) for e in epsilons]),
+        "gaussian_analytic": np.array([accounting.gaussian_delta(e, sigma=1.0 / noise_epsilon) for e in epsilons]),
     }
 
+
+@validated(noise_epsilon=_EPSILON)
+def profile_curves(noise_epsilon: float) -> dict[str, np.ndarray]:
+    """:func:`privacy_profiles` over :data:`PROFILE_EPSILONS` as the page plots them: ``epsilon`` (the axis) and one
+    curve per method id, NaN where δ(ε) < :data:`PROFILE_FLOOR` (off the log axis; Laplace's exact 0 included)."""
+    curves = privacy_profiles(PROFILE_EPSILONS, noise_epsilon)
+    return {"epsilon": PROFILE_EPSILONS,
+            **{method: np.where(values >= PROFILE_FLOOR, values, np.nan) for method, values in curves.items()}}
 
 
 @validated(releases=Array(ndim=(1,), low=1), release_epsilon=_EPSILON, delta=_DELTA)
 def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict[str, np.ndarray]:
     r"""Total ε at total failure probability δ after :math:`k` releases, by four accountings (§2.4).
 
-    Per release: Laplace with :math:`\varepsilon_0` (pure), or the Gaussian with :math:`\mu_0 = \varepsilon_0` (same zCDP).
+    Per release: Laplace with :math:`\varepsilon_0` (pure), or the Gaussian with :math:`\mu_0 = \varepsilon_0`
+    (same zCDP).
 
     * ``"basic"``: :math:`k\varepsilon_0` (δ unused: pure DP composes exactly like this);
-    * ``"advanced"``: :math:`\varepsilon_0\sqrt{2k\ln(1/\delta)} + k\varepsilon_0(e^{\varepsilon_0}-1)` with :math:`\delta' = \delta`;
+    * ``"advanced"``: :math:`\varepsilon_0\sqrt{2k\ln(1/\delta)} + k\varepsilon_0(e^{\varepsilon_0}-1)` with
+      :math:`\delta' = \delta`;
     * ``"zCDP"``: :math:`\rho = k\varepsilon_0^2/2`, then :math:`\rho + 2\sqrt{\rho\ln(1/\delta)}`;
     * ``"exact Gaussian"``: one Gaussian with :math:`\mu = \sqrt k\,\varepsilon_0`, inverted exactly.
 
@@ -125,6 +264,11 @@ def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict
     }
 
 
+@validated(release_epsilon=_EPSILON, delta=_DELTA)
+def composition_curves(release_epsilon: float, delta: float) -> dict[str, np.ndarray]:
+    """:func:`composition_epsilons` at every k of :data:`RELEASES` (one frame of the composition figure)."""
+    return composition_epsilons(np.array(RELEASES, dtype=float), release_epsilon, delta)
+
 
 @validated(release_epsilon=_EPSILON, delta=_DELTA)
 def advanced_beats_basic_from(release_epsilon: float, delta: float) -> int | None:
@@ -137,7 +281,6 @@ def advanced_beats_basic_from(release_epsilon: float, delta: float) -> int | Non
     if margin <= 0:
         return None
     return math.floor(2.0 * math.log(1.0 / delta) / margin**2) + 1
-
 
 
 @validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, target_error=_EPSILON,
@@ -167,7 +310,6 @@ def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon:
     return high
 
 
-
 @dataclass(frozen=True)
 class ComplexityRow:
     """One row of seed 001's table: a mean estimator, its guarantee, cost, and the n it needs here.
@@ -184,8 +326,6 @@ class ComplexityRow:
     how: str
 
 
-
-COVER_RADIUS = 2.0  #: public box [-R, R]^d known to contain the mean, for the cover mechanism
 
 
 
@@ -211,7 +351,6 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
     raise ValueError(f"target_error {target_error:g} needs more than 2^16 samples for the cover mechanism")
 
 
-
 @validated(dimension=_DIMENSION, target_error=_EPSILON, epsilon=_EPSILON, delta=_DELTA)
 def sample_complexity_table(dimension: int, target_error: float, epsilon: float, delta: float,
                             cover_samples: int | None = None) -> list[ComplexityRow]:
@@ -226,10 +365,10 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
     return [
         ComplexityRow("Empirical mean", "none (not private)", "O(d/α²)", "O(nd)",
                       samples_needed(NON_PRIVATE, dimension, target_error, epsilon, delta), exact),
-        ComplexityRow("Laplace", "ε-DP (pure)", "O(d/α² + d^1.5/(αε))", "O(nd)",
-                      samples_needed("Laplace", dimension, target_error, epsilon, delta), exact),
-        ComplexityRow("Gaussian (analytic)", "(ε, δ)-DP", "O(d/α² + d·√log(1/δ)/(αε))", "O(nd)",
-                      samples_needed("Gaussian (analytic)", dimension, target_error, epsilon, delta), exact),
+        ComplexityRow(LABELS["laplace"], "ε-DP (pure)", "O(d/α² + d^1.5/(αε))", "O(nd)",
+                      samples_needed("laplace", dimension, target_error, epsilon, delta), exact),
+        ComplexityRow(LABELS["gaussian_analytic"], "(ε, δ)-DP", "O(d/α² + d·√log(1/δ)/(αε))", "O(nd)",
+                      samples_needed("gaussian_analytic", dimension, target_error, epsilon, delta), exact),
         ComplexityRow("Exponential mechanism over a cover", "ε-DP (pure)", "Õ(d/α² + d/(αε))",
                       f"exponential in d ({points_per_axis}^{dimension} candidates)", cover_samples,
                       "Monte Carlo" if cover_samples else "not run (d > 2)"),
@@ -237,3 +376,69 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
                       "polynomial (SDP scores)", None, "not run here"),
     ]
 
+
+@validated(dimension=_DIMENSION, epsilon=_EPSILON, delta=_DELTA, seed=_SEED)
+def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int) -> list[dict]:
+    """The page's sample-complexity table at :data:`TARGET_ERROR`: :func:`sample_complexity_table` as rows of a data
+    frame, the cover row measured by :func:`cover_samples_needed` when ``dimension`` ≤ 2 (about a second in d = 2)."""
+    cover = cover_samples_needed(dimension, TARGET_ERROR, epsilon, seed=seed) if dimension <= 2 else None
+    return [{"method": row.method, "privacy": row.guarantee, "samples for error α": row.sample_complexity,
+             "running time": row.running_time,
+             f"n for RMSE ≤ {TARGET_ERROR:g}": "—" if row.samples is None else f"{row.samples:,}", "how": row.how}
+            for row in sample_complexity_table(dimension, TARGET_ERROR, epsilon, delta, cover)]
+
+
+@validated(epsilon=_EPSILON, dimension=_DIMENSION, n=_SAMPLES)
+def delta_table(epsilon: float, dimension: int, n: int) -> list[dict]:
+    r"""What each δ of :data:`DELTAS` costs the Gaussian: its σ for :math:`\Delta_2 = 1`, Laplace's noise RMSE over the
+    analytic Gaussian's (:func:`calibrate`), the crossover dimension (:func:`crossover_dimension`) and δ·n."""
+    radius = clip_radius(dimension, n)
+    l2_sensitivity = 2 * radius / n
+    rows = []
+    for delta in DELTAS:
+        laplace, gauss = (calibrate(m, dimension, n, epsilon, delta, radius).rmse for m in CLOUD_MECHANISMS)
+        sigma = gauss / l2_sensitivity / math.sqrt(dimension)
+        rows.append({"δ": f"{delta:.0e}", "Gaussian σ for Δ₂ = 1": round(sigma, 3),
+                     "Laplace noise ÷ Gaussian noise": round(laplace / gauss, 2),
+                     "crossover d*": round(crossover_dimension(epsilon, delta), 1), "δ × n": f"{delta * n:.0e}"})
+    return rows
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA, dimension=_DIMENSION, n=_SAMPLES)
+def accuracy_caption(epsilon: float, delta: float, dimension: int, n: int) -> str:
+    """The accuracy-first caption: the exact RMSE (:func:`expected_error`) of the released mean with Laplace, the
+    analytic Gaussian and without privacy at the chosen ε, δ, d, n."""
+    laplace, gauss, plain = (expected_error(m, dimension, n, epsilon, delta) for m in (*CLOUD_MECHANISMS, NON_PRIVATE))
+    return (f"At ε = {epsilon:g}, δ = {delta:g}, d = {dimension}, n = {n:,}: typical error of the released mean "
+            f"{laplace:.3g} with Laplace, {gauss:.3g} with the Gaussian, {plain:.3g} without privacy.")
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=_TRIALS,
+           seed=_SEED)
+def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: int, trials: int, seed: int, *,
+              run: _RUN = compute) -> list[str]:
+    """What to notice, computed from the numbers on the page: the crossover dimension and the noise ratio at d
+    (:func:`crossover_dimension`, :func:`calibrate`), the measured growth exponent of the error ratio
+    (:func:`error_ratio_exponent` at the ε frame nearest ``epsilon``), the total ε after ``releases`` releases at
+    :data:`COMPOSITION_EPSILON` (:func:`composition_epsilons`, :func:`advanced_beats_basic_from`) and δ·n."""
+    crossover = crossover_dimension(epsilon, delta)
+    radius = clip_radius(dimension, n)
+    laplace, gauss = (calibrate(m, dimension, n, epsilon, delta, radius).rmse for m in CLOUD_MECHANISMS)
+    frame = nearest_frame(epsilon)
+    exponent = error_ratio_exponent(n, delta, trials, seed, frame, run=run)
+    totals = {key: float(values[0]) for key, values in
+              composition_epsilons(np.array([float(releases)]), COMPOSITION_EPSILON, delta).items()}
+    beats_at = advanced_beats_basic_from(COMPOSITION_EPSILON, delta)
+    return [
+        f"At ε = {epsilon:g}, δ = {delta:g} the Gaussian's noise is smaller than Laplace's once d > "
+        f"**{crossover:.1f}**; at d = {dimension} Laplace's noise is **{laplace / gauss:.2f}×** the Gaussian's.",
+        f"At n = {n:,}, ε = {frame:g} the measured Laplace/Gaussian error ratio grows like d^**{exponent:.2f}** over "
+        f"d = {DIMENSIONS[0]}…{DIMENSIONS[-1]} (theory: d^0.5 where the noise dominates; the sampling error √(d/n), "
+        "common to both, pulls the ratio towards 1 at large n).",
+        f"After k = {releases} releases at ε₀ = {COMPOSITION_EPSILON:g}: basic {totals['basic']:.2f}, advanced "
+        f"{totals['advanced']:.2f}, zCDP {totals['zCDP']:.2f}, exact Gaussian {totals['exact Gaussian']:.2f} (total ε "
+        f"at δ = {delta:g}). " + (f"Advanced composition beats basic from **k = {beats_at}** on." if beats_at else ""),
+        f"δ × n = {delta * n:.0e}: " + (f"δ is {1 / (delta * n):,.0f}× below 1/n — comfortably small."
+                                         if delta * n <= 0.01 else
+                                         "**too large** — δ should be far below 1/n (δ × n ≪ 1)."),
+    ]

@@ -32,6 +32,13 @@ def laplace_histogram(data, edges, epsilon: float, rng: RngLike = None) -> np.nd
     -------
     numpy.ndarray
         Noisy counts, shape ``(bins,)`` or ``(trials, bins)``.
+
+    Examples
+    --------
+    At a large ε the noisy counts are the counts (two points in [0, 0.5), one in [0.5, 1]):
+
+    >>> laplace_histogram([0.1, 0.2, 0.7], [0.0, 0.5, 1.0], 1000.0, rng=0).round().tolist()
+    [2.0, 1.0]
     """
     if np.any(np.diff(edges) <= 0):
         raise ValueError(f"edges must be strictly increasing; got {edges!r}")

@@ -97,6 +97,12 @@ def quantile_density(x, q: float, epsilon: float, lower: float, upper: float) ->
         rank scores :math:`-|i - qn|`; ``"probabilities"`` (n+1,): the probability of each interval (sums
         to 1); ``"density"`` (n+1,): probability / length, the constant output density on each interval
         (0 on zero-length intervals).
+
+    Examples
+    --------
+    >>> law = quantile_density([0.2, 0.4, 0.6], 0.5, 1.0, 0.0, 1.0)
+    >>> law["scores"].tolist(), round(float(law["probabilities"].sum()), 12)
+    ([-1.5, -0.5, -0.5, -1.5], 1.0)
     """
     edges, scores, logits = _quantile_intervals(x, q, epsilon, lower, upper)
     probabilities = np.exp(logits - special.logsumexp(logits))

@@ -1,5 +1,6 @@
 """Curves and animated sweeps: :class:`Series`, :class:`FrameData`, :func:`animated_sweep` (frames, slider,
-Play/Pause, fixed axes), :func:`line_figure`, and :func:`sweep_frames` from a :class:`~dpcore.experiments.SweepResult`."""
+Play/Pause, fixed axes), :func:`line_figure`, and :func:`sweep_frames` from a
+:class:`~dpcore.experiments.SweepResult`."""
 
 from __future__ import annotations
 
@@ -306,8 +307,8 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
     Returns
     -------
     plotly.graph_objects.Figure
-        ``data`` equals the ``start`` frame and the slider sits on it; ``frames`` are named by the labels; both axis ranges are
-        fixed over all frames (padded, in log10 units on log axes) so only the curves move;
+        ``data`` equals the ``start`` frame and the slider sits on it; ``frames`` are named by the labels; both axis
+        ranges are fixed over all frames (padded, in log10 units on log axes) so only the curves move;
         ``layout.uirevision`` is constant so a rerun keeps the user's zoom.
 
     Raises
@@ -358,7 +359,8 @@ def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: 
 _STATISTIC = Choice(("median", "mean", "rmse"))
 
 
-@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME, statistic=_STATISTIC)
+@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME,
+           statistic=_STATISTIC)
 def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
                  theory: Callable[[Any], list[Series]] | None = None,
                  label: Callable[[Any], str] = "{:g}".format) -> list[FrameData]:

@@ -1,8 +1,4 @@
-"""AppTest runs pages in this process: make the repo root (``ui``, ``dpcore``) importable."""
+"""tests/app/scripts holds small Streamlit pages that the tests run through AppTest: they are not test modules (and
+importing one outside a Streamlit run would execute it)."""
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+collect_ignore = ["scripts"]

@@ -93,3 +93,37 @@ def assert_animated(spec: dict) -> None:
     assert [trace["name"] for trace in spec["data"]] == [trace["name"] for trace in shown]
     for trace, framed in zip(spec["data"], shown):
         np.testing.assert_array_equal(decode(trace["y"]), decode(framed["y"]))
+
+
+def page_fixture(file_name: str, timeout: float = 300, **query: str):
+    """A module-scoped pytest fixture: the page ``app_pages/<file_name>`` run once with the URL ``query``. Assign it
+    to the fixture's name in a test module: ``default_page = page_fixture("truncation.py")``."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def page() -> AppTest:
+        return run(page_path(file_name), timeout=timeout, **query)
+    return page
+
+
+def assert_message(at: AppTest, level: str, words: str) -> None:
+    """The run raised no exception and shows a message of ``level`` ("error", "warning", "info") containing
+    ``words`` (e.g. a bad value in the link, reported instead of a traceback)."""
+    assert not at.exception
+    assert any(words in text for text in texts(getattr(at, level)))
+
+
+def assert_downloads(at: AppTest, keys: list[str]) -> None:
+    """The figures offered for download are ``keys`` (in page order): one choice each under "Go deeper", the first
+    chosen at first with its three downloads (data, figure, snippet), and choosing the last offers the last's."""
+    import ui
+
+    assert list(at.session_state[ui.FIGURE_CALLS]) == list(keys)
+    assert len(at.selectbox(key="download_figure").options) == len(keys)
+    for key in (keys[0], keys[-1]):
+        at.selectbox(key="download_figure").set_value(key).run()
+        names = [button.proto.id.rpartition("-download_")[2] for button in at.get("download_button")]
+        assert names == [f"{key}.{ext}" for ext in ("csv", "html", "py")]
+        assert [button.proto.label for button in at.get("download_button")] == ["Data (CSV)", "Figure (HTML)",
+                                                                                 "Python snippet"]
+

@@ -1,22 +1,17 @@
 """AppTest: the exponential-mechanism page at defaults, extreme and bad controls, and with the SDP section on."""
 
+import functools
+
+import helpers
 import numpy as np
 import pytest
-from helpers import assert_clean_and_animated, charts, decode, page_path, run, texts
+from helpers import assert_clean_and_animated, assert_downloads, assert_message, charts, decode, frame_traces, texts
 
-from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
+from dpcore.lessons import exponential_mechanism as lesson
 
-PAGE = page_path("exponential_mechanism.py")
 ANIMATED = {"election_vs_epsilon": "0.1", "loss_vs_k": "0.3", "median_vs_n": "0.1", "user_level": "0.1"}
-
-
-def run_page(**query: str):
-    return run(PAGE, timeout=300, **query)
-
-
-@pytest.fixture(scope="module")
-def default_page():
-    return run_page()
+run_page = functools.partial(helpers.run, helpers.page_path("exponential_mechanism.py"), timeout=300)
+default_page = helpers.page_fixture("exponential_mechanism.py")  # the page at its defaults, run once for the module
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
@@ -36,8 +31,7 @@ def test_election_bars_show_both_conventions_exactly(default_page):
 
 
 def test_loss_grows_like_log_k(default_page):
-    frame = next(f for f in charts(default_page)["loss_vs_k"]["frames"] if f["name"] == "1")
-    traces = {trace["name"]: decode(trace["y"]) for trace in frame["data"]}
+    traces = {name: decode(trace["y"]) for name, trace in frame_traces(charts(default_page)["loss_vs_k"], "1").items()}
     em, exact = traces["exponential mechanism"], traces["exponential mechanism (theory)"]
     np.testing.assert_allclose(em, exact, rtol=0.1)  # simulated mean loss = exact g (k − 1)/(2k − 1)
     assert np.all(np.diff(em) > 0) and np.all(traces["permute-and-flip"] <= em + 1e-9)
@@ -51,15 +45,13 @@ def test_extreme_controls(query):
     assert at.select_slider(key="w_n").value == int(query["n"])
 
 
-@pytest.mark.parametrize("query, level, words", [
-    (dict(eps="abc"), "error", "Invalid eps='abc'"),
-    (dict(n="-5"), "warning", "clamped to 10"),
-    (dict(eps="1e308"), "warning", "clamped to 10"),
-])
+BAD_LINKS = [(dict(eps="abc"), "error", "Invalid eps='abc'"), (dict(n="-5"), "warning", "clamped to 10"),
+             (dict(eps="1e308"), "warning", "clamped to 10")]
+
+
+@pytest.mark.parametrize("query, level, words", BAD_LINKS)
 def test_bad_links_give_messages_not_tracebacks(query, level, words):
-    at = run_page(**query)
-    assert not at.exception
-    assert any(words in text for text in texts(getattr(at, level)))
+    assert_message(run_page(**query), level, words)
 
 
 def test_sdp_section_on_request_meets_its_stated_error():
@@ -70,11 +62,22 @@ def test_sdp_section_on_request_meets_its_stated_error():
     assert {"sdp_disk", "sdp_path"} <= set(specs)
     path = next(trace for trace in specs["sdp_path"]["data"] if trace["name"] == "private estimate, step by step")
     end = np.array([decode(path["x"])[-1], decode(path["y"])[-1]])
-    assert np.linalg.norm(end - np.asarray(exponential_mechanism_lesson.ITERATIVE_DEFAULTS["true_offset"])) <= exponential_mechanism_lesson.ITERATIVE_DEFAULT_ERROR
+    assert np.linalg.norm(end - np.asarray(lesson.ITERATIVE_DEFAULTS["true_offset"])) <= lesson.ITERATIVE_DEFAULT_ERROR
+    assert lesson.sdp_note(0) in texts(at.caption)
 
 
 def test_clipping_beats_group_privacy_once_users_hold_many_examples(default_page):
-    frame = next(f for f in charts(default_page)["user_level"]["frames"] if f["name"] == "0.1")
-    mean = {trace["name"]: decode(trace["y"]) for trace in frame["data"] if "band" not in trace["name"]}
-    assert mean["clipped (user-level)"][-1] < 0.25 * mean["group privacy"][-1]  # m = 100
-    np.testing.assert_allclose(mean["clipped (user-level)"][0], mean["one example per user"][0], rtol=0.5)  # m = 1
+    mean = {name: decode(trace["y"]) for name, trace in frame_traces(charts(default_page)["user_level"], "0.1").items()
+            if "band" not in name}
+    assert mean["user-level, clipped"][-1] < 0.25 * mean["group privacy (Δ = m)"][-1]  # m = 100
+    np.testing.assert_allclose(mean["user-level, clipped"][0], mean["one example per user"][0], rtol=0.5)  # m = 1
+
+
+def test_takeaways_and_captions_are_the_lessons(default_page):
+    notes = next(text for text in texts(default_page.markdown) if text.startswith("- At ε = 0.1 the leader C"))
+    assert notes == "\n".join(f"- {line}" for line in lesson.takeaways(0.1, 100, 200, 0))
+    assert texts(default_page.caption)[:2] == [lesson.savings_note(), lesson.median_note(100, 0.1, 0)]
+
+
+def test_every_monte_carlo_animation_is_offered_for_download(default_page):
+    assert_downloads(run_page(), ["user_level", "loss_vs_k", "median_vs_n"])

@@ -7,6 +7,7 @@ from helpers import (
     ROOT,
     active_frame,
     assert_animated,
+    assert_downloads,
     charts,
     decode,
     run,
@@ -15,8 +16,10 @@ from helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+import ui
 from dpcore.estimators import mean_release as nt
-from dpcore.lessons import noise_tradeoff as noise_tradeoff_lesson
+from dpcore.lessons import noise_tradeoff as lesson
+from dpcore.lessons.methods import LABELS
 
 PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
@@ -48,44 +51,47 @@ def assert_healthy(at: AppTest) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def default_page() -> AppTest:
+    """The page as a class opens it: every control at its default, the sweeps served from assets/precomputed."""
     return run_page()
 
 
 def test_page_runs_at_defaults(default_page):
+    assert widget_values(default_page, SLIDERS) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
     specs = assert_healthy(default_page)
-    assert not default_page.error and not default_page.warning and not default_page.info
+    assert (default_page.error, default_page.warning, default_page.info) == ([], [], [])
     assert set(ANIMATED) | {"clouds"} <= set(specs)
     assert [frame["name"] for frame in specs["error_vs_n"]["frames"]] == DIMENSIONS
     assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "0.1"]
     assert CLASSICAL <= trace_names(specs["error_vs_n"]["data"])  # ε = 1: the classical Gaussian is valid
-    assert widget_values(default_page, SLIDERS) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
 
 
 def test_error_vs_n_figure_shows_the_library_sweep_and_exact_rmse(default_page):
-    """Frame d = 64 plots noise_tradeoff_lesson.error_sweep's RMSE (streams keyed by values: a d = 64 sweep gives the same numbers)
+    """Frame d = 64 plots lesson.error_sweep's RMSE (streams keyed by values: a d = 64 sweep gives the same numbers)
     and the dashed curves are nt.expected_error."""
     frame = next(f for f in charts(default_page)["error_vs_n"]["frames"] if f["name"] == "64")
     traces = {trace["name"]: trace for trace in frame["data"]}
     n_grid = decode(traces["Laplace"]["x"]).astype(int)
-    result = noise_tradeoff_lesson.error_sweep(n_grid, np.array([64]), np.array([1.0]), 1e-6, 200, 0)
-    for mechanism in (*nt.MECHANISMS, "non-private"):
+    result = lesson.error_sweep(n_grid, np.array([64]), np.array([1.0]), 1e-6, 200, 0)
+    for mechanism in (*nt.MECHANISMS, nt.NON_PRIVATE):
         # the page serves the stored sweep; a fresh run on another CPU differs in the last bits (precomputed_check)
-        np.testing.assert_allclose(decode(traces[mechanism]["y"]), result.curve(mechanism, "n")["rmse"], rtol=1e-6)
+        label = LABELS[mechanism]
+        np.testing.assert_allclose(decode(traces[label]["y"]), result.curve(mechanism, "n")["rmse"], rtol=1e-6)
         exact = [nt.expected_error(mechanism, 64, int(n), 1.0, 1e-6) for n in n_grid]
-        np.testing.assert_allclose(decode(traces[f"{mechanism} (theory)"]["y"]), exact, rtol=1e-12)
+        np.testing.assert_allclose(decode(traces[f"{label} (theory)"]["y"]), exact, rtol=1e-12)
 
 
 def test_takeaways_quote_the_library(default_page):
     notes = next(text for text in texts(default_page.markdown) if text.startswith("- At ε = 1"))
     radius = nt.clip_radius(64, 10_000)
-    ratio = nt.calibrate("Laplace", 64, 10_000, 1.0, 1e-6, radius).rmse / nt.calibrate(
-        "Gaussian (analytic)", 64, 10_000, 1.0, 1e-6, radius).rmse
-    assert f"d > **{noise_tradeoff_lesson.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
+    ratio = nt.calibrate("laplace", 64, 10_000, 1.0, 1e-6, radius).rmse / nt.calibrate(
+        "gaussian_analytic", 64, 10_000, 1.0, 1e-6, radius).rmse
+    assert f"d > **{lesson.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
     assert f"**{ratio:.2f}×**" in notes
     assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # §2.4 at k = 100
-    assert f"from **k = {noise_tradeoff_lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
+    assert f"from **k = {lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
+    assert f"d^**{lesson.error_ratio_exponent(10_000, 1e-6, 200, 0, 1.0):.2f}**" in notes  # the measured exponent
     caption = default_page.caption[0].value
-    for mechanism in ("Laplace", "Gaussian (analytic)", "non-private"):
+    for mechanism in ("laplace", "gaussian_analytic", "non_private"):
         assert f"{nt.expected_error(mechanism, 64, 10_000, 1.0, 1e-6):.3g}" in caption
 
 
@@ -153,3 +159,22 @@ def test_url_round_trip():
     for key in ANIMATED:
         for trace, same in zip(moved[key]["data"], reopened[key]["data"]):
             np.testing.assert_array_equal(decode(trace["y"]), decode(same["y"]))
+
+
+def test_go_deeper_offers_both_monte_carlo_figures(default_page):
+    offered = default_page.session_state[ui.FIGURE_CALLS]
+    assert list(offered) == ["error_vs_n", "error_vs_d"]
+    assert offered["error_vs_d"][1] == dict(n=10_000, epsilon=1.0, delta=1e-6, trials=200, seed=0)
+    assert_downloads(run_page(), ["error_vs_n", "error_vs_d"])
+    headings = [element.value for element in default_page.subheader]
+    assert headings[0] == "One run: the shape of the noise" and headings[-1] == "What to notice"
+
+
+def test_presentation_mode_keeps_headings_formulas_figures_and_takeaways(default_page):
+    shown = run_page(present="1")
+    assert not shown.exception and len(shown.latex) == len(default_page.latex) == 2
+    assert [h.value for h in shown.subheader] == [h.value for h in default_page.subheader]
+    assert not any(text.startswith("Markers: Monte Carlo RMSE") for text in texts(shown.markdown))
+    assert any(text.startswith("Markers: Monte Carlo RMSE") for text in texts(default_page.markdown))
+    assert any(text.startswith("- At ε = 1") for text in texts(shown.markdown))
+    assert charts(shown)["error_vs_n"]["layout"]["template"]["layout"]["font"]["size"] == 22

@@ -4,16 +4,21 @@ import numpy as np
 import pytest
 from helpers import (
     assert_clean_and_animated,
+    assert_message,
     charts,
     decode,
     frame_traces,
+    page_fixture,
     page_path,
     run,
     texts,
 )
 
+import ui
 from dpcore.distributions import binary_product as products
 from dpcore.estimators import partition_rounds as product
+from dpcore.experiments import load_or_run
+from dpcore.lessons import partition_rounds as lesson
 
 PAGE = page_path("partition_rounds.py")
 ANIMATED = {"rounds": "round 1", "tv_vs_n": "1", "kl_vs_n": "1", "tv_vs_d": "1,000,000", "profiles": "log-uniform"}
@@ -23,9 +28,7 @@ def run_page(**query: str):
     return run(PAGE, timeout=300, **query)
 
 
-@pytest.fixture(scope="module")
-def default_page():
-    return run_page()
+default_page = page_fixture("partition_rounds.py")
 
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
@@ -58,16 +61,30 @@ def test_blocks_table_and_the_issue_numbers(default_page):
     assert sum(int(v.replace(",", "")) for v in table["rows"]) == 1_000_000
     assert set(table["ε on these rows"]) <= {"1", "0"}
     traces = frame_traces(charts(default_page)["tv_vs_n"], "1")
-    n = decode(traces[product.NAIVE]["x"])
+    n = decode(traces["naive Laplace"]["x"])
     at = int(np.flatnonzero(n == 1e6)[0])
-    assert decode(traces[product.NAIVE]["y"])[at] > 2 * decode(traces[product.PARTITION_PURE]["y"])[at]
-    assert 0.009 <= decode(traces[product.NON_PRIVATE]["y"])[at] <= 0.015
+    assert decode(traces["naive Laplace"]["y"])[at] > 2 * decode(traces["partition rounds (pure)"]["y"])[at]
+    assert 0.009 <= decode(traces["non-private"]["y"])[at] <= 0.015
 
 
 def test_takeaways_state_where_the_substitute_loses(default_page):
     notes = " ".join(texts(default_page.markdown))
     assert "Where the pure substitute does not win" in notes and "d = 16, 64" in notes
     assert "Fitted sample-complexity exponents" in notes
+
+
+def test_takeaways_and_tables_are_the_lessons_at_the_page_state(default_page):
+    """The page shows what the lesson computes from the stored default sweeps: the takeaways, the one-run tables
+    and the sample-complexity table; every figure is offered for download."""
+    stored = lambda function, **params: load_or_run(ui.compute.PRECOMPUTED, function, **params)
+    state = dict(profile="log-uniform", epsilon=1.0, delta=1e-6, trials=30, seed=0)
+    notes = lesson.takeaways(n=1_000_000, **state, run=stored)
+    assert "\n".join(f"- {line}" for line in notes) in texts(default_page.markdown)
+    single = lesson.one_run("log-uniform", 1024, 1_000_000, 1.0, 1e-6, 0)
+    shown = [frame.value.to_dict("records") for frame in default_page.dataframe]
+    assert shown[0] == lesson.block_table(single) and shown[1] == lesson.distance_table(single)
+    assert shown[2] == lesson.complexity_table(**state, run=stored)
+    assert set(default_page.session_state[ui.FIGURE_CALLS]) == set(ANIMATED)
 
 
 @pytest.mark.parametrize("query", [dict(eps="0.1", d="16", n="10000", profile="all 1/2"),
@@ -88,6 +105,12 @@ def test_extreme_controls(query):
     (dict(d="100"), "info", "using the nearest, 64"),
 ])
 def test_bad_links_give_messages_not_tracebacks(query, level, words):
-    at = run_page(**query)
-    assert not at.exception
-    assert any(words in text for text in texts(getattr(at, level)))
+    assert_message(run_page(**query), level, words)
+
+
+def test_presentation_mode_keeps_formulas_figures_and_takeaways_and_hides_the_prose(default_page):
+    present = run_page(present="1")
+    assert not present.exception and len(present.latex) == len(default_page.latex) == 3
+    assert set(charts(present)) == set(ANIMATED)
+    assert not any("Each point is a coordinate" in text for text in texts(present.markdown))
+    assert any("Where the pure substitute does not win" in text for text in texts(present.markdown))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from helpers import (
     assert_clean_and_animated,
+    assert_downloads,
     charts,
     decode,
     frame_traces,
@@ -12,7 +13,10 @@ from helpers import (
     texts,
 )
 
+import ui
 from dpcore.lessons import tournament as selection
+from dpcore.lessons.methods import label
+from dpcore.viz.figures import tournament as figures
 
 PAGE = page_path("tournament.py")
 ANIMATED = {"tv_vs_n": "41", "price_of_k": "0.1", "users_needed": "0.1", "user_tv": "16"}
@@ -50,21 +54,45 @@ def test_win_matrix_is_antisymmetric_and_scores_match_the_library(default_page):
     assert y.max() > 0 and decode(probabilities["y"]).sum() == pytest.approx(1.0)
     means = decode(scores["x"])
     assert abs(means[np.argmax(y)] - 0.33) <= 0.15  # the best-scored hypothesis is next to the truth
+    run_data = selection.one_run(41, 300, 0.1, 0)
+    np.testing.assert_array_equal(y, run_data.scores)
+    np.testing.assert_array_equal(wins, run_data.wins)
 
 
 def test_private_error_falls_with_n_and_the_guarantee_holds(default_page):
     """At ε = 0.1, k = 41: mean TV decreases from n = 30 to 10⁴ and stays under the 5α(n) + OPT guarantee."""
     traces = frame_traces(charts(default_page)["tv_vs_n"], "41")
-    private = decode(traces[selection.PRIVATE]["y"])
+    private = decode(traces[label(selection.PRIVATE)]["y"])
     bound = decode(traces["guarantee 5α(n) + OPT"]["y"])
     assert private[-1] < 0.05 < private[0] and np.all(private <= bound + 1e-12)
 
 
 def test_clipping_needs_fewer_users_than_group_privacy_at_large_m(default_page):
     traces = frame_traces(charts(default_page)["users_needed"], "0.1")
-    clipped, group = decode(traces[selection.USER_CLIPPED]["y"]), decode(traces[selection.GROUP]["y"])
+    clipped, group = (decode(traces[label(method)]["y"]) for method in (selection.USER_CLIPPED, selection.GROUP))
     assert clipped[-1] < 0.6 * group[-1]  # m = 256
-    assert clipped[0] == pytest.approx(decode(traces[selection.ONE_PER_USER]["y"])[0], rel=0.5)  # m = 1
+    assert clipped[0] == pytest.approx(decode(traces[label(selection.ONE_PER_USER)]["y"])[0], rel=0.5)  # m = 1
+
+
+def test_caption_and_takeaways_quote_the_lesson(default_page):
+    assert selection.run_caption(41, 300, 0.1, 0) in texts(default_page.caption)
+    notes = next(text for text in texts(default_page.markdown) if text.startswith("- This run:"))
+    assert notes == "\n".join(f"- {line}" for line in selection.takeaways(41, 300, 0.1, 16, 100, 0, run=ui.sweep))
+
+
+def test_every_animated_figure_is_offered_for_download(default_page):
+    offered = default_page.session_state[ui.FIGURE_CALLS]
+    assert {key: builder for key, (builder, _) in offered.items()} == {
+        "tv_vs_n": figures.tv_vs_n, "price_of_k": figures.price_of_k, "users_needed": figures.users_needed,
+        "user_tv": figures.user_tv}
+    assert_downloads(run_page(), list(offered))
+
+
+def test_presentation_mode_keeps_the_formulas_and_drops_the_prose(default_page):
+    present = run_page(present="1")
+    assert not present.exception and len(present.latex) == len(default_page.latex) == 3
+    assert not any(text.startswith("The histogram is the data") for text in texts(present.markdown))
+    assert any(text.startswith("The histogram is the data") for text in texts(default_page.markdown))
 
 
 @pytest.mark.parametrize("query", [dict(eps="0.01", n="30", k="321", m="256"),
@@ -85,3 +113,8 @@ def test_bad_links_give_messages_not_tracebacks(query, level, words):
     at = run_page(**query)
     assert not at.exception
     assert any(words in text for text in texts(getattr(at, level)))
+
+
+def test_a_contest_of_one_hypothesis_with_itself_stops_only_its_section():
+    specs = charts(run_page(a="0.3", b="0.3"))
+    assert "contest" not in specs and {"win_matrix", "scores", "plane_scores", *ANIMATED} <= set(specs)

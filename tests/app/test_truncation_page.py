@@ -6,12 +6,14 @@ import re
 import helpers
 import numpy as np
 import pytest
-from helpers import ROOT, active_frame, charts, decode, run, texts, widget_values
+from helpers import ROOT, active_frame, assert_downloads, charts, decode, frame_traces, run, texts, widget_values
 from streamlit.testing.v1 import AppTest
 
+import ui
 from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import truncation
+from dpcore.lessons.methods import LABELS
 
 PAGE = str(ROOT / "app_pages" / "truncation.py")
 MOMENTS = ["2", "2.5", "3", "4", "6", "10", "inf"]
@@ -28,11 +30,6 @@ SLOPE = re.compile(r"Measured log–log slope of the private part at k = (\S+): 
 
 def run_page(**query: str) -> AppTest:
     return run(PAGE, timeout=120, **query)
-
-
-def frame_traces(spec: dict, name: str) -> dict[str, dict]:
-    frame = next(frame for frame in spec["frames"] if frame["name"] == name)
-    return {trace["name"]: trace for trace in frame["data"]}
 
 
 def assert_animated(spec: dict) -> None:
@@ -98,7 +95,7 @@ def test_error_figure_shows_the_library_sweep(default_page):
     result = truncation.error_sweep("lomax", [3.0], n_grid, 1.0, 400_000, 0, mean_range=1000.0)
     for method in truncation.SWEEP_METHODS:
         # the page serves the stored sweep; a fresh run on another CPU differs in the last bits (precomputed_check)
-        np.testing.assert_allclose(decode(traces[method]["y"]), result.curve(method, "n")["median"], rtol=1e-6)
+        np.testing.assert_allclose(decode(traces[LABELS[method]]["y"]), result.curve(method, "n")["median"], rtol=1e-6)
     ksu20, naive = decode(traces["KSU20 estimator"]["y"]), decode(traces["naive"]["y"])
     assert np.all((naive / ksu20)[(n_grid >= 1000) & (n_grid <= 10_000)] >= 5)
     assert np.all(np.diff(ksu20[n_grid >= 1000]) < 0)
@@ -187,7 +184,8 @@ def test_url_round_trip():
     at = run_page(**query)
     assert_healthy(at)
     assert not at.error and not at.warning and not at.info
-    assert widget_values(at, SLIDERS, RADIOS) == dict(eps=0.5, k="4", family="student-t", n=3000, t=5.0, trials=100, seed=7)
+    assert widget_values(at, SLIDERS, RADIOS) == dict(eps=0.5, k="4", family="student-t", n=3000, t=5.0, trials=100,
+                                                      seed=7)
     assert {key: at.query_params[key] for key in query} == query  # the URL states the page exactly
     assert active_frame(charts(at)["error_vs_n"]) == "4" and active_frame(charts(at)["bias_correction"]) == "0.5"
 
@@ -204,3 +202,34 @@ def test_url_round_trip():
         assert len(moved[key]["data"]) == len(reopened[key]["data"])
         for trace, same in zip(moved[key]["data"], reopened[key]["data"]):
             np.testing.assert_array_equal(decode(trace["y"]), decode(same["y"]))
+
+
+HEADINGS = ["One run: where to clip", "Error vs n, one frame per moment order k",
+            "Taking the bias back: truncated maximum likelihood", "What to notice"]
+
+
+def test_sections_fill_their_prose_with_the_lesson_constants(default_page):
+    assert [header.value for header in default_page.subheader] == HEADINGS
+    shown = "\n".join(texts(default_page.markdown))
+    assert "knowing only |μ| ≤ R = 1000." in shown
+    assert "mean μ* = 0.8, truncated to the survival set [−1.5, 1.5] around a warm start\n0." in shown
+    assert "the *truncated* mean, 0.42, whatever n is" in shown
+    assert "{{" not in shown and len(default_page.latex) == 1
+
+
+def test_presentation_mode_keeps_headings_formula_figures_and_takeaways():
+    present = run_page(present="1")
+    assert_healthy(present)
+    assert [header.value for header in present.subheader] == HEADINGS and len(present.latex) == 1
+    shown = texts(present.markdown)
+    assert not any("Red bars are the points" in text or "Privacy spent" in text for text in shown)
+    assert any(text.startswith("- At n = 100 and k = 3") for text in shown)
+    assert charts(present)["error_vs_n"]["layout"]["template"]["layout"]["font"]["size"] == 22
+
+
+def test_both_animated_sweeps_are_offered_for_download(default_page):
+    offered = default_page.session_state[ui.FIGURE_CALLS]
+    assert list(offered) == list(ANIMATED)
+    assert offered["error_vs_n"][1] == dict(family="lomax", epsilon=1.0, trials=200, seed=0, start="3")
+    assert offered["bias_correction"][1] == dict(trials=200, seed=0, start="1")
+    assert_downloads(run_page(), list(ANIMATED))

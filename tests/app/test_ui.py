@@ -162,10 +162,9 @@ def test_message_is_shown_once_then_the_page_is_clean():
     assert not at.error
 
 
-def test_presentation_mode_hides_prose_and_keeps_the_flag_in_the_url():
+def test_presentation_mode_adds_its_stylesheet_and_keeps_the_flag_in_the_url():
+    """(That it hides the prose and keeps the formulas: tests/app/test_home.py, through ui.Page.)"""
     plain, present = run(CONTROLS), run(CONTROLS, present="1")
-    assert "Some prose that presentation mode hides." in texts(plain.markdown)
-    assert "Some prose that presentation mode hides." not in texts(present.markdown)
     assert len(present.get("html")) == len(plain.get("html")) + 1  # the presentation stylesheet
     assert present.query_params["present"] == "1" and present.query_params["eps"] == "1"
 

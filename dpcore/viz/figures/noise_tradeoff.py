@@ -1,27 +1,43 @@
-"""Figures of the lesson "Pure vs approximate DP": the 2-D release clouds."""
+"""Figures of the lesson "Pure vs approximate DP" (:mod:`dpcore.lessons.noise_tradeoff`): the one-run release clouds,
+error versus n (one frame per dimension) and versus d (one frame per ε) with their exact RMSE, the privacy profiles
+and the composition of k releases, each built from primitive arguments (the page's controls)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ...core.validation import Array, Real, validated
-from ..style import _FLAG, _TITLE, OKABE_ITO, method_color, template
+from ...core.validation import DELTA, EPSILON, Array, Choice, Integer, Real, validated
+from ...experiments import SweepResult, compute
+from ...lessons import noise_tradeoff as lesson
+from ...lessons.methods import LABELS
+from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, method_color, template
 
-__all__ = ["release_clouds"]
+__all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "privacy_profiles", "composition"]
+
+#: The composition curves (accountings, not methods) of :func:`dpcore.lessons.noise_tradeoff.composition_epsilons`:
+#: key -> (legend name, colour: the method each accounting belongs to).
+COMPOSITION_CURVES = {"basic": ("basic (pure)", METHOD_COLORS["laplace"]),
+                      "advanced": ("advanced", OKABE_ITO["sky blue"]),
+                      "zCDP": ("zCDP", METHOD_COLORS["zcdp_gaussian"]),
+                      "exact Gaussian": ("exact Gaussian", METHOD_COLORS["gaussian_analytic"])}
+
+_RUN = Callable[..., SweepResult]
+_SEED = Integer(low=0)
+_TRIALS = Integer(low=1, high=100_000)
 
 # --------------------------------------------------------------------------------------- one run
-
 
 
 _CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
 
 
-
 def _circle(center: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
     return center[0] + radius * np.cos(_CIRCLE), center[1] + radius * np.sin(_CIRCLE)
-
 
 
 @validated(points=Array(ndim=(2,), min_size=2), center=Array(ndim=(1,), min_size=2),
@@ -42,7 +58,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     center : array of shape (2,)
         The true mean (also the public clipping centre).
     releases : dict of str to array of shape (m, 2)
-        Method name -> m independent releases from the same dataset.
+        Method id (or name) -> m independent releases from the same dataset; the legend shows the method's label.
     """
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1,
                         subplot_titles=("data and clipping ball", "private releases (zoomed on the mean)"))
@@ -52,7 +68,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     circle_x, circle_y = _circle(center, radius)
     fig.add_trace(go.Scatter(x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
                              line=dict(color=grey, dash="dash")), row=1, col=1)
-    clouds = {name: np.asarray(cloud, dtype=float) for name, cloud in releases.items()}
+    clouds = {LABELS.get(name, name): np.asarray(cloud, dtype=float) for name, cloud in releases.items()}
     middle = np.mean([cloud.mean(axis=0) for cloud in clouds.values()], axis=0)  # ≈ the clipped sample mean
     spread = max(max(float(np.quantile(np.abs(cloud - middle), 0.99)) for cloud in clouds.values()),
                  float(np.max(np.abs(center - middle))))
@@ -71,3 +87,89 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
                       hovermode="closest", height=560 if presentation else 480)
     return fig
 
+
+@validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=_SEED, presentation=_FLAG)
+def clouds(n: int, epsilon: float, delta: float, seed: int, presentation: bool = False) -> go.Figure:
+    """One run: :func:`dpcore.lessons.noise_tradeoff.release_cloud` drawn by :func:`release_clouds` (Laplace's
+    diamond, the Gaussian's disc)."""
+    cloud = lesson.release_cloud(n, epsilon, delta, seed)
+    return release_clouds(cloud["points"], cloud["center"], cloud["radius"], cloud["releases"],
+                          title=f"n = {cloud['n']:,}, ε = {epsilon:g}, δ = {delta:g}", presentation=presentation)
+
+
+# --------------------------------------------------------------------------------------- sweeps
+def _sweep_figure(result: SweepResult, *, x: str, frame: str, fixed: dict, theory: Callable[[str, float], np.ndarray],
+                  frame_title: str, title: str, presentation: bool, start: str) -> go.Figure:
+    """Simulated RMSE (markers, 10–90 % band) of every method along ``x`` and its exact RMSE (dashed,
+    ``theory(method, frame value)`` at the grid's x), one frame per value of ``frame``."""
+    x_values = result.grid[x]
+
+    def exact(frame_value: float) -> list[Series]:
+        return [theory_series(method, x_values, theory(method, frame_value)) for method in result.methods]
+
+    frames = sweep_frames(result, x=x, frame=frame, fixed=fixed, statistic="rmse", theory=exact)
+    return animated_sweep(frames, x_title="sample size n" if x == "n" else "dimension d",
+                          y_title="ℓ2 error ‖μ̂ − μ‖", frame_title=frame_title, title=title,
+                          presentation=presentation, start=start)
+
+
+@validated(epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, dimension=Choice(lesson.DIMENSIONS),
+           presentation=_FLAG)
+def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: int = 64, presentation: bool = False,
+               run: _RUN = compute) -> go.Figure:
+    """Error vs n at one ε, one frame per dimension (opening on ``dimension``): the Monte Carlo RMSE of
+    :func:`dpcore.lessons.noise_tradeoff.error_vs_n` and the exact RMSE
+    (:func:`~dpcore.lessons.noise_tradeoff.theory_vs_n`)."""
+    return _sweep_figure(lesson.error_vs_n(epsilon, delta, trials, seed, run=run), x="n", frame="dimension",
+                         fixed={"epsilon": epsilon},
+                         theory=lambda method, d: lesson.theory_vs_n(method, int(d), epsilon, delta),
+                         frame_title="dimension d", title=f"Error vs n at ε = {epsilon:g}, δ = {delta:g}",
+                         presentation=presentation, start=str(dimension))
+
+
+@validated(n=Integer(low=2), delta=DELTA, trials=_TRIALS, seed=_SEED, epsilon=EPSILON, presentation=_FLAG)
+def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: float = 1.0, presentation: bool = False,
+                       run: _RUN = compute) -> go.Figure:
+    """Error vs d at one n, one frame per ε of :data:`~dpcore.lessons.noise_tradeoff.EPSILON_FRAMES` (opening on the
+    frame nearest ``epsilon``): :func:`dpcore.lessons.noise_tradeoff.error_vs_dimension` and its exact RMSE."""
+    return _sweep_figure(lesson.error_vs_dimension(n, delta, trials, seed, run=run), x="dimension", frame="epsilon",
+                         fixed={"n": n}, theory=lambda method, eps: lesson.theory_vs_dimension(method, n, eps, delta),
+                         frame_title="ε", title=f"Error vs d at n = {n:,}, δ = {delta:g}",
+                         presentation=presentation, start=f"{lesson.nearest_frame(epsilon):g}")
+
+
+# --------------------------------------------------------------------------------------- exact curves
+@validated(presentation=_FLAG)
+def privacy_profiles(presentation: bool = False) -> go.Figure:
+    """δ(ε) of Laplace and the Gaussian at matched zCDP, one frame per noise level ε₀ of
+    :data:`~dpcore.lessons.noise_tradeoff.NOISE_FRAMES` (:func:`dpcore.lessons.noise_tradeoff.profile_curves`), with
+    the ε₀ where Laplace's profile reaches δ = 0."""
+    frames = []
+    for noise_epsilon in lesson.NOISE_FRAMES:
+        curves = lesson.profile_curves(noise_epsilon)
+        frames.append(FrameData(f"{noise_epsilon:g}", [
+            *(Series(LABELS[method], curves["epsilon"], curves[method], color=METHOD_COLORS[method])
+              for method in lesson.CLOUD_MECHANISMS),
+            Series("Laplace reaches δ = 0", [noise_epsilon, noise_epsilon], [lesson.PROFILE_FLOOR, 1.0],
+                   kind="baseline", color=METHOD_COLORS["laplace"]),
+        ]))
+    return animated_sweep(frames, x_title="ε", y_title="δ(ε)", frame_title="noise ε₀ (b = Δ/ε₀, σ = Δ/ε₀)",
+                          title="Privacy profiles at matched zCDP ρ = ε₀²/2", log_x=False,
+                          presentation=presentation, start="1")
+
+
+@validated(delta=DELTA, presentation=_FLAG)
+def composition(delta: float, presentation: bool = False) -> go.Figure:
+    """Total ε at δ after k releases by four accountings, one frame per per-release ε₀ of
+    :data:`~dpcore.lessons.noise_tradeoff.RELEASE_EPSILON_FRAMES`
+    (:func:`dpcore.lessons.noise_tradeoff.composition_curves`)."""
+    releases = np.array(lesson.RELEASES, dtype=float)
+    frames = []
+    for release_epsilon in lesson.RELEASE_EPSILON_FRAMES:
+        totals = lesson.composition_curves(release_epsilon, delta)
+        frames.append(FrameData(f"{release_epsilon:g}", [
+            Series(COMPOSITION_CURVES[key][0], releases, values, color=COMPOSITION_CURVES[key][1])
+            for key, values in totals.items()]))
+    return animated_sweep(frames, x_title="number of releases k", y_title=f"total ε at δ = {delta:g}",
+                          frame_title="per-release ε₀", title="Composition: total ε after k releases",
+                          presentation=presentation, start="0.1")

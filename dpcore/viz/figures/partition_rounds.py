@@ -1,23 +1,25 @@
-"""Figures of the lesson "Partitioning rounds": the rounds as an animation."""
+"""Figures of the lesson "Partitioning rounds": the rounds of one run as an animation, and the error sweeps (TV and
+KL vs n one frame per ε, TV vs d one frame per n, TV vs n one frame per marginal profile) with their theory."""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import Array, validated
-from ..animation import FrameData, Series, animated_sweep
-from ..style import _DARK_GREY, _DARK_YELLOW, _FLAG, _GREY, _TITLE, OKABE_ITO
+from ...core.validation import DELTA, EPSILON, Array, Choice, Integer, validated
+from ...experiments import SweepResult, compute
+from ...lessons import partition_rounds as lesson
+from ...lessons.methods import label
+from ..animation import FrameData, Series, animated_sweep, sweep_frames
+from ..style import _DARK_GREY, _DARK_YELLOW, _FLAG, _GREY, _TITLE, OKABE_ITO, method_color
 
-__all__ = ["partition_rounds_figure"]
+__all__ = ["partition_rounds_figure", "rounds", "error_vs_n", "error_vs_dimension", "error_by_profile"]
 
 # --------------------------------------------------------------------------------------- one run
 
 
-
 _GROUP_COLORS = [OKABE_ITO["vermillion"], OKABE_ITO["orange"], _DARK_YELLOW, OKABE_ITO["bluish green"],
                  OKABE_ITO["sky blue"], OKABE_ITO["blue"], OKABE_ITO["reddish purple"]]
-
 
 
 def _points(name, x, y, color, fallback_x):
@@ -27,11 +29,10 @@ def _points(name, x, y, color, fallback_x):
     return Series(name, x, y, kind="points", color=color)
 
 
-
 @validated(truth=Array(ndim=(1,), low=0, low_open=True, min_size=1), title=_TITLE, presentation=_FLAG)
 def partition_rounds_figure(truth, result, *, title: str = "", presentation: bool = False) -> go.Figure:
-    r"""The partitioning rounds of :func:`dpcore.estimators.partition_rounds.partition_rounds` as an animation, one frame per round,
-    then a last frame with the final estimates.
+    r"""The partitioning rounds of :func:`dpcore.estimators.partition_rounds.partition_rounds` as an animation, one
+    frame per round, then a last frame with the final estimates.
 
     x: each coordinate's true marginal :math:`p_j` (log); y: its noisy round mean (log; values at or below
     :math:`\min_j p_j/4`, negative ones included, are drawn on that floor). Round frames show the coordinates
@@ -82,3 +83,81 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
     fig.update_layout(hovermode="closest")
     return fig
 
+
+
+_PROFILE = Choice(lesson.PROFILES)
+_DIMENSION = Integer(low=2, high=1_000_000)
+_TRIALS = Integer(low=1)
+_SEED = Integer(low=0)
+_TV_TITLE = "TV distance d_TV(P, Q̂) (median)"
+_Y_TITLES = {"tv": _TV_TITLE, "kl": "KL(P ‖ Q̂) (median)"}
+
+
+@validated(profile=_PROFILE, dimension=_DIMENSION, n=Integer(low=3), epsilon=EPSILON, delta=DELTA, seed=_SEED,
+           presentation=_FLAG)
+def rounds(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0,
+           presentation: bool = False) -> go.Figure:
+    """The rounds of :func:`dpcore.lessons.partition_rounds.one_run` (:func:`partition_rounds_figure`), titled by
+    its setting."""
+    single = lesson.one_run(profile, dimension, n, epsilon, delta, seed)
+    return partition_rounds_figure(single.truth, single.trace, presentation=presentation,
+                                   title=f"{profile}, d = {dimension}, n = {n:,}, ε = {epsilon:g}")
+
+
+def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: float) -> list[Series]:
+    """Theory shapes next to the simulation: non-private and seed 000's rate, and the fitted d^1.5 / d² laws."""
+    curves = lesson.rate_curves(result, profile, dimension, epsilon)
+    non_private = "non_private"
+    series = [Series("non-private rate 0.40√(d/n)", curves.n, curves.non_private, kind="theory",
+                     color=method_color(non_private), group=label(non_private)),
+              Series("seed 000 rate (DPSGLearner)", curves.n, curves.seed_000, kind="theory",
+                     color=method_color("theory"))]
+    for method, (power, curve) in curves.fitted.items():
+        series.append(Series(f"{label(method)}: fitted c·d^{power:g}/(εn)", curves.n, curve, kind="theory",
+                             color=method_color(method), group=label(method)))
+    return series
+
+
+@validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=_TRIALS, seed=_SEED,
+           metric=Choice(("tv", "kl")), epsilon=Choice(lesson.EPSILONS), presentation=_FLAG)
+def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv",
+               epsilon: float = 1.0, presentation: bool = False, run=compute) -> go.Figure:
+    """Median TV (``metric="tv"``, with the rate shapes of :func:`dpcore.lessons.partition_rounds.rate_curves`) or
+    KL of every method vs n, one frame per ε of :func:`dpcore.lessons.partition_rounds.sweep_vs_n`, opening on
+    ``epsilon``."""
+    result = lesson.sweep_vs_n(profile, dimension, delta, trials, seed, metric, run=run)
+    def theory(value: float) -> list[Series]:
+        return _rate_series(result, profile, dimension, value)
+    frames = sweep_frames(result, x="n", frame="epsilon", fixed={"profile": profile, "dimension": dimension},
+                          theory=theory if metric == "tv" else None)
+    return animated_sweep(frames, x_title="sample size n", y_title=_Y_TITLES[metric], frame_title="ε",
+                          title=f"{metric.upper()} error vs n ({profile}, d = {dimension})",
+                          presentation=presentation, start=f"{epsilon:g}")
+
+
+@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, n=Integer(low=1),
+           presentation=_FLAG)
+def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, n: int = 1_000_000,
+                       presentation: bool = False, run=compute) -> go.Figure:
+    """Median TV of every method vs d, one frame per n of :func:`dpcore.lessons.partition_rounds.sweep_vs_dimension`,
+    opening on the grid n nearest ``n``."""
+    result = lesson.sweep_vs_dimension(profile, epsilon, delta, trials, seed, run=run)
+    frames = sweep_frames(result, x="dimension", frame="n", fixed={"profile": profile, "epsilon": epsilon},
+                          label="{:,}".format)
+    return animated_sweep(frames, x_title="dimension d", y_title=_TV_TITLE, frame_title="n",
+                          title=f"TV error vs d ({profile}, ε = {epsilon:g})", presentation=presentation,
+                          start=f"{lesson.nearest_n(n):,}")
+
+
+@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, profile=_PROFILE,
+           presentation=_FLAG)
+def error_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int,
+                     profile: str = "log-uniform", presentation: bool = False, run=compute) -> go.Figure:
+    """Median TV of every method vs n, one frame per marginal profile of
+    :func:`dpcore.lessons.partition_rounds.sweep_by_profile`, opening on ``profile``."""
+    result = lesson.sweep_by_profile(dimension, epsilon, delta, trials, seed, run=run)
+    frames = sweep_frames(result, x="n", frame="profile", fixed={"dimension": dimension, "epsilon": epsilon},
+                          label=str)
+    return animated_sweep(frames, x_title="sample size n", y_title=_TV_TITLE, frame_title="profile",
+                          title=f"TV error vs n by marginal profile (d = {dimension}, ε = {epsilon:g})",
+                          presentation=presentation, start=profile)

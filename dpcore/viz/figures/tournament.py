@@ -1,4 +1,10 @@
-"""Figures of the lesson "Tournament selection": a Scheffé contest, the win matrix, scores and probabilities, a 2-D score map."""
+"""Figures of the lesson "Tournament selection": a Scheffé contest, the win matrix, scores and probabilities, a 2-D
+score map (one run), and the animated sweeps: error vs n, the price of k, users needed and error at user level.
+
+The one-run primitives (:func:`scheffe_figure`, :func:`win_matrix_figure`, :func:`selection_figure`,
+:func:`grid_scores_figure`) draw arrays; the page's builders below them take only primitive arguments, call
+:mod:`dpcore.lessons.tournament` and draw what it returns.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ...core.validation import Array, check_same_length, validated
-from ..animation import _height
-from ..style import _FLAG, _GREY, _TITLE, OKABE_ITO, REFERENCE_COLORS, template
+from ...core.validation import EPSILON, Array, Choice, Integer, check_same_length, validated
+from ...experiments import compute
+from ...lessons import tournament as lesson
+from ...lessons.methods import label
+from ..animation import FrameData, Series, _height, animated_sweep, sweep_frames
+from ..style import _FLAG, _GREY, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, template
 
-__all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scores_figure"]
+__all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scores_figure", "one_contest",
+           "whole_tournament", "selection_scores", "plane_map", "tv_vs_n", "price_of_k", "users_needed", "user_tv"]
 
 # --------------------------------------------------------------------------------------- one run
 
@@ -139,3 +149,116 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
                       legend=dict(orientation="h", x=0, xanchor="left", y=-0.22, yanchor="top"))
     return fig
 
+
+
+# --------------------------------------------------------------------------------------- the page's figures
+
+_K = Integer(low=2, high=2001)
+_N = Integer(low=2, high=1_000_000)
+_SEED = Integer(low=0)
+_TRIALS = Integer(low=1)
+
+
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
+    """The contest N(a, 1) vs N(b, 1) of :func:`dpcore.lessons.tournament.contest`: the run's data, both densities and
+    the Scheffé set, titled with p₁, p₂ and τ̂."""
+    duel = lesson.contest(a, b, k, n, epsilon, seed)
+    title = f"N({a:g}, 1) vs N({b:g}, 1): p₁ = {duel.p1:.3f}, p₂ = {duel.p2:.3f}, τ̂ = {duel.tau:.3f}"
+    return scheffe_figure(duel.data, {f"H_i = N({a:g}, 1)": (duel.grid, duel.density_i),
+                                      f"H_j = N({b:g}, 1)": (duel.grid, duel.density_j)},
+                          duel.shaded, shaded_name="Scheffé set W = {h_i > h_j}", title=title,
+                          presentation=presentation)
+
+
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+def whole_tournament(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
+    """Who beats whom: the win matrix of :func:`dpcore.lessons.tournament.one_run`, hypotheses labelled by mean."""
+    run = lesson.one_run(k, n, epsilon, seed)
+    return win_matrix_figure(run.wins, [f"{mu:+.1f}" for mu in run.means],
+                             title=f"Who beats whom: k = {k} hypotheses, n = {n:,}", presentation=presentation)
+
+
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
+    """The private selection of :func:`dpcore.lessons.tournament.one_run`: scores and selection probabilities per
+    hypothesis mean, with the truth and the selected mean marked."""
+    run = lesson.one_run(k, n, epsilon, seed)
+    selected = float(run.means[run.chosen])
+    marks = {f"truth μ = {lesson.TRUTH[0]:g}": lesson.TRUTH[0], f"selected μ = {selected:+.1f}": selected}
+    return selection_figure(run.means, run.scores, run.probabilities, marks, x_title="hypothesis mean μ",
+                            title=f"Scores and selection probabilities, ε = {epsilon:g}", presentation=presentation)
+
+
+@validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
+    """KSU20's tournament in the plane (:func:`dpcore.lessons.tournament.plane_run`): the ``shown`` values ("score" or
+    "P(select)") over the cover, with the true and the selected mean."""
+    plane = lesson.plane_run(epsilon, seed)
+    axis = np.array(lesson.COVER_AXIS)
+    values = plane.scores if shown == "score" else plane.probabilities
+    return grid_scores_figure(axis, axis, values, {"true mean": lesson.PLANE_MEAN, "selected": plane.selected},
+                              value_title=shown, title=f"{shown}, n = {lesson.PLANE_N}, ε = {epsilon:g}",
+                              presentation=presentation)
+
+
+@validated(trials=_TRIALS, seed=_SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=_FLAG)
+def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
+    """Mean TV of the three selections vs n at ``epsilon``, one frame per k (opening on frame ``start``), with our
+    guarantee 5α(n) + OPT (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
+    n = np.array(lesson.N_GRID, dtype=float)
+
+    def references(k):
+        return [Series("guarantee 5α(n) + OPT", n, lesson.guarantee(n, k, epsilon), kind="theory",
+                       color=METHOD_COLORS["theory"]),
+                Series("OPT (best hypothesis)", n, np.full(n.size, lesson.OPT), kind="baseline",
+                       color=METHOD_COLORS["lower_bound"])]
+    frames = sweep_frames(lesson.item_sweep(trials, seed, run=run), x="n", frame="k", fixed={"epsilon": epsilon},
+                          statistic="mean", theory=references)
+    return animated_sweep(frames, x_title="sample size n", y_title="TV of the selected hypothesis (mean)",
+                          frame_title="k", title=f"Selection error vs n at ε = {epsilon:g}", presentation=presentation,
+                          start=start)
+
+
+@validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
+def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
+    """Samples the private selection needs for mean TV ≤ 0.1 vs k, one frame per ε (opening on ``start``), with the
+    privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`)."""
+    frames = []
+    for epsilon in lesson.EPSILON_FRAMES:
+        curve = lesson.price_of_k(trials, seed, epsilon, run=run)
+        frames.append(FrameData(f"{epsilon:g}", [
+            Series(label(lesson.PRIVATE), curve["k"], curve["needed"]),
+            Series("privacy term 2 ln(k/β)/(εα), α = TV/5", curve["k"], curve["theory"], kind="theory",
+                   color=METHOD_COLORS["theory"]),
+        ]))
+    return animated_sweep(frames, x_title="number of hypotheses k",
+                          y_title=f"n needed for mean TV ≤ {lesson.TARGET_TV:g}", frame_title="ε",
+                          title="The price of k: samples needed grow like ln k", presentation=presentation, start=start)
+
+
+@validated(seed=_SEED, presentation=_FLAG)
+def users_needed(seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
+    """Users each user-level selection needs for mean TV ≤ 0.1 vs m, one frame per ε (opening on ``start``), with
+    seed 002's shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
+    frames = []
+    for epsilon in lesson.USER_EPSILONS:
+        curves = lesson.users_needed_curves(seed, epsilon, run=run)
+        frames.append(FrameData(f"{epsilon:g}", [Series(label(method), curves["m"], values)
+                                                  for method, values in curves["needed"].items()]
+                                + [Series("seed 002's shape × fitted constant", curves["m"], curves["theory"],
+                                          kind="theory", color=METHOD_COLORS["theory"])]))
+    return animated_sweep(frames, x_title="examples per user m",
+                          y_title=f"users needed for mean TV ≤ {lesson.TARGET_TV:g}", frame_title="ε",
+                          title="User-level selection: users needed vs m", presentation=presentation, start=start)
+
+
+@validated(seed=_SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=_FLAG)
+def user_tv(seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
+    """Mean TV of the user-level selections vs the number of users at ``epsilon``, one frame per m (opening on
+    ``start``), from :func:`dpcore.lessons.tournament.user_sweep`."""
+    frames = sweep_frames(lesson.user_sweep(seed, run=run), x="n", frame="m", fixed={"epsilon": epsilon},
+                          statistic="mean")
+    return animated_sweep(frames, x_title="number of users n", y_title="TV of the selected hypothesis (mean)",
+                          frame_title="m", title=f"Item-level vs user-level, ε = {epsilon:g}",
+                          presentation=presentation, start=start)

@@ -1,22 +1,33 @@
-"""Figures of the lesson "Truncation bias": the clipping window on a histogram."""
+"""Figures of the lesson "Truncation bias": the clipping window on a histogram, the exact bias–noise tradeoff, error
+versus n animated over the moment order k, and the bias corrections animated over ε.
+
+The page-level builders take only primitive arguments (and ``run`` for the sweeps), so the app caches them and a
+notebook rebuilds them with the same call; they draw the numbers of :mod:`dpcore.lessons.truncation`.
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import Array, Real, validated
-from ..animation import _height
-from ..style import _FLAG, _TITLE, OKABE_ITO, REFERENCE_COLORS, method_color, template
+from ...core.validation import EPSILON, Array, Choice, Integer, Real, validated
+from ...experiments import compute
+from ...lessons import truncation
+from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, method_color, template
 
-__all__ = ["clipping_histogram"]
+__all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
+
+_FAMILY = Choice(truncation.FAMILIES)
+_MOMENT = Choice(truncation.MOMENTS)
+_POSITIVE = Real(low=0, low_open=True)
+_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=Integer(low=10), radius=_POSITIVE, epsilon=EPSILON,
+                seed=Integer(low=0), presentation=_FLAG)
+_SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presentation=_FLAG)
 
 # --------------------------------------------------------------------------------------- one run
-
-
-
-#: Reference lines of single-run views (not methods, so not in METHOD_COLORS).
-
 
 
 @validated(sample=Array(ndim=(1,), min_size=2), low=Real(), high=Real(), title=_TITLE, presentation=_FLAG)
@@ -59,8 +70,87 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
                                            dash="dash" if name == "true mean" else "solid")))
     fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="overlay",
                       height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % of the "
-                                                 "sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
+                      xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % "
+                                                 "of the sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
                       yaxis=dict(title=dict(text="count"), range=[0, top]))
     return fig
 
+
+
+@validated(**_ONE_RUN)
+def clipping_window(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int,
+                    presentation: bool = False) -> go.Figure:
+    """:func:`clipping_histogram` of :func:`dpcore.lessons.truncation.one_run`: the sample, its window μ ± t and the
+    true, clipped and private means."""
+    run = truncation.one_run(family, moment, n, radius, epsilon, seed)
+    return clipping_histogram(run.sample, run.low, run.high, run.means, title=run.title, presentation=presentation)
+
+
+@validated(**{key: _ONE_RUN[key] for key in ("family", "moment", "n", "radius", "epsilon", "presentation")})
+def bias_noise_tradeoff(family: str, moment: str, n: int, radius: float, epsilon: float,
+                        presentation: bool = False) -> go.Figure:
+    """The exact squared-error terms of :func:`dpcore.lessons.truncation.bias_noise_tradeoff` over the radius t on
+    log–log axes, the Lemma 3.1 bias bound, and markers at the best radius and at ``radius``."""
+    curve = truncation.bias_noise_tradeoff(family, moment, n, epsilon)
+    radii, top = curve["radii"], float(np.max(curve["mse"]))
+    terms = [Series(name, radii, np.where(curve[key] > 0, curve[key], np.nan), kind="curve", color=color)
+             for name, key, color in (("bias²", "bias_squared", OKABE_ITO["vermillion"]),
+                                      ("noise variance", "noise_variance", OKABE_ITO["blue"]),
+                                      ("sampling variance", "sampling_variance", OKABE_ITO["sky blue"]),
+                                      ("total MSE", "mse", OKABE_ITO["black"]))]
+    bound = Series("bias² bound A_k² t^−2(k−1) (Lemma 3.1)", radii, curve["bound"], kind="theory",
+                   color=OKABE_ITO["vermillion"])
+    markers = [Series(f"best t = {curve['best']:.3g}", [curve["best"]] * 2, [top * 1e-6, top], kind="baseline",
+                      color=OKABE_ITO["bluish green"]),
+               Series(f"your t = {radius:g}", [radius, radius], [top * 1e-6, top], kind="baseline",
+                      color=OKABE_ITO["reddish purple"])]
+    return line_figure(terms + [bound] + markers, x_title="clipping radius t", y_title="squared error (exact)",
+                       title="Narrow window: less noise, more bias", log_x=True, log_y=True, presentation=presentation)
+
+
+# --------------------------------------------------------------------------------------- sweeps
+def _moment_label(moment_k: float) -> str:
+    return "inf" if math.isinf(moment_k) else f"{moment_k:g}"
+
+
+def _rate_series(epsilon: float):
+    """Theory companions of one k frame: the KSU20 rate, the non-private error, the lower bound's shape."""
+    def series(moment_k: float) -> list[Series]:
+        rates = truncation.rate_companions(epsilon, _moment_label(moment_k))
+        return [theory_series("ksu20", rates["n"], rates["ksu20"]),
+                theory_series("non_private", rates["n"], rates["non_private"]),
+                Series("lower bound (εn)^−(k−1)/k, shape", rates["n"], rates["lower_bound"], kind="baseline",
+                       color=METHOD_COLORS["lower_bound"])]
+    return series
+
+
+def _bias_series(epsilon: float) -> list[Series]:
+    """Theory companions of one ε frame: the naive estimate's exact bias, moment matching's delta-method error."""
+    companions = truncation.bias_companions(epsilon)
+    return [theory_series(method, companions["n"], companions[method])
+            for method in ("naive_truncated_mean", "truncated_mle_moments")]
+
+
+@validated(family=_FAMILY, epsilon=EPSILON, **_SWEEP, start=Choice((None, *truncation.MOMENTS)))
+def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str | None = None,
+               presentation: bool = False, run=compute) -> go.Figure:
+    """|error| versus n of :func:`dpcore.lessons.truncation.error_vs_n` (median and 10–90 % band), one frame per
+    moment order k with its rates, opening on frame ``start``."""
+    result = truncation.error_vs_n(family, epsilon, trials, seed, run=run)
+    frames = sweep_frames(result, x="n", frame="moment_k", fixed={"epsilon": epsilon}, theory=_rate_series(epsilon),
+                          label=_moment_label)
+    return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ| (median, 10–90 % band)",
+                          frame_title="moment order k", title=f"Error vs n, {family}, ε = {epsilon:g}",
+                          presentation=presentation, start=start)
+
+
+@validated(**_SWEEP, start=Choice((None, *(f"{epsilon:g}" for epsilon in truncation.BIAS_EPSILONS))))
+def bias_correction(trials: int, seed: int, start: str | None = None, presentation: bool = False,
+                    run=compute) -> go.Figure:
+    """|μ̂ − μ*| versus n of :func:`dpcore.lessons.truncation.bias_correction`: the naive truncated mean and the two
+    truncated MLEs with their theory, one frame per ε, opening on frame ``start``."""
+    frames = sweep_frames(truncation.bias_correction(trials, seed, run=run), x="n", frame="epsilon",
+                          theory=_bias_series)
+    return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ*| (median, 10–90 % band)",
+                          frame_title="ε (each estimator is (ε, 10⁻⁶)-DP)", title="Removing the truncation bias",
+                          presentation=presentation, start=start)

@@ -17,4 +17,3 @@ SPECS = [
 ui.setup_page("Controls test", "🧪")
 values = ui.controls(SPECS)
 st.markdown(f"values: {values!r}")
-ui.prose("Some prose that presentation mode hides.")
