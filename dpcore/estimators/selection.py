@@ -253,7 +253,16 @@ def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1
 @validated(means=Array(ndim=(1,), min_size=1), scales=Array(ndim=(1,), low=0, low_open=True, min_size=1))
 def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
     r"""Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest):
-    a class whose Scheffé sets are intervals or their complements."""
+    a class whose Scheffé sets are intervals or their complements.
+
+    Examples
+    --------
+    Every mean with every scale:
+
+    >>> family = gaussian_mean_scale_grid(np.array([0.0, 1.0]), np.array([1.0, 2.0]))
+    >>> family.size, family.means.tolist(), family.scales.tolist()
+    (4, [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 2.0, 2.0])
+    """
     mu, sigma = np.meshgrid(means, scales)
     return GaussianFamily(mu.ravel(), sigma.ravel())
 
@@ -302,7 +311,16 @@ class DiscreteFamily(HypothesisClass):
 @validated(domain=Integer(low=2, high=10), resolution=Integer(low=1, high=50))
 def simplex_cover(domain: int, resolution: int) -> DiscreteFamily:
     """Every distribution on ``{0, …, domain-1}`` whose probabilities are multiples of ``1/resolution``: a cover of
-    the simplex in which every distribution is within TV ``(domain - 1)/(2·resolution)`` of a member."""
+    the simplex in which every distribution is within TV ``(domain - 1)/(2·resolution)`` of a member.
+
+    Examples
+    --------
+    The distributions on 3 outcomes with probabilities in multiples of 1/2:
+
+    >>> cover = simplex_cover(3, 2)
+    >>> cover.size, cover.table.tolist()[:2]
+    (6, [[0.0, 0.0, 1.0], [0.0, 0.5, 0.5]])
+    """
     grid = np.stack(np.meshgrid(*[np.arange(resolution + 1)] * (domain - 1), indexing="ij"), -1).reshape(-1, domain - 1)
     grid = grid[grid.sum(axis=1) <= resolution]
     table = np.column_stack([grid, resolution - grid.sum(axis=1)]) / resolution
