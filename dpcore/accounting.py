@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from scipy import optimize, special
 
 from .core.validation import Integer, Real, validated
@@ -84,28 +85,71 @@ def gaussian_delta(epsilon: float, sigma: float, l2_sensitivity: float = 1.0) ->
 
 
 def _gaussian_delta_mu(epsilon: float, mu: float) -> float:
-    first = special.log_ndtr(mu / 2.0 - epsilon / mu)
-    second = epsilon + special.log_ndtr(-mu / 2.0 - epsilon / mu)
-    if second >= first:  # equal up to rounding: delta is 0 to machine precision
+    r""":math:`\delta_{\mathcal N}(\varepsilon; \mu) = \Phi(a) - e^{\varepsilon}\Phi(b)
+    = \Phi(a)\,(1 - e^{\varepsilon - L})`,
+    :math:`a = \mu/2 - \varepsilon/\mu`, :math:`b = a - \mu`, :math:`L = \ln\Phi(a) - \ln\Phi(b)`.
+
+    For :math:`\mu < 1` the difference :math:`L` of two nearly equal logarithms is computed as the integral of the
+    inverse Mills ratio :math:`\varphi/\Phi` over :math:`[b, a]` (16-point Gauss–Legendre), not by subtraction: at
+    tiny :math:`\mu` the subtraction loses every digit and made the analytic Gaussian under-noised."""
+    a = mu / 2.0 - epsilon / mu
+    b = -mu / 2.0 - epsilon / mu
+    if mu < 1.0:  # nodes around the midpoint -ε/μ with half-width μ/2 exactly (a − b would round away μ's digits)
+        t = -epsilon / mu + mu / 2.0 * _GAUSS_NODES
+        mills = _SQRT_2_OVER_PI / special.erfcx(-t / math.sqrt(2.0))  # φ/Φ, stable at any t
+        log_ratio = mu / 2.0 * float(np.dot(_GAUSS_WEIGHTS, mills))
+    else:
+        log_ratio = special.log_ndtr(a) - special.log_ndtr(b)
+    if epsilon >= log_ratio:  # delta is 0 to machine precision
         return 0.0
-    return float(math.exp(first) * -math.expm1(second - first))
+    return float(math.exp(special.log_ndtr(a)) * -math.expm1(epsilon - log_ratio))
+
+
+_GAUSS_NODES, _GAUSS_WEIGHTS = np.polynomial.legendre.leggauss(16)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
 @validated(epsilon=_POSITIVE, delta=_DELTA)
 def gaussian_mu(epsilon: float, delta: float) -> float:
     r"""The largest :math:`\mu = \Delta_2/\sigma` with :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta`.
 
-    Solves the analytic-Gaussian equation of Balle & Wang (2018) by Brent's method on
-    :math:`\mu \in [10^{-6}, 100]` (:math:`\delta_{\mathcal N}` is increasing in :math:`\mu`). The analytic Gaussian
-    mechanism's noise is :math:`\sigma = \Delta_2 / \mu`.
+    Solves the analytic-Gaussian equation of Balle & Wang (2018) by Brent's method in :math:`\ln\mu`
+    (:math:`\delta_{\mathcal N}` is increasing in :math:`\mu`), over every :math:`\mu` a float can hold: down to
+    :math:`10^{-280}` (tiny :math:`\varepsilon` and :math:`\delta` need tiny :math:`\mu`, i.e. huge noise), up to
+    100 (more is never needed by a teaching page; a smaller :math:`\mu` only adds noise). The result is nudged down
+    until :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta` holds as computed, so the noise
+    :math:`\sigma = \Delta_2/\mu` never promises less than asked.
+
+    Raises
+    ------
+    ValueError
+        When even :math:`\mu = 10^{-280}` misses :math:`\delta`: the noise cannot be represented.
+
+    Examples
+    --------
+    >>> round(1 / gaussian_mu(1.0, 1e-5), 4)  # the analytic Gaussian's sigma for unit sensitivity
+    3.7306
+    >>> f"{1 / gaussian_mu(1e-7, 1e-9):.3g}"  # tiny epsilon, tiny delta: huge noise, but never too little
+    '1.72e+07'
     """
-    low, high = 1e-6, 100.0
+    high = 100.0
     if _gaussian_delta_mu(epsilon, high) <= delta:
         return high
-    if _gaussian_delta_mu(epsilon, low) >= delta:
-        return low
-    return float(optimize.brentq(lambda mu: _gaussian_delta_mu(epsilon, mu) - delta, low, high,
-                                 xtol=1e-14, rtol=1e-13))
+    low = 1e-6
+    while _gaussian_delta_mu(epsilon, low) > delta:
+        low *= 1e-4
+        if low < _SMALLEST_MU:
+            raise ValueError(f"epsilon={epsilon!r} with delta={delta!r} needs Gaussian noise above 1e280 times the "
+                             "sensitivity, which a float cannot hold: choose a larger epsilon or delta")
+    log_mu = optimize.brentq(lambda t: _gaussian_delta_mu(epsilon, math.exp(t)) - delta, math.log(low),
+                             math.log(high), xtol=1e-13, rtol=1e-15)
+    mu = math.exp(log_mu)
+    while _gaussian_delta_mu(epsilon, mu) > delta:  # rounding in the root: step to the safe side
+        mu *= 1.0 - 1e-12
+    return mu
+
+
+_SMALLEST_MU = 1e-280
 
 
 @validated(mu=_POSITIVE, delta=_DELTA)
@@ -151,7 +195,16 @@ def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
               \left(1 - \tfrac{1}{\alpha}\right)^{\alpha - 1}.
 
     Equivalently :math:`\varepsilon = \inf_{\alpha>1} \alpha\rho + (\ln(1/\delta) + (\alpha-1)\ln(1-1/\alpha)
-    - \ln\alpha)/(\alpha-1)`, minimised numerically over :math:`\alpha`.
+    - \ln\alpha)/(\alpha-1)`, minimised numerically over :math:`\alpha`. For a tiny :math:`\rho` that infimum can be
+    negative: then :math:`(0, \delta)`-DP holds (the total variation between neighbours is already below
+    :math:`\delta`), and 0 is returned; never a negative :math:`\varepsilon`.
+
+    Examples
+    --------
+    >>> round(zcdp_to_approx_optimal(0.5, 1e-6), 4)
+    5.2215
+    >>> zcdp_to_approx_optimal(1e-12, 1e-6)
+    0.0
     """
     log_inv_delta = math.log(1.0 / delta)
 
@@ -161,7 +214,8 @@ def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
     upper = max(10.0, 10.0 * (1.0 + math.sqrt(log_inv_delta / rho)))
     result = optimize.minimize_scalar(epsilon_at, bounds=(1.0 + 1e-9, upper), method="bounded",
                                       options={"xatol": 1e-10})
-    return float(min(result.fun, zcdp_to_approx(rho, delta)))
+    # Below 0 the bound says (0, δ)-DP already holds (δ(ε) falls with ε, and ε < 0 is no guarantee): clamp.
+    return max(0.0, float(min(result.fun, zcdp_to_approx(rho, delta))))
 
 
 @validated(epsilon=_NONNEGATIVE, delta=_DELTA)
@@ -176,7 +230,8 @@ def approx_to_zcdp(epsilon: float, delta: float) -> float:
     0.017469
     """
     log_inv_delta = math.log(1.0 / delta)
-    return (math.sqrt(log_inv_delta + epsilon) - math.sqrt(log_inv_delta)) ** 2
+    # (√(L + ε) − √L)² written without the subtraction, which loses every digit at tiny ε
+    return (epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))) ** 2
 
 
 @validated(sigma=_POSITIVE, l2_sensitivity=_POSITIVE)
@@ -205,8 +260,14 @@ def advanced_composition(epsilon: float, delta: float, releases: int, delta_prim
     >>> round(advanced_composition(0.1, 0.0, 100, 1e-6)[0], 4)
     6.3082
     """
+    if epsilon > _LARGEST_EXPONENT:
+        raise ValueError(f"epsilon={epsilon!r} per release makes the advanced composition bound exceed 1e300 (it "
+                         f"grows like e^epsilon); use basic composition, {releases} x epsilon, which is smaller")
     total = epsilon * math.sqrt(2.0 * releases * math.log(1.0 / delta_prime)) + releases * epsilon * math.expm1(epsilon)
     return total, min(1.0, releases * delta + delta_prime)
+
+
+_LARGEST_EXPONENT = 690.0  # e^690 ≈ 1e300: beyond it a bound with an e^ε term cannot be a float
 
 
 @validated(rho=_NONNEGATIVE, releases=Integer(low=1))
