@@ -1,0 +1,11 @@
+"""Shared test settings.
+
+Hypothesis's CI profile (chosen when the environment sets CI) derives a new settings object from the previous one
+on every call of a parametrised ``@given`` test, and reads each derived setting through that chain recursively: after
+about 900 calls (tests/test_validation.py makes more) the chain outgrows Python's default recursion limit of 1000.
+A larger limit lets the chain be walked; nothing else depends on it.
+"""
+
+import sys
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
