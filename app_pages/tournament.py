@@ -28,7 +28,11 @@ item_epsilon, user_epsilon = lesson.frame_epsilon(epsilon), lesson.frame_epsilon
 page.intro()
 page.caption(lesson.run_caption, **one_run)
 with page.section("contest"):
-    page.figure("contest", figures.one_contest, a=page["a"], b=page["b"], **one_run)
+    if page["a"] == page["b"]:  # the library's ValueError names its parameters a and b; say it in the page's words
+        st.warning(f"The contest needs two different hypotheses: H_i's mean and H_j's mean are both "
+                   f"{page['a']:g}; pick another H_j's mean.")
+    else:
+        page.figure("contest", figures.one_contest, a=page["a"], b=page["b"], **one_run)
 with page.section("tournament", contests=f"{k * (k - 1) // 2:,}"):
     page.figure("win_matrix", figures.whole_tournament, **one_run)
 with page.section("scores"):

@@ -7,9 +7,12 @@ measured numbers: ``python tests/test_truncation.py``.
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dpcore import accounting, audit, theory
 from dpcore.estimators import heavy_tailed_mean as truncation
@@ -264,6 +267,60 @@ def test_alpha_none_means_the_default():
     x = lomax(1000, 22)
     explicit = truncation.private_mean_1d(x, 1.0, K, RANGE, rng=0, alpha=truncation.default_alpha(500, 1.0, K))
     assert truncation.private_mean_1d(x, 1.0, K, RANGE, rng=0, alpha=None) == explicit
+
+
+# --- k near 1: the window radius c_r / alpha^(1/(k-1)) must be computed, or refused, in log space ----------------
+
+NAMES_A_PARAMETER = "moment_k|alpha|epsilon"
+
+
+@pytest.mark.parametrize("moment_k, alpha", [(1.001, 0.1), (1.01, 0.001)])
+def test_window_radius_overflow_for_k_near_one_raises_naming_moment_k_or_alpha(moment_k, alpha):
+    x = lomax(200, 23)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_mean_1d(x, 1.0, moment_k=moment_k, mean_range=10.0, alpha=alpha, rng=0)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_range(x, 1.0, alpha, moment_k, 10.0, rng=0)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_mean_1d_zcdp(x, 0.5, moment_k, 10.0, rng=0, alpha=alpha)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_mean_1d_approx(x, 1.0, 1e-6, moment_k, 10.0, rng=0, alpha=alpha)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_mean_nd_zcdp(x.reshape(100, 2), 0.5, moment_k, 10.0, rng=0, alpha=alpha)
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_mean_nd_pure(x.reshape(100, 2), 1.0, moment_k, 10.0, rng=0, alpha=alpha)
+
+
+def test_window_radius_underflow_for_k_near_one_and_alpha_above_one_raises():
+    with pytest.raises(ValueError, match="moment_k|alpha"):
+        truncation.private_range(lomax(200, 24), 1.0, 2.0, 1.001, 10.0, rng=0)
+    with pytest.raises(ValueError, match="moment_k|alpha|epsilon"):  # the default alpha (eps n)^(-(k-1)/k) > 1
+        truncation.private_mean_1d(lomax(200, 24), 1e-9, 1.0001, 10.0, rng=0)
+
+
+SMALL = lomax(64, 25)
+
+
+@given(moment_k=st.floats(-6.0, -0.3).map(lambda e: 1.0 + 10.0**e),
+       alpha=st.floats(math.log(1e-6), math.log(0.25)).map(math.exp),
+       epsilon=st.floats(math.log(1e-9), math.log(1e6)).map(math.exp),
+       default=st.booleans())
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_k_near_one_gives_a_finite_estimate_or_a_value_error_naming_the_cause(moment_k, alpha, epsilon, default):
+    calls = [lambda: truncation.private_mean_1d(SMALL, epsilon, moment_k, 10.0, rng=0,
+                                                alpha=None if default else alpha).estimate,
+             lambda: truncation.private_mean_1d_zcdp(SMALL, epsilon**2 / 2, moment_k, 10.0, rng=0,
+                                                     alpha=None if default else alpha).estimate,
+             lambda: truncation.private_range(SMALL, epsilon, alpha, moment_k, 10.0, rng=0),
+             lambda: truncation.private_mean_nd_pure(SMALL.reshape(32, 2), epsilon, moment_k, 10.0, rng=0,
+                                                     alpha=None if default else alpha)]
+    for call in calls:
+        try:
+            value = call()
+        except ValueError as error:
+            assert re.search(NAMES_A_PARAMETER, str(error)), str(error)
+        else:
+            assert np.all(np.isfinite(value)), value
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ closed form (no Monte Carlo, no guessed constants):
   :math:`Z = Y - \tfrac{1}{a-1}`, :math:`P(Y > y) = (1+y)^{-a}`. Right-skewed: clipping biases it down.
 * ``"two-point"`` — the KSU20 lower-bound adversary (seed 004, Claim 3.9): :math:`\mu - pg` w.p. :math:`1-p`,
   :math:`\mu + (1-p)g` w.p. :math:`p` (default :math:`p = 0.01`), gap :math:`g` solving
-  :math:`p(1-p)g^k\big((1-p)^{k-1} + p^k\big) = 1`. A rare far atom: the worst case of the tail bound.
+  :math:`\mathbb E|X-\mu|^k = p(1-p)g^k\big((1-p)^{k-1} + p^{k-1}\big) = 1` (seed 004 prints :math:`p^k` for
+  :math:`p^{k-1}`, a typo: the atom :math:`-pg` has weight :math:`1-p`). A rare far atom: the worst case of the
+  tail bound.
 * ``"student-t"`` — Student-t with :math:`\nu > k` degrees of freedom (default :math:`\max(k+1, 3)`), scaled.
 * ``"gaussian"`` — :math:`\mathbb E|Z|^k = 2^{k/2}\Gamma(\tfrac{k+1}2)/\sqrt\pi`; ``moment_k=inf`` means sd 1.
 
@@ -259,8 +261,9 @@ def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float |
     -----
     The scale is :math:`(\mathbb E|Z|^k)^{-1/k}` for the base law :math:`Z`, its moment in closed form (module
     docstring). Unscaled Lomax(4) has :math:`M_3 = 0.759259`, so its scale at :math:`k = 3` is 1.096150
-    (algorithms.md §1.9.1). The two-point gap solves KSU20's :math:`p(1-p)g^k((1-p)^{k-1}+p^k) = 1`
-    (seed 004 Claim 3.9, with equality instead of :math:`\le`).
+    (algorithms.md §1.9.1). The two-point gap solves :math:`\mathbb E|X-\mu|^k = p(1-p)g^k((1-p)^{k-1}+p^{k-1}) = 1`
+    (seed 004 Claim 3.9, with equality instead of :math:`\le`; the seed's :math:`p^k` is a typo for
+    :math:`p^{k-1}`).
 
     Examples
     --------

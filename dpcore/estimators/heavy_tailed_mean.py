@@ -20,7 +20,9 @@ Neighbours are replace-one throughout. All noise comes from the audited mechanis
 per trial, ``(trials, n)`` (``(trials, n, d)``), and is vectorised over trials and groups. The histogram has
 :math:`\approx R/r` buckets per trial and group; calls needing more than ``MAX_HISTOGRAM_CELLS`` cells in
 all are refused with a ``ValueError`` (use fewer trials, a smaller :math:`R`, or a larger ``alpha`` or
-``bucket_constant``).
+``bucket_constant``). The radius is computed in log space: for :math:`k` near 1 the exponent :math:`1/(k-1)` is huge,
+and a radius or final noise scale beyond ``1e150`` (or below ``1e-150``) is refused with a ``ValueError`` naming
+``moment_k`` and ``alpha`` rather than returning an overflowed or meaningless estimate.
 
 Where the app departs from the seed (each estimator's docstring repeats what concerns it): the bucket
 constant :math:`c_r` defaults to 2, not 10 (same privacy, tighter windows); :math:`G = 1` group by default,
@@ -214,7 +216,7 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
     (53.6656, True)
     """
     rows = x.reshape(-1, x.shape[-1])
-    r = bucket_constant / alpha ** (1.0 / (moment_k - 1.0))
+    r = _radius(bucket_constant, alpha, moment_k)
     low, high = _window(rows, r, mean_range, _laplace_histogram(epsilon), rng)
     return float_if_scalar(low.reshape(x.shape[:-1])), float_if_scalar(high.reshape(x.shape[:-1]))
 
@@ -411,6 +413,52 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
 
 
 
+#: The largest window radius and noise scale the estimators compute with: their squares (the Gaussian variance,
+#: the squared norms of the nd ball) must stay finite in double precision, with room for n and the draws.
+_MAX_SCALE = 1e150
+
+
+
+def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_used: bool = False) -> float:
+    """The window radius constant / alpha^(1/(k-1)), computed in log space; a ValueError if it is not representable.
+
+    For k near 1 the exponent 1/(k-1) is huge: alpha < 1 sends the radius to overflow, alpha > 1 to zero.
+    """
+    if math.isinf(moment_k):
+        return constant
+    log_r = math.log(constant) - math.log(alpha) / (moment_k - 1.0)
+    source = " (the default alpha, set from epsilon and n)" if default_alpha_used else ""
+    if log_r > math.log(_MAX_SCALE):
+        raise ValueError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of radius "
+                         f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too large to compute with "
+                         f"(the limit is {_MAX_SCALE:g}): with k this close to 1 the window must be astronomically "
+                         f"wide. Use a larger moment_k or a larger alpha.")
+    if log_r < -math.log(_MAX_SCALE):
+        raise ValueError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of radius "
+                         f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too small to compute with: "
+                         f"the bucket grid would need more than {MAX_HISTOGRAM_CELLS} buckets. Use a larger "
+                         f"moment_k or an alpha below 1.")
+    try:  # the direct formula when it is safe, so that results stay bit-for-bit those of earlier versions
+        r = constant / alpha ** (1.0 / (moment_k - 1.0))
+    except (OverflowError, ZeroDivisionError):
+        r = math.nan
+    return r if math.isfinite(r) and r > 0.0 else math.exp(log_r)
+
+
+
+def _check_noise_scale(scale: float, epsilon_name: str, epsilon: float, moment_k: float, alpha: float) -> None:
+    """A ValueError if the final noise scale (window length / (n epsilon)) is too large to compute with.
+
+    ``epsilon`` is the Laplace-equivalent budget (sqrt(2 rho) for the zCDP estimators).
+    """
+    if not scale <= _MAX_SCALE:
+        raise ValueError(f"{epsilon_name}={epsilon!r} with moment_k={moment_k!r} and alpha={alpha!r} needs noise of "
+                         f"scale {scale:.3g}, too large to compute with (the limit is {_MAX_SCALE:g}): the estimate "
+                         f"would be meaningless or not a finite number. Use a larger {epsilon_name}, moment_k or "
+                         f"alpha.")
+
+
+
 def _laplace_histogram(epsilon: float) -> Histogram:
     return lambda data, edges, stream: mechanisms.laplace_histogram(data, edges, epsilon, stream)
 
@@ -419,11 +467,13 @@ def _laplace_histogram(epsilon: float) -> Histogram:
 def _window(rows: np.ndarray, r: float, mean_range: float, histogram: Histogram,
             rng: RngLike) -> tuple[np.ndarray, np.ndarray]:
     """PDPRE on each row: the heaviest noisy bucket of width 2r tiling [-R-2r, R+2r], widened by 2r each side."""
-    half = math.ceil(mean_range / (2.0 * r)) + 1
+    buckets = mean_range / (2.0 * r)  # may be inf for a tiny r: compare before converting to an integer
+    half = math.ceil(buckets) + 1 if buckets <= MAX_HISTOGRAM_CELLS else MAX_HISTOGRAM_CELLS
     if 2 * half * rows.shape[0] > MAX_HISTOGRAM_CELLS:
         raise ValueError(f"mean_range must span at most {MAX_HISTOGRAM_CELLS} histogram cells in all "
-                         f"({rows.shape[0]} rows x {2 * half} buckets of width 2r = {2 * r:g}); got {mean_range!r}. "
-                         f"Use fewer trials, a smaller mean_range or a wider window (alpha, bucket_constant).")
+                         f"({rows.shape[0]} rows x {2 * (buckets + 1):.4g} buckets of width 2r = {2 * r:g}); got "
+                         f"{mean_range!r}. Use fewer trials, a smaller mean_range or a wider window (a smaller alpha, "
+                         f"a larger moment_k or bucket_constant).")
     edges = 2.0 * r * np.arange(-half, half + 1)
     top = np.argmax(histogram(rows, edges, rng), axis=-1)
     return edges[top] - 2.0 * r, edges[top + 1] + 2.0 * r
@@ -453,8 +503,10 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
     if size < 2:
         raise ValueError(f"x must have at least 4 * groups = {4 * groups} points per row (2 per half-group) "
                          f"for groups={groups}; got {x.shape[-1]}")
-    alpha = default_alpha(half, epsilon, moment_k) if alpha is None else alpha
-    r = bucket_constant / alpha ** (1.0 / (moment_k - 1.0))
+    defaulted = alpha is None
+    alpha = default_alpha(half, epsilon, moment_k) if defaulted else alpha
+    r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=defaulted)
+    _check_noise_scale(6.0 * r / (size * epsilon), "epsilon", epsilon, moment_k, alpha)
     rows = x.reshape(-1, x.shape[-1])
     ranges = rows[:, :groups * size].reshape(-1, size)
     values = rows[:, half:half + groups * size].reshape(-1, size)
@@ -484,10 +536,12 @@ def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | No
     half, d = x.shape[-2] // 2, x.shape[-1]
     if half < 4:
         raise ValueError(f"x must have at least 8 points (rows) per dataset; got {x.shape[-2]}")
+    defaulted = alpha is None
+    alpha = default_alpha(half / d, epsilon, moment_k) if defaulted else alpha
+    r = _radius(4.0 * math.sqrt(d), alpha, moment_k, default_alpha_used=defaulted)
+    _check_noise_scale(math.sqrt(d) * 8.0 * r / (3.0 * half * epsilon), "epsilon", epsilon, moment_k, alpha)
     streams = spawn(rng, d + 1)
     centre = np.stack([np.asarray(coarse(x[..., :half, i], streams[i])) for i in range(d)], axis=-1)
-    alpha = default_alpha(half / d, epsilon, moment_k) if alpha is None else alpha
-    r = 4.0 * math.sqrt(d) / alpha ** (1.0 / (moment_k - 1.0))
     offsets = x[..., half:2 * half, :] - centre[..., None, :]
     kept = np.linalg.norm(offsets, axis=-1) <= r
     total = np.einsum("...n,...nd->...d", kept.astype(float), offsets)

@@ -331,8 +331,10 @@ def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, 
 @dataclass(frozen=True)
 class RateCurves:
     """The theory drawn next to a TV-vs-n frame (:func:`rate_curves`): at each ``n``, the non-private rate
-    :math:`0.40\\sqrt{d/n}`, seed 000's rate with DPSGLearner, and per method id of :data:`RATE_POWERS` whose fit
-    exists, ``(a, curve)``: the law :math:`c\\,d^a/(\\varepsilon n)` fitted to its simulated medians."""
+    :math:`0.40\\sqrt{d/n}`, seed 000's rate with DPSGLearner, and per method id of :data:`RATE_POWERS`,
+    ``(a, curve)``: the law :math:`c\\,d^a/(\\varepsilon n)` fitted to its simulated medians (all ``nan`` when there
+    is nothing to fit, every median saturated: the curve is then a gap, never missing, so that every ε frame of the
+    figure draws the same series)."""
 
     n: np.ndarray
     non_private: np.ndarray
@@ -350,8 +352,8 @@ def rate_curves(result: SweepResult, profile: str, dimension: int, epsilon: floa
     fitted = {}
     for method, power in RATE_POWERS.items():
         constant = fit_rate_constant(dimension, n, epsilon, result.curve(method, "n", **fixed)["median"], power)
-        if np.isfinite(constant):
-            fitted[method] = (power, rate_curve(dimension, n, epsilon, power, constant))
+        gap = np.full(n.shape, np.nan)
+        fitted[method] = (power, rate_curve(dimension, n, epsilon, power, constant) if np.isfinite(constant) else gap)
     return RateCurves(n, rate_curve(dimension, n, math.inf), rate_curve(dimension, n, epsilon), fitted)
 
 

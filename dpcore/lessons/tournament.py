@@ -29,7 +29,7 @@ from ..estimators.selection import (
     users_needed_theory,
     win_matrix,
 )
-from ..experiments import SweepResult, compute, fit_power_law, run_sweep, samples_needed
+from ..experiments import SweepResult, compute, run_sweep, samples_needed
 from ..mechanisms import exponential
 from .grids import nearest
 
@@ -356,7 +356,8 @@ def plane_run(epsilon: float, seed: int) -> PlaneRun:
 def guarantee(n_values, k: int, epsilon: float) -> np.ndarray:
     r"""Our guarantee on the selected hypothesis's TV, :math:`\min\{1, 5\alpha(n) + \mathrm{OPT}\}` with
     :math:`\alpha(n) = \max\{\sqrt{2\ln(k^2/\beta)/n}, 2\ln(k/\beta)/(\varepsilon n)\}` (β = :data:`BETA`;
-    :func:`~dpcore.estimators.selection.guarantee_alpha`); it holds w.p. :math:`\ge 1 - 2\beta`.
+    :func:`~dpcore.estimators.selection.guarantee_alpha`); it holds w.p. :math:`\ge 1 - 2\beta` when
+    :math:`\mathrm{OPT} \le \alpha(n)` (the theorem's condition), not otherwise.
 
     >>> guarantee([30, 10_000], 41, 0.1).round(3).tolist()
     [1.0, 0.233]
@@ -405,13 +406,16 @@ def price_of_k(trials: int, seed: int, epsilon: float, run=compute) -> dict[str,
 @validated(trials=Integer(low=1), seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
 def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float, float]:
     r"""How the private selection's sample cost grows with k at ``epsilon``: (extra samples per unit of
-    :math:`\ln k`, fitted power of k), from the k that reach the target (NaN, NaN if fewer than two do)."""
+    :math:`\ln k`, extra samples per doubling of k), from the least-squares line of n needed on :math:`\ln k` over
+    the k that reach the target (NaN, NaN if fewer than two do). The second is the first times :math:`\ln 2`: the
+    rise of that line per doubling, the straight line of :func:`dpcore.viz.figures.tournament.price_of_k`."""
     curve = price_of_k(trials, seed, epsilon, run=run)
     found = np.isfinite(curve["needed"])
     if found.sum() < 2:
         return math.nan, math.nan
     k, needed = curve["k"][found], curve["needed"][found]
-    return float(np.polyfit(np.log(k), needed, 1)[0]), fit_power_law(k, needed)[0]
+    slope = float(np.polyfit(np.log(k), needed, 1)[0])
+    return slope, slope * math.log(2.0)
 
 
 @validated(seed=_SEED, epsilon=Choice(USER_EPSILONS))
@@ -440,7 +444,7 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
     one = one_run(k, n, epsilon, seed)
     means = one.means
     item_epsilon, user_epsilon = frame_epsilon(epsilon), frame_epsilon(epsilon, user_level=True)
-    slope, exponent = k_growth(trials, seed, item_epsilon, run=run)
+    slope, per_doubling = k_growth(trials, seed, item_epsilon, run=run)
     needed = users_needed_curves(seed, user_epsilon, run=run)["needed"]
     at_m = PER_USER.index(per_user)
     clipped, group = needed[USER_CLIPPED][at_m], needed[GROUP][at_m]
@@ -448,8 +452,9 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
         f"This run: the non-private tournament picks μ = {means[one.winner]:+.1f}, the minimum-distance estimate "
         f"μ = {means[one.closest]:+.1f}, the private selection μ = {means[one.chosen]:+.1f} (truth {TRUTH[0]:g}, "
         f"OPT {OPT:.3f}).",
-        (f"The private selection needs about **{slope:,.0f} more samples per unit of ln k** at ε = {item_epsilon:g} "
-         f"(fitted power of k: {exponent:.2f} — far from linear in k)." if np.isfinite(slope) else
+        (f"The private selection needs about **{per_doubling:,.0f} more samples per doubling of k** at "
+         f"ε = {item_epsilon:g} ({slope:,.0f} per unit of ln k): growth like ln k, far from linear in k."
+         if np.isfinite(slope) else
          "Too few k reach the target TV at this ε to fit the growth."),
         (f"At m = {per_user}, ε = {user_epsilon:g}: clipped user-level scores need about **{clipped:,.0f}** users, "
          f"group privacy {group:,.0f}." if np.isfinite(clipped) and np.isfinite(group) else

@@ -114,3 +114,22 @@ def test_presentation_mode_keeps_formulas_figures_and_takeaways_and_hides_the_pr
     assert set(charts(present)) == set(ANIMATED)
     assert not any("Each point is a coordinate" in text for text in texts(present.markdown))
     assert any("Where the pure substitute does not win" in text for text in texts(present.markdown))
+
+
+def _assert_every_frame_has_the_same_traces(spec: dict) -> None:
+    names = [[trace["name"] for trace in frame["data"]] for frame in spec["frames"]]
+    assert all(frame == names[0] for frame in names), [frame["name"] for frame in spec["frames"]]
+
+
+def test_largest_dimension_shows_every_figure_with_the_same_traces_in_every_frame():
+    """At d = 4096 naive Laplace's TV saturates at the small ε, so its fitted law has no point to fit: the curve
+    stays in every frame (as gaps) instead of leaving some frames and breaking the animation."""
+    at = run_page(d="4096")
+    assert not at.exception and not at.error
+    specs = charts(at)
+    assert set(specs) == set(ANIMATED)
+    for spec in specs.values():
+        _assert_every_frame_has_the_same_traces(spec)
+    fitted = "naive Laplace: fitted c·d^2/(εn)"
+    assert fitted in frame_traces(specs["tv_vs_n"], "0.1")
+    assert not np.isfinite(decode(frame_traces(specs["tv_vs_n"], "0.1")[fitted]["y"])).any()

@@ -63,8 +63,16 @@ def test_private_error_falls_with_n_and_the_guarantee_holds(default_page):
     """At ε = 0.1, k = 41: mean TV decreases from n = 30 to 10⁴ and stays under the 5α(n) + OPT guarantee."""
     traces = frame_traces(charts(default_page)["tv_vs_n"], "41")
     private = decode(traces[label(selection.PRIVATE)]["y"])
-    bound = decode(traces["guarantee 5α(n) + OPT"]["y"])
+    bound = decode(traces["guarantee 5α(n) + OPT (when OPT ≤ α)"]["y"])
     assert private[-1] < 0.05 < private[0] and np.all(private <= bound + 1e-12)
+
+
+def test_price_of_k_is_drawn_log_x_linear_y_so_a_straight_line_is_ln_k_growth(default_page):
+    """The page's reading rule ("a straight line is growth like ln k") holds only with log x and linear y."""
+    layout = charts(default_page)["price_of_k"]["layout"]
+    assert layout["xaxis"]["type"] == "log" and layout["yaxis"]["type"] == "linear"
+    guarantee = frame_traces(charts(default_page)["tv_vs_n"], "41")
+    assert "guarantee 5α(n) + OPT (when OPT ≤ α)" in guarantee and figures.GUARANTEE_LABEL in guarantee
 
 
 def test_clipping_needs_fewer_users_than_group_privacy_at_large_m(default_page):
@@ -106,7 +114,7 @@ def test_extreme_controls(query):
 @pytest.mark.parametrize("query, level, words", [
     (dict(eps="abc"), "error", "Invalid eps='abc'"),
     (dict(n="5"), "warning", "clamped to 30"),
-    (dict(a="0.3", b="0.3"), "error", "two different hypotheses"),
+    (dict(a="0.3", b="0.3"), "warning", "two different hypotheses"),
     (dict(k="40"), "info", "using the nearest, 41"),
 ])
 def test_bad_links_give_messages_not_tracebacks(query, level, words):
@@ -118,3 +126,16 @@ def test_bad_links_give_messages_not_tracebacks(query, level, words):
 def test_a_contest_of_one_hypothesis_with_itself_stops_only_its_section():
     specs = charts(run_page(a="0.3", b="0.3"))
     assert "contest" not in specs and {"win_matrix", "scores", "plane_scores", *ANIMATED} <= set(specs)
+
+
+def test_equal_contest_means_get_one_message_in_the_pages_words_and_every_other_chart():
+    """A link with a == b stops only "One contest", with a message naming the controls as the page labels them
+    ("H_i's mean", "H_j's mean"), never the library's parameter names; the 8 other charts render."""
+    at = run_page(a="0.3", b="0.3")
+    assert not at.exception
+    alerts = texts(at.error) + texts(at.warning) + texts(at.info)
+    assert len(alerts) == 1, alerts
+    assert "H_i" in alerts[0] and "H_j" in alerts[0] and "0.3" in alerts[0] and " a and b" not in alerts[0]
+    others = {"win_matrix", "scores", "tv_vs_n", "price_of_k", "users_needed", "user_tv", "plane_scores",
+              "plane_probabilities"}
+    assert set(charts(at)) == others

@@ -157,6 +157,8 @@ _K = Integer(low=2, high=2001)
 _N = Integer(low=2, high=1_000_000)
 _SEED = Integer(low=0)
 _TRIALS = Integer(low=1)
+#: The guarantee overlay's legend: the theorem (TV ≤ 5α + OPT w.p. ≥ 1 − 2β) assumes OPT ≤ α.
+GUARANTEE_LABEL = "guarantee 5α(n) + OPT (when OPT ≤ α)"
 
 
 @validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
@@ -205,11 +207,11 @@ def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False)
 @validated(trials=_TRIALS, seed=_SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=_FLAG)
 def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Mean TV of the three selections vs n at ``epsilon``, one frame per k (opening on frame ``start``), with our
-    guarantee 5α(n) + OPT (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
+    guarantee 5α(n) + OPT, valid when OPT ≤ α (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
     n = np.array(lesson.N_GRID, dtype=float)
 
     def references(k):
-        return [Series("guarantee 5α(n) + OPT", n, lesson.guarantee(n, k, epsilon), kind="theory",
+        return [Series(GUARANTEE_LABEL, n, lesson.guarantee(n, k, epsilon), kind="theory",
                        color=METHOD_COLORS["theory"]),
                 Series("OPT (best hypothesis)", n, np.full(n.size, lesson.OPT), kind="baseline",
                        color=METHOD_COLORS["lower_bound"])]
@@ -223,7 +225,8 @@ def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bo
 @validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
 def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Samples the private selection needs for mean TV ≤ 0.1 vs k, one frame per ε (opening on ``start``), with the
-    privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`)."""
+    privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`). Log x, linear y: growth like
+    ln k is a straight line."""
     frames = []
     for epsilon in lesson.EPSILON_FRAMES:
         curve = lesson.price_of_k(trials, seed, epsilon, run=run)
@@ -234,7 +237,8 @@ def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, r
         ]))
     return animated_sweep(frames, x_title="number of hypotheses k",
                           y_title=f"n needed for mean TV ≤ {lesson.TARGET_TV:g}", frame_title="ε",
-                          title="The price of k: samples needed grow like ln k", presentation=presentation, start=start)
+                          title="The price of k: samples needed grow like ln k", log_y=False,
+                          presentation=presentation, start=start)
 
 
 @validated(seed=_SEED, presentation=_FLAG)
