@@ -1,11 +1,15 @@
 """Shared test settings.
 
-Hypothesis's CI profile (chosen when the environment sets CI) derives a new settings object from the previous one
-on every call of a parametrised ``@given`` test, and reads each derived setting through that chain recursively: after
-about 900 calls (tests/test_validation.py makes more) the chain outgrows Python's default recursion limit of 1000.
-A larger limit lets the chain be walked; nothing else depends on it.
+* ``tests/app/scripts`` holds small Streamlit pages that the tests run through AppTest: they are not test modules
+  (and importing one outside a Streamlit run would execute it).
+* Hypothesis's CI profile (chosen when the environment sets CI) derives a new settings object from the previous one on
+  every call of a parametrised ``@given`` test and reads each setting through that chain recursively: after about 900
+  calls (tests/test_validation.py makes more) the chain outgrows Python's default recursion limit of 1000. A larger
+  limit lets the chain be walked; nothing else depends on it.
 """
 
 import sys
+
+collect_ignore = ["app/scripts"]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
