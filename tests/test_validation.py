@@ -44,6 +44,9 @@ STORED_SWEEPS = lambda function, **params: importlib.import_module("dpcore.exper
 # The arguments the one-dimensional heavy-tailed means share.
 MEAN_1D = dict(x=np.linspace(0.0, 1.0, 8), moment_k=3, mean_range=10.0, rng=0, bucket_constant=2.0)
 
+# The arguments the partitioning-rounds runs share (rows, or simulated block counts).
+ROUNDS = dict(epsilon=1.0, rng=0, beta=0.1, fractions=np.array([0.3, 0.4, 0.3]), heavy="gaussian", rho=0.5, rounds=1)
+
 # One valid call per public function: the baseline each bad value is swapped into.
 VALID_CALLS = {
     "accounting.laplace_delta": dict(epsilon=0.5, scale=1.0, sensitivity=1.0),
@@ -502,28 +505,8 @@ VALID_CALLS = {
     ),
     "estimators.partition_rounds.bernstein_bound": dict(mean=1.0, variance=1.0, width=1.0, log_term=2.0),
     "estimators.partition_rounds.clipped_laplace_means": dict(rows=np.ones((3, 2)), epsilon=1.0, radius=1.0, rng=0),
-    "estimators.partition_rounds.partition_rounds": dict(
-        x=np.zeros((30, 4)),
-        epsilon=1.0,
-        rng=0,
-        beta=0.1,
-        fractions=np.array([0.3, 0.4, 0.3]),
-        heavy="gaussian",
-        rho=0.5,
-        rounds=1,
-    ),
-    "estimators.partition_rounds.simulate_partition_rounds": dict(
-        p=np.array([0.4, 0.1, 0.01]),
-        n=30,
-        epsilon=1.0,
-        trials=2,
-        rng=0,
-        beta=0.1,
-        fractions=np.array([0.3, 0.4, 0.3]),
-        heavy="gaussian",
-        rho=0.5,
-        rounds=1,
-    ),
+    "estimators.partition_rounds.partition_rounds": dict(ROUNDS, x=np.zeros((30, 4))),
+    "estimators.partition_rounds.simulate_partition_rounds": dict(ROUNDS, p=np.array([0.4, 0.1, 0.01]), n=30, trials=2),
     "estimators.partition_rounds.simulate_estimators": dict(
         p=np.array([0.4, 0.1, 0.01]), n=30, epsilon=1.0, rng=0, delta=1e-6, beta=0.1
     ),
