@@ -255,9 +255,9 @@ def test_window_caption_quotes_the_one_run():
     run = truncation_lesson.one_run(**DEFAULTS)
     curve = truncation_lesson.bias_noise_tradeoff("lomax", "3", 10_000, 1.0)
     assert truncation_lesson.window_caption(**DEFAULTS) == (
-        f"Window radius t = 2: {100 * run.clipped_fraction:.2f} % of points clipped, bias {run.bias:+.4f}, privacy "
-        f"noise sd {run.noise_sd:.4f}. The best radius for this distribution is t = {curve['best']:.3g} (root MSE "
-        f"{curve['best_rmse']:.4f}).")
+        f"Window radius t = 2: {100 * run.clipped_fraction:.2f} % of points clipped (counted on the data without "
+        f"noise: not private), exact bias {run.bias:+.4f}, privacy noise sd {run.noise_sd:.4f}. The best radius for "
+        f"this distribution is t = {curve['best']:.3g} (root MSE {curve['best_rmse']:.4f}).")
 
 
 def test_slope_note_quotes_the_fit_and_explains_a_law_lighter_than_the_worst_case(runner):

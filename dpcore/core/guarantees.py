@@ -1,11 +1,12 @@
-"""The typed statement of a privacy guarantee: which notion, which parameters, which neighbouring relation."""
+"""The typed statement of a privacy guarantee (which notion, which parameters, which neighbouring relation), and the
+privacy role of every field of a result type (what the guarantee covers, what is public, what is a diagnostic)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
-__all__ = ["Guarantee", "NOTIONS", "RELATIONS"]
+__all__ = ["Guarantee", "NOTIONS", "RELATIONS", "ROLES", "diagnostic", "privacy_roles", "public", "released"]
 
 NOTIONS = ("pure", "approximate", "zcdp")
 RELATIONS = ("replace-one", "add/remove-one", "replace-one-user")
@@ -54,3 +55,45 @@ class Guarantee:
         else:
             claim = f"({self.epsilon:g}, {self.delta:g})-DP"
         return f"{claim} ({self.relation} neighbours)"
+
+
+ROLES = {
+    "released": "covered by the guarantee: a private output, or computed from private outputs only",
+    "public": "depends only on the public parameters, never on the data",
+    "diagnostic": "computed from the data without noise: NOT private, for teaching and debugging only",
+}
+
+
+def _role(name: str):
+    return field(metadata={"privacy": name})
+
+
+def released():
+    """A result field the privacy guarantee covers (see :data:`ROLES`)."""
+    return _role("released")
+
+
+def public():
+    """A result field that depends only on public parameters (see :data:`ROLES`)."""
+    return _role("public")
+
+
+def diagnostic():
+    """A result field computed from the data without noise: not private (see :data:`ROLES`)."""
+    return _role("diagnostic")
+
+
+def privacy_roles(result_type) -> dict[str, str]:
+    """Field name -> privacy role (``"released"``, ``"public"`` or ``"diagnostic"``) of a result dataclass.
+
+    Examples
+    --------
+    >>> from dpcore.estimators.selection import Selection
+    >>> privacy_roles(Selection)["index"], privacy_roles(Selection)["scores"]
+    ('released', 'diagnostic')
+    """
+    roles = {f.name: f.metadata.get("privacy") for f in fields(result_type)}
+    unlabelled = [name for name, role in roles.items() if role not in ROLES]
+    if unlabelled:
+        raise TypeError(f"{result_type.__name__} does not label the privacy role of {unlabelled}")
+    return roles

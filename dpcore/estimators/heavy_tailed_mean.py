@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import accounting, mechanisms
+from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, spawn
 from ..core.validation import Array, Integer, Real, Seed, float_if_scalar, validated
 
@@ -94,27 +95,30 @@ Noise = Callable[[np.ndarray, float, np.random.Generator], np.ndarray]
 class MeanEstimate:
     """A private 1-D mean and how it was made.
 
+    Each field's privacy role (:func:`dpcore.core.guarantees.privacy_roles`) is given after its type.
+
     Attributes
     ----------
-    estimate : float or numpy.ndarray
+    estimate : float or numpy.ndarray, released
         The released mean: a float for one dataset, shape ``(trials,)`` for ``(trials, n)`` data.
-    interval_low, interval_high : float or numpy.ndarray
+    interval_low, interval_high : float or numpy.ndarray, released
         The clipping window used (T1: the public one; T3: the private window of the median group).
-    clipped_fraction : float or numpy.ndarray
-        Fraction of the averaged points that fell outside the window (T3: in the median group).
-    noise_scale : float
+    clipped_fraction : float or numpy.ndarray, diagnostic
+        Fraction of the averaged points that fell outside the window (T3: in the median group). Computed from the
+        data without noise: not private.
+    noise_scale : float, public
         Laplace scale :math:`b` (or Gaussian :math:`\\sigma`) of the final noise. Public: it depends only on
         the parameters, since every T3 window has length :math:`6r`.
-    guarantee : str
+    guarantee : str, public
         The privacy guarantee, e.g. ``"1-DP (pure), replace-one"``.
     """
 
-    estimate: float | np.ndarray
-    interval_low: float | np.ndarray
-    interval_high: float | np.ndarray
-    clipped_fraction: float | np.ndarray
-    noise_scale: float
-    guarantee: str
+    estimate: float | np.ndarray = released()
+    interval_low: float | np.ndarray = released()
+    interval_high: float | np.ndarray = released()
+    clipped_fraction: float | np.ndarray = diagnostic()
+    noise_scale: float = public()
+    guarantee: str = public()
 
 
 

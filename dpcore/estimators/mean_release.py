@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import accounting, mechanisms
+from ..core.guarantees import public
 from ..core.randomness import RngLike
 from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, Seed, validated
 from .clipping import clip_to_ball
@@ -58,27 +59,28 @@ _MECHANISM = Choice(MECHANISMS)
 
 @dataclass(frozen=True)
 class NoiseCalibration:
-    """How a mechanism privatises the clipped mean, and what it costs.
+    """How a mechanism privatises the clipped mean, and what it costs. Every field is public: a calibration depends
+    only on the parameters, never on the data (:func:`dpcore.core.guarantees.privacy_roles`).
 
     Attributes
     ----------
-    mechanism : str
+    mechanism : str, public
         The mechanism's id (one of :data:`MECHANISMS`).
-    guarantee : str
+    guarantee : str, public
         The privacy statement, e.g. ``"1-DP (pure)"``.
-    sensitivity : float
+    sensitivity : float, public
         The sensitivity it is calibrated to (:math:`\\Delta_1` for Laplace, :math:`\\Delta_2` otherwise).
-    coordinate_sd : float
+    coordinate_sd : float, public
         Standard deviation of the noise in each coordinate.
-    rmse : float
+    rmse : float, public
         Exact :math:`\\sqrt{\\mathbb E\\|\\text{noise}\\|_2^2} = \\sqrt d \\cdot` ``coordinate_sd``.
     """
 
-    mechanism: str
-    guarantee: str
-    sensitivity: float
-    coordinate_sd: float
-    rmse: float
+    mechanism: str = public()
+    guarantee: str = public()
+    sensitivity: float = public()
+    coordinate_sd: float = public()
+    rmse: float = public()
 
 
 @validated(dimension=_DIMENSION, n_samples=_SAMPLES, beta=_BETA)

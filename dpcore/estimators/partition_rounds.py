@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..core.guarantees import public, released
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Integer, Real, Seed, validated
 from ..distributions import binary_product as products
@@ -101,13 +102,14 @@ class BlockLayout:
     """The disjoint row blocks, fixed before looking at the data (algorithms.md §3.3 step 1).
 
     ``rounds`` partition blocks of ``round_size`` rows, then the heavy block (``heavy_size``) and the final block
-    (``final_size``); ``log_term`` is :math:`L_0 = \\ln(2d/\\beta)` of the stopping rule."""
+    (``final_size``); ``log_term`` is :math:`L_0 = \\ln(2d/\\beta)` of the stopping rule. Every field is public: the
+    layout depends only on n, d and β."""
 
-    rounds: int
-    round_size: int
-    heavy_size: int
-    final_size: int
-    log_term: float
+    rounds: int = public()
+    round_size: int = public()
+    heavy_size: int = public()
+    final_size: int = public()
+    log_term: float = public()
 
     @property
     def total(self) -> int:
@@ -187,42 +189,52 @@ class _ExactMeans:
 class PartitionRound:
     """One partition round: bound :math:`u_r`, threshold :math:`\\tfrac38u_r`, rows used, and per trial the
     candidate set :math:`S_r`, clip radius :math:`T_r`, Laplace scale, noisy means (NaN outside :math:`S_r`) and
-    the selected group :math:`H_r`. Per-trial arrays have a leading trial axis unless the input had none."""
+    the selected group :math:`H_r`. Per-trial arrays have a leading trial axis unless the input had none.
 
-    bound: float
-    threshold: float
-    samples: int
-    candidates: np.ndarray
-    radius: np.ndarray
-    noise_scale: np.ndarray
-    noisy_means: np.ndarray
-    selected: np.ndarray
+    Privacy roles (:func:`dpcore.core.guarantees.privacy_roles`): ``bound``, ``threshold`` and ``samples`` are
+    public; every per-trial field is released (the noisy means, or computed from earlier rounds' releases only).
+    """
+
+    bound: float = public()
+    threshold: float = public()
+    samples: int = public()
+    candidates: np.ndarray = released()
+    radius: np.ndarray = released()
+    noise_scale: np.ndarray = released()
+    noisy_means: np.ndarray = released()
+    selected: np.ndarray = released()
 
 
 @dataclass(frozen=True)
 class BlockRelease:
-    """The heavy or the final block's release: coordinates, rows used, clip radius, noise scale, estimates."""
+    """The heavy or the final block's release: coordinates, rows used, clip radius, noise scale, estimates.
 
-    coordinates: np.ndarray
-    samples: int
-    radius: np.ndarray
-    noise_scale: np.ndarray
-    estimates: np.ndarray
+    Privacy roles: ``samples`` is public; the rest is released (the noisy estimates, and the coordinates, radii
+    and scales computed from the rounds' releases only)."""
+
+    coordinates: np.ndarray = released()
+    samples: int = public()
+    radius: np.ndarray = released()
+    noise_scale: np.ndarray = released()
+    estimates: np.ndarray = released()
 
 
 @dataclass(frozen=True)
 class PartitionResult:
     """Output of :func:`partition_rounds`: the estimate :math:`\\hat q \\in [0, 1/2]^d` and the trace of every step.
 
-    ``scales`` holds :math:`s_j` (the bound of the round that selected :math:`j`, 0 for light coordinates)."""
+    ``scales`` holds :math:`s_j` (the bound of the round that selected :math:`j`, 0 for light coordinates).
 
-    estimate: np.ndarray
-    rounds: tuple[PartitionRound, ...]
-    heavy: BlockRelease
-    final: BlockRelease
-    scales: np.ndarray
-    layout: BlockLayout
-    guarantee: str
+    Privacy roles: ``layout`` and ``guarantee`` are public; everything else is released (the whole trace is
+    covered by the guarantee: no field is a non-private diagnostic)."""
+
+    estimate: np.ndarray = released()
+    rounds: tuple[PartitionRound, ...] = released()
+    heavy: BlockRelease = released()
+    final: BlockRelease = released()
+    scales: np.ndarray = released()
+    layout: BlockLayout = public()
+    guarantee: str = public()
 
 
 def _laplace_release(means, columns, radius, samples, epsilon, rng):

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from .. import mechanisms
+from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, spawn
 from ..core.validation import Array, Choice, Integer, Real, Seed, validated
 from ..mechanisms import private_quantile
@@ -378,16 +379,20 @@ class IterativeResult:
     ``trajectory`` has shape ``(T+1, 2)`` (the initial point, then each :math:`\\tilde\\mu_t`); ``directions``
     ``(T, 2)``; ``steps`` and ``radii`` ``(T,)``; ``scores`` ``(T, A·A_θ)`` the polar SDP grid of each round
     (cells as in :func:`polar_score_grid`).
+
+    Privacy roles (:func:`dpcore.core.guarantees.privacy_roles`): ``scores`` is a diagnostic (the SDP values are
+    computed from the data without noise: not private); ``radii`` (the public schedule :math:`r/2^t`), ``epsilon``
+    and ``guarantee`` are public; the estimate, the trajectory, the directions and the steps are released.
     """
 
-    estimate: np.ndarray
-    trajectory: np.ndarray
-    directions: np.ndarray
-    steps: np.ndarray
-    radii: np.ndarray
-    scores: np.ndarray
-    epsilon: float
-    guarantee: str
+    estimate: np.ndarray = released()
+    trajectory: np.ndarray = released()
+    directions: np.ndarray = released()
+    steps: np.ndarray = released()
+    radii: np.ndarray = public()
+    scores: np.ndarray = diagnostic()
+    epsilon: float = public()
+    guarantee: str = public()
 
 
 @validated(points=Array(ndim=(2,)), epsilon=_POSITIVE, buckets=Integer(low=1), steps=Integer(low=1),

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, InstanceOf, Integer, Real, Seed, validated
 from ..mechanisms import exponential, exponential_probabilities
@@ -540,14 +541,27 @@ def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
 
 @dataclass(frozen=True)
 class Selection:
-    """A private selection: the chosen ``index``, the exponential mechanism's ``probabilities``, the ``scores`` and
-    their ``sensitivity``, and the ``guarantee``."""
+    """A private selection.
 
-    index: int | np.ndarray
-    probabilities: np.ndarray
-    scores: np.ndarray
-    sensitivity: float
-    guarantee: str
+    Attributes
+    ----------
+    index : int or numpy.ndarray, released
+        The chosen hypothesis: the only private output.
+    probabilities : numpy.ndarray, diagnostic
+        The exponential mechanism's selection probabilities. Computed from the data: not private.
+    scores : numpy.ndarray, diagnostic
+        The scores behind them (e.g. Scheffé wins). Computed from the data without noise: not private.
+    sensitivity : float, public
+        The scores' sensitivity :math:`\\Delta`.
+    guarantee : str, public
+        The privacy statement.
+    """
+
+    index: int | np.ndarray = released()
+    probabilities: np.ndarray = diagnostic()
+    scores: np.ndarray = diagnostic()
+    sensitivity: float = public()
+    guarantee: str = public()
 
 
 

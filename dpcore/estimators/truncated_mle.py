@@ -33,6 +33,7 @@ import numpy as np
 from scipy import special, stats
 
 from .. import accounting, mechanisms
+from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, as_generator, spawn
 from ..core.validation import Array, Integer, Real, Seed, validated
 
@@ -71,31 +72,32 @@ _KEEP_FRACTION = 0.8  # N = floor(0.8 a_min n), 003 Lemma 2.1 (iii)
 
 @dataclass(frozen=True)
 class TruncatedEstimate:
-    """One private estimate (or one per trial) and what it was built from.
+    """One private estimate (or one per trial) and what it was built from. Each field's privacy role
+    (:func:`dpcore.core.guarantees.privacy_roles`) is given after its type.
 
     Attributes
     ----------
-    estimate : float or numpy.ndarray
+    estimate : float or numpy.ndarray, released
         The estimate of :math:`\\mu^*`: float / ``(d,)``, or ``(trials,)`` / ``(trials, d)`` when vectorised.
-    naive : float or numpy.ndarray
+    naive : float or numpy.ndarray, released
         The private naive truncated mean from the same release (biased towards the warm start).
-    kept : int or numpy.ndarray
-        Points inside :math:`S` before trimming or padding to ``target_size``.
-    target_size : int
+    kept : int or numpy.ndarray, diagnostic
+        Points inside :math:`S` before trimming or padding to ``target_size``. Counted without noise: not private.
+    target_size : int, public
         :math:`N`, the size of the preprocessed dataset.
-    noise_sigma : float
+    noise_sigma : float, public
         Standard deviation of the Gaussian noise per coordinate: of the released mean, or of each
         gradient release (DP-GD).
-    guarantee : str
+    guarantee : str, public
         The privacy statement, with its sensitivity and calibration.
     """
 
-    estimate: np.ndarray | float
-    naive: np.ndarray | float
-    kept: int | np.ndarray
-    target_size: int
-    noise_sigma: float
-    guarantee: str
+    estimate: np.ndarray | float = released()
+    naive: np.ndarray | float = released()
+    kept: int | np.ndarray = diagnostic()
+    target_size: int = public()
+    noise_sigma: float = public()
+    guarantee: str = public()
 
 
 

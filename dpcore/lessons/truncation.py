@@ -210,9 +210,10 @@ def window_caption(family: str, moment: str, n: int, radius: float, epsilon: flo
     """
     run = one_run(family, moment, n, radius, epsilon, seed)
     curve = bias_noise_tradeoff(family, moment, n, epsilon)
-    return (f"Window radius t = {radius:g}: {100 * run.clipped_fraction:.2f} % of points clipped, bias "
-            f"{run.bias:+.4f}, privacy noise sd {run.noise_sd:.4f}. The best radius for this distribution is "
-            f"t = {curve['best']:.3g} (root MSE {curve['best_rmse']:.4f}).")
+    return (f"Window radius t = {radius:g}: {100 * run.clipped_fraction:.2f} % of points clipped (counted "
+            f"on the data without noise: not private), exact bias {run.bias:+.4f}, privacy noise sd "
+            f"{run.noise_sd:.4f}. The best radius for this distribution is t = {curve['best']:.3g} (root MSE "
+            f"{curve['best_rmse']:.4f}).")
 
 
 # --------------------------------------------------------------------------------------- error vs n

@@ -1,5 +1,7 @@
 """AppTest property test: seeded random combinations of every page's allowed control values (ends of every range
-and equal values of controls that share their options included) never raise, and every message is in plain words.
+and equal values of controls that share their options included) never raise, keep every section of the page (each
+heading is still there, and each chart of the default run is either drawn or replaced by a message), and every
+message is in plain words.
 
 The allowed values are read from the page's widgets after a run at its defaults (importing a page script would run
 it): select sliders and radios by their options (display texts, thousands separators dropped: the URL parser
@@ -45,18 +47,30 @@ def combinations(values: dict[str, list[str]], rng: random.Random) -> list[dict[
     return queries
 
 
-def page_queries() -> list[tuple[str, dict[str, str]]]:
+def sections(at) -> tuple[list[str], int]:
+    """The page's section headings, and how many charts it drew."""
+    return texts(at.subheader), len(at.get("plotly_chart"))
+
+
+def page_queries() -> list[tuple[str, dict[str, str], tuple[list[str], int]]]:
     rng = random.Random(0)
     cases = []
     for info in PAGES:
         script = page_path(info.script.removeprefix("app_pages/"))
-        cases += [(script, query) for query in combinations(allowed_values(run(script, timeout=300)), rng)]
+        defaults = run(script, timeout=300)
+        cases += [(script, query, sections(defaults)) for query in combinations(allowed_values(defaults), rng)]
     return cases
 
 
-@pytest.mark.parametrize("script, query", page_queries(), ids=lambda value: str(value).rpartition("/")[2])
-def test_random_control_combinations_run_and_speak_plainly(script, query):
+@pytest.mark.parametrize("script, query, default_sections", page_queries(),
+                         ids=lambda value: str(value).rpartition("/")[2] if isinstance(value, (str, dict)) else "")
+def test_random_control_combinations_run_keep_every_section_and_speak_plainly(script, query, default_sections):
     at = run(script, timeout=600, **query)
     assert not at.exception, [element.value for element in at.exception]
-    for message in texts(at.error) + texts(at.warning) + texts(at.info):
+    messages = texts(at.error) + texts(at.warning)
+    for message in messages + texts(at.info):
         assert not any(word in message for word in INTERNAL), message
+    headings, charts = sections(at)
+    default_headings, default_charts = default_sections
+    assert headings == default_headings
+    assert charts + len(messages) >= default_charts, f"{default_charts - charts} charts gone, {len(messages)} messages"
