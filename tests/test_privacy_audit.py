@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from dpcore import audit, mechanisms
+from dpcore import accounting, audit, mechanisms
 from dpcore.estimators import partition_rounds as product
 from dpcore.estimators.clipping import clip_to_ball
 
@@ -148,22 +148,21 @@ ROUND_NEIGHBOUR = np.vstack([[0.0, 0.0, 1.0, 1.0], ROUND_ROWS[1:]])
 ROUND_SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 
 
-def round_release(rows, epsilon, seed, clip=True):
-    """DRAWS releases of one round on ``rows``: (clipped) mean + Lap(2T/(eps n)) per coordinate."""
+def round_release(rows, epsilon, seed, clip=True, draws=DRAWS):
+    """``draws`` releases of one round on ``rows``: (clipped) mean + Lap(2T/(eps n)) per coordinate."""
     n, d = rows.shape
     mean = clip_to_ball(rows, ROUND_RADIUS, order=1).mean(axis=0) if clip else rows.mean(axis=0)
-    return mechanisms.laplace(np.broadcast_to(mean, (DRAWS, d)), 2 * ROUND_RADIUS / n, epsilon, rng=seed)
+    return mechanisms.laplace(np.broadcast_to(mean, (draws, d)), 2 * ROUND_RADIUS / n, epsilon, rng=seed)
 
 
-def round_audit(epsilon_used=EPSILON, clip=True):
-    """Audit the round at the claimed EPSILON on the neighbours; the statistic is min_j sign_j (y_j - mean_j)/b."""
+def round_audit(epsilon_used=EPSILON, clip=True, claimed=EPSILON, draws=DRAWS, thresholds=(-0.5, 0.0, 0.5, 1.0, 2.0)):
+    """Audit the round at the ``claimed`` eps on the neighbours; the statistic is min_j sign_j (y_j - mean_j)/b."""
     n = ROUND_ROWS.shape[0]
     centre = clip_to_ball(ROUND_ROWS, ROUND_RADIUS, order=1).mean(axis=0)
-    scale = 2 * ROUND_RADIUS / (EPSILON * n)
-    statistics = [np.min(ROUND_SIGNS * (round_release(rows, epsilon_used, seed, clip) - centre), axis=1) / scale
-                  for rows, seed in ((ROUND_ROWS, 1), (ROUND_NEIGHBOUR, 2))]
-    thresholds = np.array([-0.5, 0.0, 0.5, 1.0, 2.0])
-    return audit.epsilon_lower_bound(*(audit.threshold_counts(s, thresholds) for s in statistics), DRAWS)
+    scale = 2 * ROUND_RADIUS / (claimed * n)
+    statistics = [np.min(ROUND_SIGNS * (round_release(rows, epsilon_used, seed, clip, draws) - centre), axis=1)
+                  / scale for rows, seed in ((ROUND_ROWS, 1), (ROUND_NEIGHBOUR, 2))]
+    return audit.epsilon_lower_bound(*(audit.threshold_counts(s, np.array(thresholds)) for s in statistics), draws)
 
 
 def test_clipped_laplace_means_is_exactly_clip_mean_laplace():
@@ -228,8 +227,8 @@ def placement(seed):
     return "heavy"
 
 
-def partition_statistic(rows, epsilon, seed, block):
-    runs = product.partition_rounds(np.broadcast_to(rows, (PARTITION_DRAWS, *rows.shape)), epsilon, rng=seed,
+def partition_statistic(rows, epsilon, seed, block, draws=PARTITION_DRAWS):
+    runs = product.partition_rounds(np.broadcast_to(rows, (draws, *rows.shape)), epsilon, rng=seed,
                                     **PARTITION_SETTINGS)
     if block == "round":
         return ((runs.scales > 0) @ np.array([1, 2, 4, 8])).astype(float), runs
@@ -238,16 +237,16 @@ def partition_statistic(rows, epsilon, seed, block):
     return np.where(released, corner, -1.0), runs
 
 
-def partition_audit(block, epsilon_used=EPSILON):
+def partition_audit(block, epsilon_used=EPSILON, draws=PARTITION_DRAWS):
     seed = next(s for s in range(100) if placement(s) == block)
-    (on_x, runs), (on_neighbour, _) = (partition_statistic(rows, epsilon_used, seed, block)
+    (on_x, runs), (on_neighbour, _) = (partition_statistic(rows, epsilon_used, seed, block, draws)
                                        for rows in (PARTITION_ROWS, PARTITION_NEIGHBOUR))
     if block == "round":
         counts = [audit.outcome_counts(s, 16) for s in (on_x, on_neighbour)]
     else:
         thresholds = np.array([0.0, 0.1, 0.2, 0.2499])
         counts = [audit.threshold_counts(s, thresholds) for s in (on_x, on_neighbour)]
-    return audit.epsilon_lower_bound(*counts, PARTITION_DRAWS), runs
+    return audit.epsilon_lower_bound(*counts, draws), runs
 
 
 @pytest.mark.parametrize("block", ["final", "heavy", "round"])
@@ -270,32 +269,6 @@ def test_broken_partition_rounds_is_caught(block):
     """Noise scaled down (eps x2 in the final block, x3 elsewhere, claimed as 1): the bound exceeds 1."""
     result, _ = partition_audit(block, BROKEN_FACTOR[block] * EPSILON)
     assert result.epsilon_lower_bound > EPSILON
-
-
-if __name__ == "__main__":
-    print(f"{'mechanism':55s} {'claimed eps':>11s} {'measured lower bound':>21s}")
-    for name, (run, _) in CORRECT.items():
-        print(f"{'correct: ' + name:55s} {EPSILON:11.2f} {run().epsilon_lower_bound:21.3f}")
-    for name, run in BROKEN.items():
-        print(f"{'broken: ' + name:55s} {EPSILON:11.2f} {run().epsilon_lower_bound:21.3f}")
-    for monotonic in (False, True):
-        select, draws, candidates = noisy_max(monotonic)
-        scores, neighbour = (s[:candidates] for s in NON_MONOTONE)
-        bound = audit.epsilon_lower_bound(audit.outcome_counts(select(scores, 1), candidates),
-                                          audit.outcome_counts(select(neighbour, 2), candidates), draws)
-        label = "broken: noisy max, Lap(1/eps)" if monotonic else "correct: noisy max, Lap(2/eps)"
-        print(f"{label + ' on non-monotone scores':55s} {EPSILON:11.2f} {bound.epsilon_lower_bound:21.3f}")
-    print(f"{'correct: partition round (clip + Laplace)':55s} {EPSILON:11.2f} "
-          f"{round_audit().epsilon_lower_bound:21.3f}")
-    print(f"{'broken: partition round, noise halved':55s} {EPSILON:11.2f} "
-          f"{round_audit(2 * EPSILON).epsilon_lower_bound:21.3f}")
-    print(f"{'broken: partition round, clip forgotten':55s} {EPSILON:11.2f} "
-          f"{round_audit(clip=False).epsilon_lower_bound:21.3f}")
-    for block, factor in BROKEN_FACTOR.items():
-        print(f"{'correct: partition_rounds, row in ' + block + ' block':55s} {EPSILON:11.2f} "
-              f"{partition_audit(block)[0].epsilon_lower_bound:21.3f}")
-        print(f"{f'broken: partition_rounds, eps x{factor:g}, row in {block} block':55s} {EPSILON:11.2f} "
-              f"{partition_audit(block, factor * EPSILON)[0].epsilon_lower_bound:21.3f}")
 
 
 # ---------------------------------------------------------------- audits at extreme ε (issue: not only at ε = 1)
@@ -351,3 +324,156 @@ def test_exponential_mechanism_audit_at_extreme_epsilon(epsilon, draws):
         return audit.epsilon_lower_bound(on_x, on_neighbour, draws).epsilon_lower_bound
     assert bound(monotonic=False) <= epsilon
     assert bound(monotonic=True) > epsilon
+
+
+# ------------------------------------------------------------ the other mechanisms at extreme ε (same issue)
+# Each audit below is built so that one event carries (nearly) all of the privacy loss, and only that event is
+# counted (the zCDP Gaussian, whose loss is spread out, uses 7): with its complement and both directions that makes 4
+# tests, so the 95 % bound lies z = 2.24 standard errors below the estimated log ratio, se ≈ √(2(1-p)/(N p)) for an
+# event of probability p among N draws. If the event shows c·ε of a tiny ε, the broken variant (2× too little noise)
+# shows 2c·ε and is caught when (2c - 1)ε > 2.24 se: every tiny-ε row's draws leave 3.8 to 7.8 se more than that.
+# At ε = 5 the correct bound stays at or below ε by the confidence level alone, and the broken variant's event is so
+# rare on the neighbour (a few counts, or none) that even its upper confidence bound puts the ratio far above e^5.
+# An audit maps (setting, draws, broken) to (lower bound, claimed ε); the setting is ε, except ρ for the zCDP Gaussian.
+
+def one_event_bound(on_x, on_neighbour, draws, threshold=0.0):
+    """The audit bound from the event {statistic > threshold} (and its complement) on the two neighbours."""
+    return audit.epsilon_lower_bound(*(audit.threshold_counts(s, np.array([threshold])) for s in (on_x, on_neighbour)),
+                                     draws).epsilon_lower_bound
+
+
+def histogram_extreme(epsilon, draws, broken=False):
+    """One point in bin 0 (X) or bin 1 (X'): counts (1, 0) and (0, 1), each with Lap(2/ε). The event {y0 > 1, y1 < 0}
+    has probability 1/4 on X and (e^{-ε/2}/2)^2 on X': ratio exactly e^ε (c = 1, p = 1/4). Broken: noise halved."""
+    edges = np.array([-1.0, 1.0, 2.0])
+    on = [np.min((mechanisms.laplace_histogram(np.full((draws, 1), point), edges, epsilon * (2 if broken else 1),
+                                               rng=seed) - [1.0, 0.0]) * [1.0, -1.0], axis=1)
+          for point, seed in ((0.0, 1), (1.5, 2))]
+    return one_event_bound(*on, draws), epsilon
+
+
+def selection_extreme(select, candidates):
+    """Worst-case non-monotone neighbours (on X' candidate 0 loses a point and every other one gains one), event
+    {output = 0}: ``outcome_counts(..., 1)`` counts outcome 0 only."""
+    def run(epsilon, draws, broken=False):
+        on_x, on_neighbour = (audit.outcome_counts(select(scores[:candidates], epsilon, seed, draws, broken), 1)
+                              for seed, scores in enumerate(NON_MONOTONE, start=1))
+        return audit.epsilon_lower_bound(on_x, on_neighbour, draws).epsilon_lower_bound, epsilon
+    return run
+
+
+# Report noisy max, 4 candidates: P(output 0) = ∫ f(x) F(x ± 1/b)^3 dx, ln ratio 0.875ε as ε → 0 (p = 1/4), 3.61 at
+# ε = 5 (exact integrals). Broken: Lap(1/ε) (monotonic=True on non-monotone scores), 1.75ε and 6.30.
+noisy_max_extreme = selection_extreme(lambda scores, epsilon, seed, draws, broken: mechanisms.report_noisy_max(
+    scores, epsilon, monotonic=broken, rng=seed, size=draws), 4)
+# Permute-and-flip, 2 candidates: P(output 0) = 1 - e^{-ε/2}/2 on X and e^{-ε/2}/2 on X', ratio 2e^{ε/2} - 1: ≈ e^ε
+# as ε → 0 (c = 1, p = 1/2), ln = 3.15 at ε = 5. Broken: the factor 2 dropped (sensitivity 1/2): 2e^ε - 1, ≈ e^{2ε}.
+permute_and_flip_extreme = selection_extreme(lambda scores, epsilon, seed, draws, broken: mechanisms.permute_and_flip(
+    scores, epsilon, sensitivity=0.5 if broken else 1.0, rng=seed, size=draws), 2)
+
+QUANTILE_SPLIT = 0.2  # a: minimises (1 - a) / (a (1 - 2a)^2), the draws the broken variant needs at a tiny ε
+
+
+def quantile_extreme(epsilon, draws, broken=False):
+    """Median of X = {0, a} against X' = {a, 1} on [0, 1] (the point at 0 moved to 1): the rank score is 0 on [0, a)
+    and -1 on [a, 1] for X, the reverse for X'. The event {y < a} has ratio e^{ε/2} times the normalisers' ratio,
+    ln ≈ (1 - a)ε = 0.8ε as ε → 0 (p = a), 3.62 at ε = 5. Broken: the factor 2 dropped (2ε passed): 1.6ε and 6.36."""
+    on = [mechanisms.private_quantile(np.broadcast_to(x, (draws, 2)), 0.5, epsilon * (2 if broken else 1), 0.0, 1.0,
+                                      rng=seed)
+          for x, seed in (([0.0, QUANTILE_SPLIT], 1), ([QUANTILE_SPLIT, 1.0], 2))]
+    return one_event_bound(*on, draws, QUANTILE_SPLIT), epsilon
+
+
+ZCDP_DELTA = 1e-3
+
+
+def zcdp_extreme(rho, draws, broken=False):
+    """zcdp_gaussian on values 0 and 1 (Δ2 = 1, σ = 1/√(2ρ)) audited at the (ε, δ) its optimal conversion claims,
+    ε = zcdp_to_approx_optimal(ρ, δ), with events {y > 1/2 + kσ/2}, k = 0..6. δ = 1e-3: at δ = 1e-5 the claim of a
+    tiny ρ is mostly its ln(1/δ) term (ρ = 5e-5 claims 0.031, which σ/2 only just reaches with 10^7 draws), while at
+    δ = 1e-3, ρ = 5e-5 (= ε²/2 for ε = 0.01) claims ε = 0.013 (exact: 0.009) and σ/2 shows ≈ 0.017 with 3·10^6.
+    ρ = 1 claims 5.42 at δ = 1e-3. Broken: the sensitivity halved (σ/2, i.e. 4ρ)."""
+    sigma = 1.0 / math.sqrt(2 * rho)
+    claimed = accounting.zcdp_to_approx_optimal(rho, ZCDP_DELTA)
+    on = [mechanisms.zcdp_gaussian(np.full(draws, value), 0.5 if broken else 1.0, rho, rng=seed)
+          for value, seed in ((1.0, 1), (0.0, 2))]
+    thresholds = 0.5 + sigma * np.arange(0.0, 3.5, 0.5)
+    return audit.epsilon_lower_bound(*(audit.threshold_counts(s, thresholds) for s in on), draws,
+                                     ZCDP_DELTA).epsilon_lower_bound, claimed
+
+
+def round_extreme(epsilon, draws, broken=False):
+    """One partition round, round_audit's event at threshold 0 only (c = 1, p = 1/16). Broken: noise halved. The
+    forgotten clip shows only 4/3 of ε, which no affordable draws resolve at ε = 0.02, so it is left to ε = 1."""
+    return round_audit(epsilon * (2 if broken else 1), claimed=epsilon, draws=draws,
+                       thresholds=(0.0,)).epsilon_lower_bound, epsilon
+
+
+def partition_rounds_extreme(block, factor):
+    """The whole partition_rounds, the differing row in ``block``, at ε = 5 only: at ε = 0.01 its best event has
+    p ≈ 1/256 and shows 0.76ε at most (~5·10^8 draws needed); the heavy block's event (p ≈ 4e-3) stays below 5 even
+    with ε x 5. Broken: ε x ``factor`` (the round block shows 0.4ε at ε = 5, so x 3 only reaches ≈ 5.1: x 4)."""
+    def run(epsilon, draws, broken=False):
+        return partition_audit(block, epsilon * (factor if broken else 1), draws)[0].epsilon_lower_bound, epsilon
+    return run
+
+
+# name -> (audit, its broken variant, [(tiny setting, draws), (large setting, draws)]). The quantile and the round
+# stop at ε = 0.02: at 0.01 they need 4x the draws (8·10^6 quantiles, 1.2·10^7 rounds: 8 to 11 s of CPU each).
+EXTREME_AUDITS = {
+    "Laplace histogram": (histogram_extreme, "noise halved", [(0.01, 3 * 10**6), (5.0, DRAWS)]),
+    "report noisy max": (noisy_max_extreme, "Lap(1/eps) on non-monotone scores", [(0.01, 5 * 10**6), (5.0, 200_000)]),
+    "permute-and-flip": (permute_and_flip_extreme, "factor 2 dropped", [(0.01, 2 * 10**6), (5.0, DRAWS)]),
+    "private quantile": (quantile_extreme, "factor 2 dropped", [(0.02, 2 * 10**6), (5.0, 200_000)]),
+    "zCDP Gaussian (setting: rho)": (zcdp_extreme, "sensitivity halved", [(5e-5, 3 * 10**6), (1.0, DRAWS)]),
+    "partition round": (round_extreme, "noise halved", [(0.02, 3 * 10**6), (5.0, 200_000)]),
+    "partition_rounds, row in final block": (partition_rounds_extreme("final", 2.0), "eps x2", [(5.0, 200_000)]),
+    "partition_rounds, row in round block": (partition_rounds_extreme("round", 4.0), "eps x4", [(5.0, 200_000)]),
+}
+EXTREME_CASES = [pytest.param(name, setting, draws, id=f"{name}-{setting:g}")
+                 for name, (_, _, settings) in EXTREME_AUDITS.items() for setting, draws in settings]
+
+
+@pytest.mark.parametrize("name, setting, draws", EXTREME_CASES)
+def test_other_mechanisms_keep_their_promise_at_extreme_epsilon(name, setting, draws):
+    bound, claimed = EXTREME_AUDITS[name][0](setting, draws)
+    assert bound <= claimed
+
+
+@pytest.mark.parametrize("name, setting, draws", EXTREME_CASES)
+def test_other_broken_mechanisms_are_caught_at_extreme_epsilon(name, setting, draws):
+    bound, claimed = EXTREME_AUDITS[name][0](setting, draws, broken=True)
+    assert bound > claimed
+
+
+if __name__ == "__main__":
+    print(f"{'mechanism':55s} {'claimed eps':>11s} {'measured lower bound':>21s}")
+    for name, (run, _) in CORRECT.items():
+        print(f"{'correct: ' + name:55s} {EPSILON:11.2f} {run().epsilon_lower_bound:21.3f}")
+    for name, run in BROKEN.items():
+        print(f"{'broken: ' + name:55s} {EPSILON:11.2f} {run().epsilon_lower_bound:21.3f}")
+    for monotonic in (False, True):
+        select, draws, candidates = noisy_max(monotonic)
+        scores, neighbour = (s[:candidates] for s in NON_MONOTONE)
+        bound = audit.epsilon_lower_bound(audit.outcome_counts(select(scores, 1), candidates),
+                                          audit.outcome_counts(select(neighbour, 2), candidates), draws)
+        label = "broken: noisy max, Lap(1/eps)" if monotonic else "correct: noisy max, Lap(2/eps)"
+        print(f"{label + ' on non-monotone scores':55s} {EPSILON:11.2f} {bound.epsilon_lower_bound:21.3f}")
+    print(f"{'correct: partition round (clip + Laplace)':55s} {EPSILON:11.2f} "
+          f"{round_audit().epsilon_lower_bound:21.3f}")
+    print(f"{'broken: partition round, noise halved':55s} {EPSILON:11.2f} "
+          f"{round_audit(2 * EPSILON).epsilon_lower_bound:21.3f}")
+    print(f"{'broken: partition round, clip forgotten':55s} {EPSILON:11.2f} "
+          f"{round_audit(clip=False).epsilon_lower_bound:21.3f}")
+    for block, factor in BROKEN_FACTOR.items():
+        print(f"{'correct: partition_rounds, row in ' + block + ' block':55s} {EPSILON:11.2f} "
+              f"{partition_audit(block)[0].epsilon_lower_bound:21.3f}")
+        print(f"{f'broken: partition_rounds, eps x{factor:g}, row in {block} block':55s} {EPSILON:11.2f} "
+              f"{partition_audit(block, factor * EPSILON)[0].epsilon_lower_bound:21.3f}")
+    print(f"\n{'at extreme settings (eps; rho for zCDP)':55s} {'claimed eps':>11s} {'correct':>10s} {'broken':>10s}"
+          "  broken variant")
+    for name, (run, variant, settings) in EXTREME_AUDITS.items():
+        for setting, draws in settings:
+            (correct, claimed), (broken, _) = run(setting, draws), run(setting, draws, broken=True)
+            print(f"{f'{name} at {setting:g}, {draws:.0e} draws':55s} {claimed:11.4g} {correct:10.4g} {broken:10.4g}"
+                  f"  {variant}")
