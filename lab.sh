@@ -54,11 +54,12 @@ case "$command" in
     exec "$VENV/bin/python" -m pytest "$@" ;;
   bench)
     install requirements-dev.txt
-    for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done ;;
+    for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done
+    "$VENV/bin/python" benchmarks/interaction_latency.py "$@" ;;
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
-    DPLAB_STORE_PRECOMPUTED=1 "$VENV/bin/python" -c '
+    DPLAB_STORE_PRECOMPUTED=1 DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -c '
 import sys
 from streamlit.testing.v1 import AppTest
 from registry import PAGES

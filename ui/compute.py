@@ -1,11 +1,13 @@
 """The one cached-sweep layer of the app, and the figures built on it.
 
 * :func:`sweep` runs a lesson's sweep through ``assets/precomputed`` (a stored result whose parameters match is
-  served at once) and a bounded ``st.cache_data`` for everything else. Lessons take it as their ``run`` argument, so a
-  notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets the same numbers.
+  served at once), else progressively (:mod:`ui.progressive`): the requested run if it is ready within a quarter
+  second, else a quick pass with fewer trials while the requested run finishes in the background (:func:`previews`
+  lists the quick passes of this script run). Lessons take it as their ``run`` argument, so a notebook calling the
+  same lesson without it (:func:`dpcore.experiments.compute`) gets the same numbers.
 * :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
-* :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole with
-  ``st.cache_resource`` and shared read-only between sessions (figures are never mutated after building).
+* :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its
+  sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building).
 * :func:`snippet` is the notebook code that rebuilds such a figure: generated from the builder and its arguments,
   so the download always calls what the page calls.
 
@@ -23,11 +25,12 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore.experiments import SweepResult, load_or_run
+from dpcore.experiments import SweepResult, load_or_run, load_stored
 
 from .chrome import ASSETS
+from .progressive import Bounded, Preview, Progressive
 
-__all__ = ["PRECOMPUTED", "sweep", "cached", "figure", "snippet"]
+__all__ = ["PRECOMPUTED", "sweep", "previews", "cached", "figure", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -45,17 +48,45 @@ def _arguments(values: dict[str, Any]) -> str:
     return json.dumps(values, sort_keys=True)
 
 
-@st.cache_data(max_entries=128, show_spinner="Simulating…")
-def _stored_or_run(function: str, params: str) -> SweepResult:
-    return load_or_run(PRECOMPUTED, _resolve(function), **json.loads(params))
+_PREVIEWS = "_sweep_previews"  # session-state key: the quick passes shown by this script run
+
+
+@st.cache_resource(show_spinner=False)
+def _progressive() -> Progressive:
+    """One worker pool and one bounded result store for every session of the server."""
+    return Progressive(workers=2)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _stored(function: str, params: str) -> SweepResult | None:
+    return load_stored(PRECOMPUTED, _resolve(function), **json.loads(params))
 
 
 def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
-    """``function(**params)`` from ``assets/precomputed`` if stored, else from the bounded cache, else computed.
+    """``function(**params)``: stored, or the requested run once ready, or meanwhile a quick pass (recorded for
+    :func:`previews`).
 
     ``params`` must be JSON values (numbers, strings, lists): they are the cache key and the stored file's name.
     """
-    return _stored_or_run(_qualified(function), _arguments(params))
+    name, arguments = _qualified(function), _arguments(params)
+    stored = _stored(name, arguments)
+    if stored is not None:
+        return stored
+    result, preview = _progressive().run(f"{name}|{arguments}",
+                                         lambda **values: load_or_run(PRECOMPUTED, function, **values), params)
+    if preview is not None:
+        st.session_state.setdefault(_PREVIEWS, []).append(preview)
+    return result
+
+
+def previews(since: int = 0) -> list[Preview]:
+    """The quick passes this script run has shown so far (from index ``since``); reset by :func:`start_run`."""
+    return st.session_state.get(_PREVIEWS, [])[since:]
+
+
+def start_run() -> None:
+    """Forget the previous script run's quick passes (the page skeleton calls this first)."""
+    st.session_state[_PREVIEWS] = []
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -69,17 +100,24 @@ def cached(function: Callable, **kwargs: Any) -> Any:
     return _called(_qualified(function), _arguments(kwargs))
 
 
-@st.cache_resource(max_entries=128, show_spinner=False)
-def _built(builder: str, kwargs: str, presentation: bool) -> go.Figure:
-    function = _resolve(builder)
-    runner = {"run": sweep} if "run" in inspect.signature(function).parameters else {}
-    return function(**json.loads(kwargs), presentation=presentation, **runner)
+@st.cache_resource(show_spinner=False)
+def _figures() -> Bounded:
+    return Bounded(128)
 
 
 def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> go.Figure:
-    """``builder(**kwargs, presentation=presentation)``, cached whole (``kwargs``: JSON values). A builder that runs
-    sweeps takes them through its ``run`` argument: here, :func:`sweep`."""
-    return _built(_qualified(builder), _arguments(kwargs), presentation)
+    """``builder(**kwargs, presentation=presentation)``, cached whole once complete (``kwargs``: JSON values). A
+    builder that runs sweeps takes them through its ``run`` argument: here, :func:`sweep`; a figure drawn from a quick
+    pass is not cached, so the next run draws the requested one."""
+    key = (_qualified(builder), _arguments(kwargs), presentation)
+    fig = _figures().get(key)
+    if fig is None:
+        shown = len(previews())
+        runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
+        fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
+        if len(previews()) == shown:
+            _figures().put(key, fig)
+    return fig
 
 
 def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:

@@ -7,7 +7,9 @@
     page.takeaways(lesson.takeaways, eps=…)              # "What to notice": computed in the lesson, shown here
     page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
 
-Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures and takeaways are not.
+Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures and takeaways are not. A figure or
+text drawn from a quick pass (:mod:`ui.progressive`) says so, and the page reruns by itself when the requested runs are
+ready.
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ from dpcore import viz
 from . import compute
 from .chrome import guard, presentation_mode, setup_page
 from .params import ParamSpec, controls
+from .progressive import Preview
 from .text import PageText
 
 __all__ = ["Page", "show_figure", "FIGURE_CALLS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
+POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
 def show_figure(fig: go.Figure, key: str, animated: bool = False) -> None:
@@ -56,8 +60,10 @@ class Page:
     def __init__(self, script: str, specs: Sequence[ParamSpec] = ()) -> None:
         path = Path(script).resolve()
         self.info = registry.by_script(path.relative_to(ROOT).as_posix())
+        compute.start_run()
         setup_page(self.info.heading, self.info.icon)
         self.params = controls(specs)
+        self._status = st.empty()
         self.present = presentation_mode()
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict]] = {}
@@ -94,8 +100,10 @@ class Page:
                **kwargs: Any) -> go.Figure:
         """Build (cached, see :func:`ui.compute.figure`) and show ``builder(**kwargs)``; ``download=True`` offers its
         data, HTML and notebook snippet under "Go deeper"."""
+        shown = len(compute.previews())
         fig = compute.figure(builder, self.present, **kwargs)
         show_figure(fig, key, animated)
+        _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs)
         return fig
@@ -111,12 +119,15 @@ class Page:
         numbers on screen; an error shows as a message under the heading (the rest of the page still runs)."""
         st.subheader("What to notice")
         with guard():
+            shown = len(compute.previews())
             st.markdown("\n".join(f"- {line}" for line in lines(*args, **kwargs)))
+            _preview_note(compute.previews(shown))
 
     def go_deeper(self, **fields: Any) -> None:
         """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
         chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet."""
         st.session_state[FIGURE_CALLS] = dict(self._downloads)
+        self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
             for _, text in self.text.blocks("go-deeper", **fields):
                 st.markdown(text)
@@ -128,6 +139,30 @@ class Page:
                                format_func=lambda key: figures[key].layout.title.text or key)
             builder, kwargs = self._downloads[key]
             _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+
+
+    def _refine_when_ready(self) -> None:
+        """If quick passes are on screen: say so at the top, and rerun the page once every requested run is ready."""
+        pending = compute.previews()
+        if not pending:
+            return
+        self._status.info("Quick preview: some results on this page use fewer Monte Carlo trials than you asked for. "
+                          "They refine by themselves as the full runs finish in the background.",
+                          icon=":material/hourglass_top:")
+
+        @st.fragment(run_every=POLL_SECONDS)
+        def poll() -> None:
+            if all(preview.ready for preview in pending):
+                st.rerun()
+        poll()
+
+
+def _preview_note(previews: list[Preview]) -> None:
+    """A caption under a result drawn from quick passes: how many trials it shows, and that it refines itself."""
+    if previews:
+        first = min(previews, key=lambda preview: preview.trials / preview.requested)
+        st.caption(f"Quick preview from {first.trials:,} of {first.requested:,} Monte Carlo {first.unit} per point "
+                   f"(bands are wider than they will be): it refines to all {first.requested:,} by itself.")
 
 
 def _downloads(name: str, fig: go.Figure, snippet: str) -> None:

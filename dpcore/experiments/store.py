@@ -21,7 +21,7 @@ import numpy as np
 from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "rerun_stored"]
+__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored"]
 
 
 
@@ -64,6 +64,13 @@ class _SweepFunction(Constraint):
 
 
 @validated(function=_SweepFunction())
+def load_stored(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult | None:
+    """The result of ``function(**params)`` stored in ``directory``, or ``None`` if it was not precomputed."""
+    path = _stored_path(directory, function, params)
+    return SweepResult.load(path) if path.exists() else None
+
+
+@validated(function=_SweepFunction())
 def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     """``function(**params)``, served from ``directory`` when it was precomputed for exactly these parameters.
 
@@ -72,11 +79,12 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
     and parameters; ``tests/test_precomputed.py`` recomputes every one and compares. With the environment
     variable ``DPLAB_STORE_PRECOMPUTED`` set, a miss is computed and stored.
     """
-    path = _stored_path(directory, function, params)
-    if path.exists():
-        return SweepResult.load(path)
+    stored = load_stored(directory, function, **params)
+    if stored is not None:
+        return stored
     result = function(**_call_arguments(params))
     if os.environ.get(STORE_VARIABLE):
+        path = _stored_path(directory, function, params)
         path.parent.mkdir(parents=True, exist_ok=True)
         result.save(path, function=f"{function.__module__}.{function.__qualname__}", params=params)
     return result

@@ -1,0 +1,82 @@
+"""Quick passes (ui.progressive): a slow setting answers at once with fewer trials, says so on the page, and ends at
+the numbers a cold run computes for the same URL.
+
+The test suite runs with the quick pass off (tests/conftest.py); these tests turn it on with a tiny budget, so the
+requested runs (a few seconds each) are always still running when the page is drawn. Nothing here is timed: the
+benchmarks measure speed (benchmarks/interaction_latency.py).
+"""
+
+import concurrent.futures
+import inspect
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from helpers import charts, page_path, run, texts
+
+import ui
+from dpcore import viz
+from dpcore.experiments import compute
+from dpcore.lessons import noise_tradeoff
+from ui import progressive
+
+PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delta=1e-6, trials=400, seed=3)
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """The quick pass on, with a budget so small that a requested run is never ready in time."""
+    monkeypatch.setattr(progressive, "QUICK_SECONDS", 1e-3)
+    monkeypatch.setattr(progressive, "WAIT_SECONDS", 0.0)
+
+
+def assert_same_sweep(left, right):
+    for name in ("median", "lower", "upper", "mean", "rmse"):
+        np.testing.assert_array_equal(getattr(left, name), getattr(right, name))
+    np.testing.assert_array_equal(left.trials, right.trials)
+
+
+def test_quick_pass_is_the_same_sweep_with_fewer_trials_and_the_requested_run_is_the_cold_run(quick):
+    state = progressive.Progressive(workers=1)
+    blocker = state._pool.submit(lambda: concurrent.futures.wait([concurrent.futures.Future()], timeout=1.0))
+    shown, preview = state.run("key", lambda **p: noise_tradeoff.error_sweep(**p), PARAMS)
+    assert preview is not None and progressive.MIN_TRIALS == preview.trials < preview.requested == 400
+    assert_same_sweep(shown, noise_tradeoff.error_sweep(**{**PARAMS, "trials": preview.trials}))
+    blocker.result()
+    requested = preview.future.result(timeout=120)
+    assert_same_sweep(requested, noise_tradeoff.error_sweep(**PARAMS))
+    again, none = state.run("key", lambda **p: noise_tradeoff.error_sweep(**p), PARAMS)
+    assert none is None and again is requested  # served from the shared store, not recomputed
+
+
+def test_quick_trials_fill_the_budget_and_stay_in_range():
+    assert progressive.quick_trials(0.2, 2, 2000, 0.4) == 4       # 0.1 s per trial: 4 fit in 0.4 s
+    assert progressive.quick_trials(0.2, 2, 3, 0.4) == 3          # never more than requested
+    assert progressive.quick_trials(5.0, 2, 2000, 0.4) == 2       # never fewer than a band needs
+    assert progressive.quick_trials(0.0, 2, 2000, 0.4) == 2000    # free: everything at once
+
+
+def test_bounded_map_forgets_the_least_recently_used():
+    store = progressive.Bounded(2)
+    store.put("a", 1), store.put("b", 2), store.get("a"), store.put("c", 3)
+    assert (store.get("a"), store.get("b"), store.get("c")) == (1, None, 3)
+
+
+def test_page_says_it_previews_then_refines_to_the_cold_numbers(quick):
+    query = dict(trials="1000", seed="5")  # not stored: a few seconds of Monte Carlo per sweep
+    at = run(page_path("noise_tradeoff.py"), timeout=300, **query)
+    assert not at.exception
+    notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
+    assert notes and all("of 1,000 Monte Carlo trials" in note for note in notes)
+    assert any(text.startswith("Quick preview:") for text in texts(at.info))
+    pending = at.session_state["_sweep_previews"]
+    concurrent.futures.wait([preview.future for preview in pending], timeout=300)
+
+    at.run()  # what the page's poll triggers once the requested runs are ready
+    assert not at.exception
+    assert not [text for text in texts(at.caption) + texts(at.info) if text.startswith("Quick preview")]
+    shown = charts(at)
+    for key, (builder, kwargs) in at.session_state[ui.FIGURE_CALLS].items():
+        runner = {"run": compute} if "run" in inspect.signature(builder).parameters else {}
+        cold = builder(**kwargs, **runner)
+        assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(cold), key
