@@ -19,13 +19,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore.experiments import SweepResult, load_or_run, load_stored
+from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_calls
 
 from .chrome import ASSETS
 from .progressive import Bounded, Preview, Progressive
@@ -73,10 +74,35 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     if stored is not None:
         return stored
     result, preview = _progressive().run(f"{name}|{arguments}",
-                                         lambda **values: load_or_run(PRECOMPUTED, function, **values), params)
+                                         lambda **values: load_or_run(PRECOMPUTED, function, **values), params,
+                                         lambda size: _stored_with_fewer(name, arguments, size))
     if preview is not None:
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
     return result
+
+
+@st.cache_resource(show_spinner=False)
+def _stored_calls() -> list[tuple[str, dict, Any]]:
+    return stored_calls(PRECOMPUTED)
+
+
+def _stored_with_fewer(function: str, params: str, size: str) -> tuple[SweepResult, int] | None:
+    """The stored result of ``function`` with ``params`` but the most ``size`` (trials) below the requested: a quick
+    pass at hand."""
+    wanted = json.loads(params)
+    others = {key: value for key, value in wanted.items() if key != size}
+    fewer = [(stored[size], path) for name, stored, path in _stored_calls()
+             if name == function.replace(":", ".") and stored.get(size, math.inf) < wanted[size]
+             and {key: value for key, value in stored.items() if key != size} == others]
+    if not fewer:
+        return None
+    trials, path = max(fewer)
+    return _stored_file(str(path)), trials
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _stored_file(path: str) -> SweepResult:
+    return SweepResult.load(path)
 
 
 def previews(since: int = 0) -> list[Preview]:

@@ -101,21 +101,25 @@ class Progressive:
                 future = self._requested.put(key, self._pool.submit(call))
         return future
 
-    def run(self, key: str, function: Callable[..., Any], params: dict[str, Any]) -> tuple[Any, Preview | None]:
+    def run(self, key: str, function: Callable[..., Any], params: dict[str, Any],
+            fewer: Callable[[str], tuple[Any, int] | None] = lambda size: None) -> tuple[Any, Preview | None]:
         """``function(**params)`` if it is (or becomes, within :data:`WAIT_SECONDS`) ready, else a quick pass with
-        fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged."""
+        fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged.
+
+        ``fewer(size)`` may offer a result already at hand (stored) for the same parameters with fewer trials, as
+        ``(result, trials)``: it is the quick pass then, with no computation."""
         future = self._future(key, lambda: function(**params))
         size = next((name for name in TRIAL_KEYS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
             return future.result(), None
-        try:
-            return future.result(timeout=WAIT_SECONDS), None
-        except TimeoutError:
-            pass
         quick = self._quick.get(key)
         if quick is None:
-            quick = self._quick.put(key, self._quick_pass(function, params, size, requested))
+            try:
+                return future.result(timeout=WAIT_SECONDS), None
+            except TimeoutError:
+                pass
+            quick = self._quick.put(key, fewer(size) or self._quick_pass(function, params, size, requested))
         result, trials = quick
         if future.done():  # finished while the quick pass ran
             return future.result(), None

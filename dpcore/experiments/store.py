@@ -21,7 +21,7 @@ import numpy as np
 from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored"]
+__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls"]
 
 
 
@@ -89,6 +89,16 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
         result.save(path, function=f"{function.__module__}.{function.__qualname__}", params=params)
     return result
 
+
+
+def stored_calls(directory: str | Path) -> list[tuple[str, dict, Path]]:
+    """(function's qualified name, parameters, file) of every result stored in ``directory``."""
+    calls = []
+    for path in sorted(Path(directory).glob("*.npz")):
+        with np.load(path) as stored:
+            meta = json.loads(str(stored["meta"]))
+        calls.append((meta["function"], meta["params"], path))
+    return calls
 
 
 @validated(path=InstanceOf(Path, "a pathlib.Path to a stored .npz result"))

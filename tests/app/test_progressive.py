@@ -80,3 +80,11 @@ def test_page_says_it_previews_then_refines_to_the_cold_numbers(quick):
         runner = {"run": compute} if "run" in inspect.signature(builder).parameters else {}
         cold = builder(**kwargs, **runner)
         assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(cold), key
+
+
+def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
+    at = run(page_path("noise_tradeoff.py"), timeout=300, trials="1000")  # the default seed: 200 trials are stored
+    assert not at.exception
+    notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
+    assert notes and all(note.startswith("Quick preview from 200 of 1,000 Monte Carlo trials") for note in notes)
+    concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=300)
