@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
+from .validation import InstanceOf, validated
+
 __all__ = ["Guarantee", "NOTIONS", "RELATIONS", "ROLES", "diagnostic", "privacy_roles", "public", "released"]
 
 NOTIONS = ("pure", "approximate", "zcdp")
@@ -68,21 +70,25 @@ def _role(name: str):
     return field(metadata={"privacy": name})
 
 
+@validated()
 def released():
     """A result field the privacy guarantee covers (see :data:`ROLES`)."""
     return _role("released")
 
 
+@validated()
 def public():
     """A result field that depends only on public parameters (see :data:`ROLES`)."""
     return _role("public")
 
 
+@validated()
 def diagnostic():
     """A result field computed from the data without noise: not private (see :data:`ROLES`)."""
     return _role("diagnostic")
 
 
+@validated(result_type=InstanceOf(type, "a dataclass type"))
 def privacy_roles(result_type) -> dict[str, str]:
     """Field name -> privacy role (``"released"``, ``"public"`` or ``"diagnostic"``) of a result dataclass.
 

@@ -51,6 +51,10 @@ class _Gaussian:
     def moment(self, r):
         return math.exp(r / 2 * math.log(2.0) + special.gammaln((r + 1) / 2)) / math.sqrt(math.pi)
 
+    def log_moment(self, r):
+        """ln E|Z|^r: finite where the moment itself overflows (r above ~250)."""
+        return r / 2 * math.log(2.0) + special.gammaln((r + 1) / 2) - 0.5 * math.log(math.pi)
+
     def draw(self, gen, size):
         return gen.standard_normal(size)
 
@@ -72,15 +76,46 @@ class _StudentT:
         log = r / 2 * math.log(v) + special.gammaln((r + 1) / 2) + special.gammaln((v - r) / 2) - special.gammaln(v / 2)
         return math.exp(log) / math.sqrt(math.pi)
 
+    def log_moment(self, r):
+        """ln E|Z|^r (r < v): finite where the moment itself overflows (r above ~250)."""
+        v = self.df
+        return (r / 2 * math.log(v) + special.gammaln((r + 1) / 2) + special.gammaln((v - r) / 2)
+                - special.gammaln(v / 2) - 0.5 * math.log(math.pi))
+
     def draw(self, gen, size):
         return gen.standard_t(self.df, size)
 
     def pieces(self, z):
-        # (v + z^2) f(z) = v c (1 + z^2/v)^{-(v-1)/2}: its antiderivative is -(v-1) m_1 and, via 2F1, m_2 + v F.
+        # (v + z^2) f(z) = v c (1 + z^2/v)^{-(v-1)/2}: its antiderivative is -(v-1) m_1 and v c J(z) = m_2 + v F, with
+        # J(z) = int_0^z (1 + t^2/v)^{-(v-1)/2} dt = sqrt(v)/2 B_x(1/2, b), x = z^2/(v + z^2), b = (v-2)/2
+        # (substitute t^2 = v u/(1-u)). Not z 2F1(1/2, (v-1)/2; 3/2; -z^2/v): scipy's hyp2f1 is NaN or wrong at large
+        # z (NaN from z = 100 at v = 1002 and from z = 1e6 at v = 102, inf at v = 2, z = 1e10, 0 at v = 6, z = 1e109).
         v, c = self.df, self.const
+        z = np.asarray(z, dtype=float)
         cdf = special.stdtr(v, z)
-        m1 = -v * c * (1 + z * z / v) ** ((1 - v) / 2) / (v - 1)
-        m2 = v * c * z * special.hyp2f1(0.5, (v - 1) / 2, 1.5, -z * z / v) - v * cdf
+        size = np.abs(z)
+        small = size < 1e100  # beyond, z^2/v may overflow: ln(1 + z^2/v) = 2 ln|z| - ln v to double precision
+        bounded = np.where(small, size, 1e100)
+        log_term = np.where(small, np.log1p(bounded * bounded / v),
+                            2.0 * np.log(np.where(small, 1.0, size)) - math.log(v))
+        m1 = np.where(small, -v * c * (1 + bounded * bounded / v) ** ((1 - v) / 2) / (v - 1),
+                      -v * c * np.exp((1 - v) / 2 * log_term) / (v - 1))
+        # x and 1 - x = 1/(1 + z^2/v), each to full relative precision: for b near 0, B_x(1/2, b) still moves when 1 - x
+        # is far below the rounding of x (at v = 2.01, z = 3e8: 1 - x = 2e-17, yet (1 - x)^b = 0.82)
+        x, y, b = bounded * bounded / (v + bounded * bounded), np.exp(-log_term), (v - 2.0) / 2.0
+
+        def incomplete(q):  # B_x(1/2, q) for q > 0, as 1 - I_{1-x}(q, 1/2) once x >= 1/2 (scipy's betaincc rounds
+            # that complement: 1.0 instead of 1 - 1.1e-12 at q = 1/2, 1 - x = 3e-24)
+            lower, complement = special.betainc(0.5, q, x), 1.0 - special.betainc(q, 0.5, y)
+            return special.beta(0.5, q) * np.where(x < 0.5, lower, complement)
+
+        if b > 0:
+            integral = math.sqrt(v) / 2 * incomplete(b)
+        elif b == 0:  # v = 2: J = sqrt(2) asinh(z/sqrt(2))
+            integral = math.sqrt(v) * np.arcsinh(size / math.sqrt(v))
+        else:  # B_x(1/2, b) = ((1/2 + b) B_x(1/2, b + 1) - x^(1/2) (1 - x)^b) / b, with b + 1 in (1/2, 1)
+            integral = math.sqrt(v) / 2 * ((0.5 + b) * incomplete(b + 1) - np.sqrt(x) * np.exp(-b * log_term)) / b
+        m2 = v * c * np.sign(z) * integral - v * cdf
         return cdf, special.stdtr(v, -z), m1, m2
 
 
@@ -276,7 +311,10 @@ def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float |
     shape = _DEFAULT_SHAPE[family](moment_k) if shape is None and family != "gaussian" else shape
     _check_shape(family, moment_k, shape)
     law = _law(family, shape)
-    scale = law.moment(moment_k) ** (-1.0 / moment_k) if math.isfinite(moment_k) else law.moment(2.0) ** -0.5
+    try:
+        scale = law.moment(moment_k) ** (-1.0 / moment_k) if math.isfinite(moment_k) else law.moment(2.0) ** -0.5
+    except OverflowError:  # E|Z|^k beyond a float (Gaussian, Student-t for k above ~250): the same scale, in logs
+        scale = math.exp(-law.log_moment(moment_k) / moment_k)
     return HeavyTailed(family, moment_k, mean, float(scale), shape)
 
 

@@ -303,12 +303,8 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     >>> estimates.shape, round(float(np.median(np.abs(estimates - 3.0))), 2)
     ((100,), 0.05)
     """
-    sqrt2 = math.sqrt(2.0)
-    return _two_stage(x, math.sqrt(2.0 * rho), moment_k, mean_range, alpha, groups, bucket_constant, rng,
-                      lambda data, edges, stream: mechanisms.zcdp_gaussian(_bucket_counts(data, edges), sqrt2, rho,
-                                                                           stream),
-                      lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream),
-                      f"{rho:g}-zCDP, replace-one")
+    return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng,
+                           f"{rho:g}-zCDP, replace-one", (f"rho={rho!r}", "rho"))
 
 
 
@@ -334,11 +330,11 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     (0.15, '(1, 1e-06)-DP via 0.01747-zCDP (Bun-Steinke Prop 1.3), replace-one')
     """
     rho = accounting.approx_to_zcdp(epsilon, delta)
-    result = private_mean_1d_zcdp(x, rho, moment_k, mean_range, rng, alpha=alpha, groups=groups,
-                                  bucket_constant=bucket_constant)
+    budget = (f"epsilon={epsilon!r} and delta={delta!r} (rho = {rho:.4g}-zCDP)", "epsilon or delta")
+    if not rho > 0.0:  # epsilon so small against ln(1/delta) that rho underflows: no noise would be enough
+        raise ValueError(f"{budget[0]} is too small to compute with: use a larger epsilon or delta")
     guarantee = f"({epsilon:g}, {delta:g})-DP via {rho:.4g}-zCDP (Bun-Steinke Prop 1.3), replace-one"
-    return MeanEstimate(result.estimate, result.interval_low, result.interval_high, result.clipped_fraction,
-                        result.noise_scale, guarantee)
+    return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng, guarantee, budget)
 
 
 
@@ -381,7 +377,8 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     return _ball_mean(x, moment_k, math.sqrt(2.0 * rho), alpha, rng,
                       lambda column, stream: private_mean_1d_zcdp(column, rho / d, moment_k, mean_range, stream,
                                                                   alpha=1.0).estimate,
-                      lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream))
+                      lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream),
+                      (f"rho={rho!r}", "rho"))
 
 
 
@@ -413,7 +410,8 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
                       lambda column, stream: private_mean_1d(column, epsilon / d, moment_k, mean_range, stream,
                                                              alpha=1.0).estimate,
                       lambda value, sensitivity, stream: mechanisms.laplace(value, math.sqrt(d) * sensitivity,
-                                                                            epsilon, stream))
+                                                                            epsilon, stream),
+                      (f"epsilon={epsilon!r}", "epsilon"))
 
 
 
@@ -423,15 +421,17 @@ _MAX_SCALE = 1e150
 
 
 
-def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_used: bool = False) -> float:
+def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_used: bool = False,
+            budget: str = "epsilon") -> float:
     """The window radius constant / alpha^(1/(k-1)), computed in log space; a ValueError if it is not representable.
 
     For k near 1 the exponent 1/(k-1) is huge: alpha < 1 sends the radius to overflow, alpha > 1 to zero.
+    ``budget`` names the privacy parameter(s) the default alpha was set from, for the message.
     """
     if math.isinf(moment_k):
         return constant
     log_r = math.log(constant) - math.log(alpha) / (moment_k - 1.0)
-    source = " (the default alpha, set from epsilon and n)" if default_alpha_used else ""
+    source = f" (the default alpha, set from {budget} and n)" if default_alpha_used else ""
     if log_r > math.log(_MAX_SCALE):
         raise ValueError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of radius "
                          f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too large to compute with "
@@ -450,15 +450,17 @@ def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_use
 
 
 
-def _check_noise_scale(scale: float, epsilon_name: str, epsilon: float, moment_k: float, alpha: float) -> None:
+def _check_noise_scale(scale: float, budget: tuple[str, str], moment_k: float, alpha: float) -> None:
     """A ValueError if the final noise scale (window length / (n epsilon)) is too large to compute with.
 
-    ``epsilon`` is the Laplace-equivalent budget (sqrt(2 rho) for the zCDP estimators).
+    ``budget`` is (the privacy parameters as the caller passed them, e.g. ``"rho=0.5"``; the ones to enlarge, e.g.
+    ``"rho"``): the message names what the user can change, not the Laplace-equivalent epsilon of the zCDP estimators.
     """
     if not scale <= _MAX_SCALE:
-        raise ValueError(f"{epsilon_name}={epsilon!r} with moment_k={moment_k!r} and alpha={alpha!r} needs noise of "
+        stated, larger = budget
+        raise ValueError(f"{stated} with moment_k={moment_k!r} and alpha={alpha!r} needs noise of "
                          f"scale {scale:.3g}, too large to compute with (the limit is {_MAX_SCALE:g}): the estimate "
-                         f"would be meaningless or not a finite number. Use a larger {epsilon_name}, moment_k or "
+                         f"would be meaningless or not a finite number. Use a larger {larger}, moment_k or "
                          f"alpha.")
 
 
@@ -469,15 +471,18 @@ def _laplace_histogram(epsilon: float) -> Histogram:
 
 
 def _window(rows: np.ndarray, r: float, mean_range: float, histogram: Histogram,
-            rng: RngLike) -> tuple[np.ndarray, np.ndarray]:
-    """PDPRE on each row: the heaviest noisy bucket of width 2r tiling [-R-2r, R+2r], widened by 2r each side."""
+            rng: RngLike, cause: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """PDPRE on each row: the heaviest noisy bucket of width 2r tiling [-R-2r, R+2r], widened by 2r each side.
+
+    ``cause`` is appended to the too-many-cells message (how a default alpha made the window this narrow).
+    """
     buckets = mean_range / (2.0 * r)  # may be inf for a tiny r: compare before converting to an integer
     half = math.ceil(buckets) + 1 if buckets <= MAX_HISTOGRAM_CELLS else MAX_HISTOGRAM_CELLS
     if 2 * half * rows.shape[0] > MAX_HISTOGRAM_CELLS:
         raise ValueError(f"mean_range must span at most {MAX_HISTOGRAM_CELLS} histogram cells in all "
                          f"({rows.shape[0]} rows x {2 * (buckets + 1):.4g} buckets of width 2r = {2 * r:g}); got "
-                         f"{mean_range!r}. Use fewer trials, a smaller mean_range or a wider window (a smaller alpha, "
-                         f"a larger moment_k or bucket_constant).")
+                         f"{mean_range!r}{cause}. Use fewer trials, a smaller mean_range or a wider window (a smaller "
+                         f"alpha, a larger moment_k or bucket_constant).")
     edges = 2.0 * r * np.arange(-half, half + 1)
     top = np.argmax(histogram(rows, edges, rng), axis=-1)
     return edges[top] - 2.0 * r, edges[top + 1] + 2.0 * r
@@ -495,13 +500,28 @@ def _bucket_counts(rows: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 
 
+def _zcdp_two_stage(x: np.ndarray, rho: float, moment_k: float, mean_range: float, alpha: float | None, groups: int,
+                    bucket_constant: float, rng: RngLike, guarantee: str, budget: tuple[str, str]) -> MeanEstimate:
+    """CDPODME: :func:`_two_stage` with the Gaussian histogram (l2 sensitivity sqrt 2) and Gaussian mean, rho-zCDP."""
+    sqrt2 = math.sqrt(2.0)
+    return _two_stage(x, math.sqrt(2.0 * rho), moment_k, mean_range, alpha, groups, bucket_constant, rng,
+                      lambda data, edges, stream: mechanisms.zcdp_gaussian(_bucket_counts(data, edges), sqrt2, rho,
+                                                                           stream),
+                      lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream),
+                      guarantee, budget)
+
+
+
 def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float, alpha: float | None, groups: int,
                bucket_constant: float, rng: RngLike, histogram: Histogram, noise: Noise,
-               guarantee: str) -> MeanEstimate:
+               guarantee: str, budget: tuple[str, str] | None = None) -> MeanEstimate:
     """PDPODME / CDPODME: range on one half, clipped noisy mean on the other, median over groups.
 
-    ``epsilon`` is the Laplace-equivalent budget: the final noise scale is sensitivity / epsilon.
+    ``epsilon`` is the Laplace-equivalent budget: the final noise scale is sensitivity / epsilon. ``budget`` names
+    the privacy parameters as the caller passed them, for the messages (see :func:`_check_noise_scale`; default
+    ``epsilon``).
     """
+    budget = (f"epsilon={epsilon!r}", "epsilon") if budget is None else budget
     half = x.shape[-1] // 2
     size = half // groups
     if size < 2:
@@ -509,13 +529,16 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
                          f"for groups={groups}; got {x.shape[-1]}")
     defaulted = alpha is None
     alpha = default_alpha(half, epsilon, moment_k) if defaulted else alpha
-    r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=defaulted)
-    _check_noise_scale(6.0 * r / (size * epsilon), "epsilon", epsilon, moment_k, alpha)
+    r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])
+    _check_noise_scale(6.0 * r / (size * epsilon), budget, moment_k, alpha)
+    # A default alpha above 1 (a small budget) narrows the window: say so if the histogram then gets too large.
+    cause = (f" (the window 2r is this narrow because the default alpha={alpha:.4g} was set from {budget[0]} and "
+             f"n={half}: use a larger {budget[1]} or pass an alpha)" if defaulted else "")
     rows = x.reshape(-1, x.shape[-1])
     ranges = rows[:, :groups * size].reshape(-1, size)
     values = rows[:, half:half + groups * size].reshape(-1, size)
     range_stream, noise_stream = spawn(rng, 2)
-    low, high = _window(ranges, r, mean_range, histogram, range_stream)
+    low, high = _window(ranges, r, mean_range, histogram, range_stream, cause)
     low, high = low[:, None], high[:, None]
     sensitivity = 6.0 * r / size
     estimates = noise(np.clip(values, low, high).mean(axis=1), sensitivity, noise_stream).reshape(-1, groups)
@@ -532,18 +555,20 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
 
 
 def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | None, rng: RngLike,
-               coarse: Callable[[np.ndarray, np.random.Generator], float | np.ndarray], noise: Noise) -> np.ndarray:
+               coarse: Callable[[np.ndarray, np.random.Generator], float | np.ndarray], noise: Noise,
+               budget: tuple[str, str]) -> np.ndarray:
     """CDPHDME and its pure counterpart: coarse centre on Y, noisy mean of the Z points in a ball around it.
 
-    ``epsilon`` is the effective budget that sets the default alpha via default_alpha(n / d, epsilon, k).
+    ``epsilon`` is the effective budget that sets the default alpha via default_alpha(n / d, epsilon, k); ``budget``
+    names the privacy parameter as the caller passed it, for the messages (see :func:`_check_noise_scale`).
     """
     half, d = x.shape[-2] // 2, x.shape[-1]
     if half < 4:
         raise ValueError(f"x must have at least 8 points (rows) per dataset; got {x.shape[-2]}")
     defaulted = alpha is None
     alpha = default_alpha(half / d, epsilon, moment_k) if defaulted else alpha
-    r = _radius(4.0 * math.sqrt(d), alpha, moment_k, default_alpha_used=defaulted)
-    _check_noise_scale(math.sqrt(d) * 8.0 * r / (3.0 * half * epsilon), "epsilon", epsilon, moment_k, alpha)
+    r = _radius(4.0 * math.sqrt(d), alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])
+    _check_noise_scale(math.sqrt(d) * 8.0 * r / (3.0 * half * epsilon), budget, moment_k, alpha)
     streams = spawn(rng, d + 1)
     centre = np.stack([np.asarray(coarse(x[..., :half, i], streams[i])) for i in range(d)], axis=-1)
     offsets = x[..., half:2 * half, :] - centre[..., None, :]

@@ -275,8 +275,16 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
     >>> round(users_needed(0.05, 20, 1.0) / users_needed(0.05, 20, 1.0, kind="group"), 4)
     0.0779
     """
-    caught = 1.0 - (1.0 - alpha) ** per_user if kind == "clipped" else alpha
-    return 4.0 * math.log(candidates / beta) / (epsilon * caught)
+    # 1 - (1 - alpha)^m as -expm1(m log1p(-alpha)): the direct form rounds to 0 (a division by zero) for alpha < 1e-16
+    caught = -math.expm1(per_user * math.log1p(-alpha)) if kind == "clipped" else alpha
+    numerator = 4.0 * math.log(candidates / beta)
+    log_users = math.log(numerator) - math.log(epsilon) - math.log(caught)
+    double = np.finfo(float)
+    if log_users > math.log(double.max):
+        raise ValueError(f"epsilon={epsilon!r} and alpha={alpha!r} need about 10^{log_users / math.log(10.0):.4g} "
+                         f"users, more than a float can hold: use a larger epsilon or alpha")
+    product = epsilon * caught
+    return numerator / product if product >= double.tiny else math.exp(log_users)  # no subnormal product
 
 
 

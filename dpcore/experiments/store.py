@@ -91,6 +91,7 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
 
 
 
+@validated()
 def stored_calls(directory: str | Path) -> list[tuple[str, dict, Path]]:
     """(function's qualified name, parameters, file) of every result stored in ``directory``."""
     calls = []

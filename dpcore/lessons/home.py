@@ -37,21 +37,34 @@ def neighbouring_densities(epsilon: float, count: int = COUNT) -> dict[str, np.n
             "floor": math.exp(-epsilon) * on_x}
 
 
+def _exp_text(exponent: float, spec: str) -> str:
+    """:math:`e^x` as text: formatted with ``spec`` up to 1e6, in scientific notation above (computed from
+    :math:`x/\\ln 10`, so that it never overflows: :math:`e^{1000}` is "1.97e+434")."""
+    if exponent <= math.log(1e6):
+        return format(math.exp(exponent), spec)
+    decimal = exponent / math.log(10.0)
+    power = math.floor(decimal)
+    mantissa = 10.0 ** (decimal - power)
+    if round(mantissa, 2) >= 10.0:
+        mantissa, power = mantissa / 10.0, power + 1
+    return f"{mantissa:.2f}e+{power}"
+
+
 @validated(epsilon=EPSILON)
 def takeaways(epsilon: float) -> list[str]:
     """What to notice at ``epsilon``: the largest density ratio on screen, the attacker's best certainty, and the
     median error of :data:`RELEASES` simulated releases (seed :data:`SEED`) against its theory ln 2 / ε."""
-    curves = neighbouring_densities(epsilon)
-    largest_ratio = float(np.max(curves["on_x"] / curves["on_x_prime"]))
+    z = neighbouring_densities(epsilon)["z"]
+    # The ratio in log space: the densities themselves underflow to 0 far from the count once ε is large (0/0).
+    largest_log_ratio = float(np.max(epsilon * (np.abs(z - COUNT - 1) - np.abs(z - COUNT))))
     releases = mechanisms.laplace(np.full(RELEASES, float(COUNT)), 1.0, epsilon, rng=SEED)
     median_error = float(np.median(np.abs(releases - COUNT)))
-    odds = math.exp(epsilon)
     return [
-        f"The largest ratio between the two curves on screen is {largest_ratio:.3f} = $e^{{{epsilon:g}}}$: no released "
-        f"value is more than {odds:.3g} times likelier under *X* than under *X′*. *X′* never drops below the dashed "
-        "floor, $e^{-\\varepsilon}$ times the curve on *X*.",
-        f"Someone who thought *X* and *X′* equally likely can be at most {odds / (1 + odds):.0%} sure which one it "
-        "was after seeing the release.",
+        f"The largest ratio between the two curves on screen is {_exp_text(largest_log_ratio, '.3f')} = "
+        f"$e^{{{epsilon:g}}}$: no released value is more than {_exp_text(epsilon, '.3g')} times likelier under *X* "
+        "than under *X′*. *X′* never drops below the dashed floor, $e^{-\\varepsilon}$ times the curve on *X*.",
+        f"Someone who thought *X* and *X′* equally likely can be at most {1 / (1 + math.exp(-epsilon)):.0%} sure "
+        "which one it was after seeing the release.",
         f"The price: {RELEASES:,} simulated releases (seed {SEED}) miss the true count by {median_error:.2f} people "
         f"in the median (theory: ln 2 / ε = {math.log(2) / epsilon:.2f}).",
     ]

@@ -254,9 +254,14 @@ def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict
     Check (k = 100, ε0 = 0.1, δ = 1e-6): 10.000, 6.308, 5.757, 4.887.
     """
     ks = releases.astype(int)
+    try:
+        advanced = np.array([accounting.advanced_composition(release_epsilon, 0.0, k, delta)[0] for k in ks])
+    except ValueError as refused:  # its e^ε0 term overflows: refuse in this function's own terms
+        raise ValueError(f"release_epsilon={release_epsilon!r} is too large for advanced composition: "
+                         f"{refused}") from refused
     return {
         "basic": np.array([accounting.basic_composition(release_epsilon, 0.0, k)[0] for k in ks]),
-        "advanced": np.array([accounting.advanced_composition(release_epsilon, 0.0, k, delta)[0] for k in ks]),
+        "advanced": advanced,
         "zCDP": np.array([accounting.zcdp_to_approx(accounting.zcdp_composition(
             accounting.pure_to_zcdp(release_epsilon), k), delta) for k in ks]),
         "exact Gaussian": np.array([accounting.gaussian_epsilon(accounting.gaussian_composition(
@@ -277,6 +282,8 @@ def advanced_beats_basic_from(release_epsilon: float, delta: float) -> int | Non
     :math:`\varepsilon_0\sqrt{2k\ln(1/\delta)} + k\varepsilon_0(e^{\varepsilon_0}-1) < k\varepsilon_0 \iff
     k > 2\ln(1/\delta)/(2 - e^{\varepsilon_0})^2`; ``None`` when :math:`e^{\varepsilon_0} \ge 2` (never).
     """
+    if release_epsilon >= math.log(2.0):  # before the exponential, which overflows above ε0 ≈ 709
+        return None
     margin = 2.0 - math.exp(release_epsilon)
     if margin <= 0:
         return None
@@ -303,7 +310,9 @@ def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon:
     while error(high) > target_error:
         low, high = high, high * 2
         if high > 10**15:
-            raise ValueError(f"target_error {target_error:g} needs more than 1e15 samples for {mechanism}")
+            raise ValueError(f"target_error={target_error:g} needs more than 1e15 samples for {mechanism} at "
+                             f"epsilon={epsilon:g}, delta={delta:g}, dimension={dimension}: use a larger epsilon, "
+                             "delta or target_error")
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if error(middle) > target_error else (low, middle)
@@ -337,8 +346,8 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
 
     Data :math:`\mathcal N(\mu, I_d)` with :math:`\mu = (0.3, -0.2)_{1..d}`; cover of
     :math:`[-2, 2]^d` with spacing ``target_error / 3``; :math:`n = 25\cdot 2^{j/2}`, :math:`j = 0, 1, \dots`, until the
-    Monte Carlo RMSE over ``trials`` datasets is at most the target (cap :math:`2^{16}`): the answer is
-    resolved to a factor :math:`\sqrt2`.
+    Monte Carlo RMSE over ``trials`` datasets is at most the target (cap :math:`25\cdot 2^{12} = 102{,}400`; a
+    ``ValueError`` naming ``epsilon`` beyond it): the answer is resolved to a factor :math:`\sqrt2`.
     """
     mean = np.array([0.3, -0.2])[:dimension]
     rng = np.random.default_rng(seed)
@@ -348,7 +357,8 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
         estimates = expmech.cover_mean(data, epsilon, COVER_RADIUS, target_error / 3.0, rng=rng)
         if math.sqrt(np.mean(np.sum((estimates - mean) ** 2, axis=1))) <= target_error:
             return n
-    raise ValueError(f"target_error {target_error:g} needs more than 2^16 samples for the cover mechanism")
+    raise ValueError(f"target_error={target_error:g} needs more than {n:,} samples for the cover mechanism at "
+                     f"epsilon={epsilon:g}, dimension={dimension}: use a larger epsilon or target_error")
 
 
 @validated(dimension=_DIMENSION, target_error=_EPSILON, epsilon=_EPSILON, delta=_DELTA)
@@ -413,6 +423,19 @@ def accuracy_caption(epsilon: float, delta: float, dimension: int, n: int) -> st
             f"{laplace:.3g} with Laplace, {gauss:.3g} with the Gaussian, {plain:.3g} without privacy.")
 
 
+def _times_below(delta: float, n: int) -> str:
+    """1/(δn) as text: in full up to 1e12 ("100"), in scientific notation beyond (δ = 1e-300 would print 300 digits),
+    from logarithms so that it never overflows."""
+    if delta * n > 1e-12:
+        return f"{1 / (delta * n):,.0f}"
+    decimal = -math.log10(delta) - math.log10(n)
+    power = math.floor(decimal)
+    mantissa = 10.0 ** (decimal - power)
+    if round(mantissa, 1) >= 10.0:
+        mantissa, power = mantissa / 10.0, power + 1
+    return f"{mantissa:.1f}e+{power}"
+
+
 @validated(epsilon=_EPSILON, delta=_DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=_TRIALS,
            seed=_SEED)
 def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: int, trials: int, seed: int, *,
@@ -438,7 +461,7 @@ def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: in
         f"After k = {releases} releases at ε₀ = {COMPOSITION_EPSILON:g}: basic {totals['basic']:.2f}, advanced "
         f"{totals['advanced']:.2f}, zCDP {totals['zCDP']:.2f}, exact Gaussian {totals['exact Gaussian']:.2f} (total ε "
         f"at δ = {delta:g}). " + (f"Advanced composition beats basic from **k = {beats_at}** on." if beats_at else ""),
-        f"δ × n = {delta * n:.0e}: " + (f"δ is {1 / (delta * n):,.0f}× below 1/n — comfortably small."
+        f"δ × n = {delta * n:.0e}: " + (f"δ is {_times_below(delta, n)}× below 1/n — comfortably small."
                                          if delta * n <= 0.01 else
                                          "**too large** — δ should be far below 1/n (δ × n ≪ 1)."),
     ]

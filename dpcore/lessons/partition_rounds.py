@@ -412,6 +412,11 @@ def complexity_table(profile: str, epsilon: float, delta: float, trials: int, se
 # --------------------------------------------------------------------------------------- what to notice
 
 
+def _exponent_text(exponent: float) -> str:
+    """A fitted exponent of :class:`Complexity` as text; NaN (fewer than two dimensions measured): "not measured"."""
+    return f"{exponent:.2f}" if np.isfinite(exponent) else "not measured"
+
+
 @validated(profile=_PROFILE, n=_N, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
 def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, seed: int, *,
               run=compute) -> list[str]:
@@ -434,8 +439,9 @@ def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, s
          "Laplace heavy step) only pay off once d is large. Seed 000's guarantee is asymptotic."
          if losing else f"At n = {near_n:,} the partition beats naive Laplace at every d shown."),
         (f"Fitted sample-complexity exponents (TV ≤ {TARGET_TV:g}): partition "
-         f"**{exponents[rounds.PARTITION_PURE]:.2f}**, naive **{exponents[rounds.NAIVE]:.2f}**, non-private "
-         f"{exponents[rounds.NON_PRIVATE]:.2f}." if np.isfinite(exponents[rounds.PARTITION_PURE]) else
+         f"**{exponents[rounds.PARTITION_PURE]:.2f}**, naive **{_exponent_text(exponents[rounds.NAIVE])}**, "
+         f"non-private {_exponent_text(exponents[rounds.NON_PRIVATE])}."
+         if np.isfinite(exponents[rounds.PARTITION_PURE]) else
          "Too few dimensions reach the target TV to fit exponents here."),
         f"Under approximate DP the one-shot Gaussian (δ = {delta:g}) is already as good as partition + Gaussian at "
         "these sizes: the partition's approximate-DP advantage (KLSU19) is asymptotic, and its pure final round "
