@@ -11,6 +11,7 @@ SPECS = [
     ui.n_spec(default=100, low=10, high=3000),
     ui.trials_spec(default=200, low=50, high=2000),
     ui.seed_spec(),
+    ui.monte_carlo_spec(),
 ]
 ITERATIVE = lesson.ITERATIVE_DEFAULTS
 
@@ -28,17 +29,17 @@ with page.section("election"):
     page.figure("election", figures.election_bars, epsilon=epsilon, seed=seed)
     page.figure("election_vs_epsilon", figures.election_sweep, animated=True, start=start(lesson.ELECTION_EPSILONS))
 with page.section("user-level", users=lesson.USERS):
-    page.figure("user_level", figures.user_level_errors, animated=True, download=True, trials=trials, seed=seed,
+    page.figure("user_level", figures.user_level_errors, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=start(lesson.USER_EPSILONS))
     st.caption(lesson.savings_note())
 with page.section("selection"):
-    page.figure("loss_vs_k", figures.selection_loss, animated=True, download=True, trials=trials, seed=seed,
+    page.figure("loss_vs_k", figures.selection_loss, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=start(lesson.SELECTION_EPSILONS))
 with page.section("median"):
     page.figure("median_score", figures.median_score, n=n, epsilon=epsilon, seed=seed)
     page.figure("median_density", figures.median_density, n=n, epsilon=epsilon, seed=seed)
     st.caption(lesson.median_note(n, epsilon, seed))
-    page.figure("median_vs_n", figures.median_error, animated=True, download=True, trials=trials, seed=seed,
+    page.figure("median_vs_n", figures.median_error, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=start(lesson.MEDIAN_EPSILONS))
 with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATIVE['epsilon']:g}",
                   choices=2 * ITERATIVE["steps"]):
@@ -48,5 +49,5 @@ with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATI
             page.figure("sdp_disk", figures.sdp_disk, seed=seed)
             page.figure("sdp_path", figures.sdp_path, seed=seed)
             st.caption(lesson.sdp_note(seed))
-page.takeaways(lesson.takeaways, epsilon, n, trials, seed, run=ui.sweep)
+page.takeaways(lesson.takeaways, epsilon, n, trials, seed, run=ui.sweep, monte_carlo_seed=page["mc"])
 page.go_deeper()

@@ -17,12 +17,13 @@ SPECS = [
                  help="How many private releases are made from the same data (composition)."),
     ui.trials_spec(default=200, low=20, high=2000),
     ui.seed_spec(),
+    ui.monte_carlo_spec(),
 ]
 
 page = ui.Page(__file__, SPECS)
 epsilon, delta, dimension, n = page["eps"], page["delta"], page["d"], page["n"]
 trials, seed = page["trials"], page["seed"]
-sweep = dict(delta=delta, trials=trials, seed=seed)
+sweep = dict(delta=delta, trials=trials, seed=page["mc"])
 
 page.intro()
 page.caption(lesson.accuracy_caption, epsilon, delta, dimension, n)
@@ -41,7 +42,7 @@ with page.section("delta"):
     st.dataframe(lesson.delta_table(epsilon, dimension, n), hide_index=True, width="stretch")
 with page.section("complexity", target=f"{lesson.TARGET_ERROR:g}"):
     with st.spinner("Running the exponential mechanism over the cover…"):
-        rows = ui.cached(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=seed)
+        rows = ui.cached(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"])
     st.dataframe(rows, hide_index=True, width="stretch")
-page.takeaways(lesson.takeaways, epsilon, delta, dimension, n, page["k"], trials, seed, run=ui.sweep)
+page.takeaways(lesson.takeaways, epsilon, delta, dimension, n, page["k"], trials, page["mc"], run=ui.sweep)
 page.go_deeper()

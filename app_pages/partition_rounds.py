@@ -17,11 +17,12 @@ SPECS = [
     ui.delta_spec(default=1e-6, low=1e-12, high=1e-3),
     ui.trials_spec(default=30, low=10, high=200),
     ui.seed_spec(),
+    ui.monte_carlo_spec(),
 ]
 
 page = ui.Page(__file__, SPECS)
 epsilon, dimension, n, profile = page["eps"], page["d"], page["n"], page["profile"]
-sweep = dict(delta=page["delta"], trials=page["trials"], seed=page["seed"])
+sweep = dict(delta=page["delta"], trials=page["trials"], seed=page["mc"])
 one_run = dict(profile=profile, dimension=dimension, n=n, epsilon=epsilon, delta=page["delta"], seed=page["seed"])
 table = dict(hide_index=True, width="stretch")
 

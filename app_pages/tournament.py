@@ -18,6 +18,7 @@ SPECS = [
                  help="User-level section: each user holds m examples; neighbours differ in one whole user."),
     ui.trials_spec(default=100, low=20, high=500),
     ui.seed_spec(),
+    ui.monte_carlo_spec(),
 ]
 
 page = ui.Page(__file__, SPECS)
@@ -38,19 +39,20 @@ with page.section("tournament", contests=f"{k * (k - 1) // 2:,}"):
 with page.section("scores"):
     page.figure("scores", figures.selection_scores, **one_run)
 with page.section("tv-vs-n", trials=trials, epsilon=f"{item_epsilon:g}"):
-    page.figure("tv_vs_n", figures.tv_vs_n, animated=True, download=True, trials=trials, seed=seed,
+    page.figure("tv_vs_n", figures.tv_vs_n, animated=True, download=True, trials=trials, seed=page["mc"],
                 epsilon=item_epsilon, start=str(k))
 with page.section("price-of-k", target=f"{lesson.TARGET_TV:g}"):
-    page.figure("price_of_k", figures.price_of_k, animated=True, download=True, trials=trials, seed=seed,
+    page.figure("price_of_k", figures.price_of_k, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=f"{item_epsilon:g}")
 with page.section("user-level", epsilon=f"{user_epsilon:g}", trials=lesson.USER_TRIALS):
-    page.figure("users_needed", figures.users_needed, animated=True, download=True, seed=seed,
+    page.figure("users_needed", figures.users_needed, animated=True, download=True, seed=page["mc"],
                 start=f"{user_epsilon:g}")
-    page.figure("user_tv", figures.user_tv, animated=True, download=True, seed=seed, epsilon=user_epsilon,
+    page.figure("user_tv", figures.user_tv, animated=True, download=True, seed=page["mc"], epsilon=user_epsilon,
                 start=str(per_user))
 with page.section("plane", n=lesson.PLANE_N, mean=lesson.PLANE_MEAN):
     for column, (key, shown) in zip(st.columns(2), (("plane_scores", "score"), ("plane_probabilities", "P(select)"))):
         with column:
             page.figure(key, figures.plane_map, shown=shown, epsilon=epsilon, seed=seed)
-page.takeaways(lesson.takeaways, per_user=per_user, trials=trials, run=ui.sweep, **one_run)
+page.takeaways(lesson.takeaways, per_user=per_user, trials=trials, run=ui.sweep, monte_carlo_seed=page["mc"],
+               **one_run)
 page.go_deeper()

@@ -17,12 +17,14 @@ SPECS = [
                  options=tuple(ui.log_grid(0.1, 100.0)), help="The window is [μ − t, μ + t] in the one-run view."),
     ui.trials_spec(default=200, low=20, high=2000),
     ui.seed_spec(),
+    ui.monte_carlo_spec(),
 ]
 
 page = ui.Page(__file__, SPECS)
 epsilon, moment, family, radius, trials, seed = (page[key] for key in ("eps", "k", "family", "t", "trials", "seed"))
+monte_carlo = page["mc"]  # the sweeps' seed: the one-run seed redraws the pictures only
 law = dict(family=family, moment=moment, n=page["n"], epsilon=epsilon)
-sweep = dict(family=family, epsilon=epsilon, trials=trials, seed=seed)
+sweep = dict(family=family, epsilon=epsilon, trials=trials, seed=monte_carlo)
 page.intro()
 with page.section("one-run"):
     page.figure("clipping_histogram", figures.clipping_window, **law, radius=radius, seed=seed)
@@ -33,8 +35,9 @@ with page.section("error-vs-n", mean_range=f"{truncation.MEAN_RANGE:g}"):
     st.markdown(truncation.slope_note(**sweep, moment=moment, run=ui.sweep))
 with page.section("bias-correction", true_mean=f"{truncation.TRUE_MEAN:g}", radius=f"{truncation.SURVIVAL_RADIUS:g}",
                   warm_start=f"{truncation.WARM_START:g}", truncated_mean=f"{truncation.TRUNCATED_MEAN:.2f}"):
-    page.figure("bias_correction", figures.bias_correction, animated=True, download=True, trials=trials, seed=seed,
-                start=f"{truncation.bias_frame(epsilon):g}")
+    page.figure("bias_correction", figures.bias_correction, animated=True, download=True, trials=trials,
+                seed=monte_carlo, start=f"{truncation.bias_frame(epsilon):g}")
     page.prose("privacy-spent")
-page.takeaways(truncation.takeaways, **law, radius=radius, seed=seed, trials=trials, run=ui.sweep)
+page.takeaways(truncation.takeaways, **law, radius=radius, seed=seed, trials=trials, run=ui.sweep,
+               monte_carlo_seed=monte_carlo)
 page.go_deeper()

@@ -18,6 +18,7 @@ from .params import (
                      delta_spec,
                      epsilon_spec,
                      log_grid,
+                     monte_carlo_spec,
                      n_spec,
                      nearest,
                      parse_param,
@@ -28,4 +29,4 @@ from .text import PageText
 
 __all__ = ["ASSETS", "footer", "guard", "presentation_mode", "setup_page", "cached", "figure", "snippet", "sweep",
            "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec", "log_grid",
-           "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]
+           "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]

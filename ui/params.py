@@ -13,6 +13,7 @@ import streamlit as st
 from dpcore.lessons.grids import log_grid, nearest
 
 __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_spec", "trials_spec", "seed_spec",
+           "monte_carlo_spec",
            "parse_param", "controls"]
 
 SEED_MAX = 2**31 - 1
@@ -123,10 +124,21 @@ def trials_spec(default: int = 200, low: int = 20, high: int = 2000) -> ParamSpe
 
 
 def seed_spec(default: int = 0) -> ParamSpec:
-    """The random seed (URL key ``seed``): the same seed reproduces the same pictures."""
+    """The random seed of the one-run pictures (URL key ``seed``): the same seed reproduces the same pictures."""
     return ParamSpec(
-        key="seed", label="Random seed", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
-        help="Same seed, same simulated data and noise: share the link to show exactly this run.",
+        key="seed", label="Random seed (one run)", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
+        help="Same seed, same simulated data and noise in the one-run pictures: share the link to show exactly this "
+             "run. The Monte Carlo curves keep their own random numbers (next control).",
+    )
+
+
+def monte_carlo_spec(default: int = 0) -> ParamSpec:
+    """The random seed of the Monte Carlo sweeps (URL key ``mc``): kept apart from the one-run seed, so redrawing a
+    picture never recomputes a sweep."""
+    return ParamSpec(
+        key="mc", label="Monte Carlo run", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
+        help="Which random numbers the error curves average over. Change it for a fresh Monte Carlo run (this "
+             "recomputes every curve: a few seconds to a minute); the curves barely move, which is the point.",
     )
 
 

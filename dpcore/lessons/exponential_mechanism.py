@@ -371,18 +371,20 @@ def sdp_note(seed: int) -> str:
             f"{run['result'].guarantee}")
 
 
-@validated(epsilon=EPSILON, n=Integer(low=1), trials=_TRIALS, seed=_SEED)
-def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute) -> list[str]:
+@validated(epsilon=EPSILON, n=Integer(low=1), trials=_TRIALS, seed=_SEED, monte_carlo_seed=_SEED)
+def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute, monte_carlo_seed: int | None = None
+              ) -> list[str]:
     """What to notice at the page's controls: the leader's probability in the election (both conventions and the
     draws), the ln k growth of the selection loss, clipping against group privacy at the largest m, and the spread
     of the private median (each quoted at the frame nearest to ``epsilon``)."""
     votes = election(epsilon, seed)
     frame_epsilon = nearest(SELECTION_EPSILONS, epsilon)
-    loss = loss_vs_k(trials, seed, run=run)
+    sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
+    loss = loss_vs_k(trials, sweep_seed, run=run)
     em_loss = loss.curve("exponential_mechanism", "k", epsilon=frame_epsilon)["mean"]
     pf_loss = loss.curve("permute_and_flip", "k", epsilon=frame_epsilon)["mean"]
     user_epsilon = nearest(USER_EPSILONS, epsilon)
-    users = user_level_vs_m(user_epsilon, trials, seed, run=run)
+    users = user_level_vs_m(user_epsilon, trials, sweep_seed, run=run)
     clipped = users.curve("user_level_clipped", "per_user")["mean"]
     group = users.curve("group_privacy", "per_user")["mean"]
     median = median_run(n, epsilon, seed)

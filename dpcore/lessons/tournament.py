@@ -436,16 +436,19 @@ def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
 
 # --------------------------------------------------------------------------------------- takeaways
 
-@validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=_SEED)
-def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=compute) -> list[str]:
+@validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=_SEED,
+           monte_carlo_seed=_SEED)
+def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=compute,
+              monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice: this run's three choices, the private selection's extra samples per unit of ln k
     (:func:`k_growth` at the sweep's ε nearest ``epsilon``), and the users the clipped and group-privacy selections
     need at m = ``per_user`` (:func:`users_needed_curves`)."""
     one = one_run(k, n, epsilon, seed)
     means = one.means
     item_epsilon, user_epsilon = frame_epsilon(epsilon), frame_epsilon(epsilon, user_level=True)
-    slope, per_doubling = k_growth(trials, seed, item_epsilon, run=run)
-    needed = users_needed_curves(seed, user_epsilon, run=run)["needed"]
+    sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
+    slope, per_doubling = k_growth(trials, sweep_seed, item_epsilon, run=run)
+    needed = users_needed_curves(sweep_seed, user_epsilon, run=run)["needed"]
     at_m = PER_USER.index(per_user)
     clipped, group = needed[USER_CLIPPED][at_m], needed[GROUP][at_m]
     return [

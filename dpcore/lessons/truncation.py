@@ -423,17 +423,18 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
             "error is 1/√n for every k.")
 
 
-@validated(**_ONE_RUN, trials=_TRIALS)
+@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=_SEED)
 def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
-              run=compute) -> list[str]:
+              run=compute, monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against KSU20 at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and
     the ε frame nearest ``epsilon`` (Markdown, one string per point)."""
-    result = error_vs_n(family, epsilon, trials, seed, run=run)
+    sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
+    result = error_vs_n(family, epsilon, trials, sweep_seed, run=run)
     curve = bias_noise_tradeoff(family, moment, n, epsilon)
     one = one_run(family, moment, n, radius, epsilon, seed)
     frame = bias_frame(epsilon)
-    corrected = bias_correction(trials, seed, run=run)
+    corrected = bias_correction(trials, sweep_seed, run=run)
     naive_error, matched_error = (corrected.curve(method, "n", epsilon=frame)["median"][-1]
                                   for method in ("naive_truncated_mean", "truncated_mle_moments"))
     return [

@@ -19,7 +19,7 @@ from registry import PAGES
 
 COMBINATIONS = 3  #: per page, to keep CI time low
 INTERNAL = ("Traceback", "moment_k=", "n_values", " a and b")  #: library words a page message must not show
-TIME_ONLY = ("trials", "seed")  #: controls that change no code path, only the run time or the random draws
+TIME_ONLY = ("trials", "seed", "mc")  #: controls that change no code path, only the run time or the random draws
 
 
 def allowed_values(at) -> dict[str, list[str]]:

@@ -18,7 +18,7 @@ def test_page_runs_at_defaults_with_every_figure(default_page):
     specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"election", "median_score", "median_density", *ANIMATED} <= set(specs)
     assert "sdp_disk" not in specs  # the SDP section is solved only on request
-    assert dict(default_page.query_params) == {"eps": "0.1", "n": "100", "trials": "200", "seed": "0"}
+    assert dict(default_page.query_params) == {"eps": "0.1", "n": "100", "trials": "200", "seed": "0", "mc": "0"}
 
 
 def test_election_bars_show_both_conventions_exactly(default_page):

@@ -16,8 +16,9 @@ from helpers import charts, page_path, run, texts
 
 import ui
 from dpcore import viz
-from dpcore.experiments import compute
+from dpcore.experiments import compute, load_or_run
 from dpcore.lessons import noise_tradeoff
+from registry import PAGES
 from ui import progressive
 
 PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delta=1e-6, trials=400, seed=3)
@@ -25,9 +26,14 @@ PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delt
 
 @pytest.fixture
 def quick(monkeypatch):
-    """The quick pass on, with a budget so small that a requested run is never ready in time."""
+    """The quick pass on, with a budget so small that a requested run is never ready in time, and a fresh shared
+    store and figure cache (no requested run of an earlier test is at hand)."""
     monkeypatch.setattr(progressive, "QUICK_SECONDS", 1e-3)
     monkeypatch.setattr(progressive, "WAIT_SECONDS", 0.0)
+    fresh = progressive.Progressive(workers=2)
+    monkeypatch.setattr(ui.compute, "_progressive", lambda: fresh)
+    figures = progressive.Bounded(128)
+    monkeypatch.setattr(ui.compute, "_figures", lambda: figures)
 
 
 def assert_same_sweep(left, right):
@@ -88,3 +94,35 @@ def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
     notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
     assert notes and all(note.startswith("Quick preview from 200 of 1,000 Monte Carlo trials") for note in notes)
     concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=300)
+
+
+TOPIC_PAGES = [info.script.removeprefix("app_pages/") for info in PAGES if info.url_path]
+
+
+@pytest.fixture
+def computed_sweeps(monkeypatch):
+    """The sweeps the app computes (not served stored or from its shared store), by function name."""
+    calls = []
+
+    def counting(directory, function, **params):
+        calls.append(function.__name__)
+        return load_or_run(directory, function, **params)
+    monkeypatch.setattr(ui.compute, "load_or_run", counting)
+    return calls
+
+
+@pytest.mark.parametrize("script", TOPIC_PAGES)
+def test_a_new_seed_redraws_the_pictures_without_recomputing_a_sweep(script, computed_sweeps):
+    at = run(page_path(script), timeout=600)
+    assert not at.exception
+    computed_sweeps.clear()
+    again = run(page_path(script), timeout=600, seed="424242")
+    assert not again.exception and again.query_params["seed"] == "424242"
+    assert computed_sweeps == []
+    assert charts(again) != charts(at)  # the one-run pictures did change
+
+
+def test_a_fresh_monte_carlo_run_is_asked_for_with_its_own_control(computed_sweeps):
+    at = run(page_path("noise_tradeoff.py"), timeout=600, mc="8")
+    assert not at.exception
+    assert computed_sweeps.count("error_sweep") == 2  # error vs n and error vs d, with the new random numbers

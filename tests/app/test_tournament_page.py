@@ -35,7 +35,7 @@ def test_page_runs_at_defaults_with_every_figure(default_page):
     specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"contest", "win_matrix", "scores", "plane_scores", "plane_probabilities", *ANIMATED} <= set(specs)
     assert dict(default_page.query_params) == {"eps": "0.1", "n": "300", "k": "41", "a": "0.3", "b": "0.8",
-                                               "m": "16", "trials": "100", "seed": "0"}
+                                               "m": "16", "trials": "100", "seed": "0", "mc": "0"}
 
 
 def test_contest_title_states_the_exact_scheffe_probabilities(default_page):

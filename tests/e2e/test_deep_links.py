@@ -15,7 +15,7 @@ from registry import PAGES, by_url_path
 
 CHART = '[data-testid="stPlotlyChart"] .js-plotly-plot'
 PAGE_TIMEOUT = 90_000  # ms: a topic page at non-default settings computes for 5-20 s, more on a busy machine
-SEED = "Random seed"
+SEED = "Random seed (one run)"
 
 # One saved link per topic page, every value off its page's default: {widget label: what the widget shows}.
 SAVED_LINKS = {
