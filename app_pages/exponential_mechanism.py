@@ -43,9 +43,10 @@ with page.section("median"):
                 start=start(lesson.MEDIAN_EPSILONS))
 with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATIVE['epsilon']:g}",
                   choices=2 * ITERATIVE["steps"]):
-    if st.toggle("Solve the SDP scores (≈ 120 semidefinite programs per round; a few seconds the first time)",
+    if st.toggle("Solve the SDP scores (≈ 120 semidefinite programs per round: about half a minute per seed)",
                  key="sdp_toggle"):
-        with st.spinner("Solving the sum-of-squares (SDP) scores… (a few seconds, once)"):
+        with st.spinner("Solving the sum-of-squares (SDP) scores… about half a minute the first time for this "
+                        "seed, instant after", show_time=True):
             page.figure("sdp_disk", figures.sdp_disk, seed=seed)
             page.figure("sdp_path", figures.sdp_path, seed=seed)
             st.caption(lesson.sdp_note(seed))
