@@ -376,7 +376,9 @@ def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute, monte
               ) -> list[str]:
     """What to notice at the page's controls: the leader's probability in the election (both conventions and the
     draws), the ln k growth of the selection loss, clipping against group privacy at the largest m, and the spread
-    of the private median (each quoted at the frame nearest to ``epsilon``)."""
+    of the private median (each quoted at the frame nearest to ``epsilon``).
+    ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
+    recomputing the other."""
     votes = election(epsilon, seed)
     frame_epsilon = nearest(SELECTION_EPSILONS, epsilon)
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed

@@ -442,7 +442,9 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
               monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice: this run's three choices, the private selection's extra samples per unit of ln k
     (:func:`k_growth` at the sweep's ε nearest ``epsilon``), and the users the clipped and group-privacy selections
-    need at m = ``per_user`` (:func:`users_needed_curves`)."""
+    need at m = ``per_user`` (:func:`users_needed_curves`).
+    ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
+    recomputing the other."""
     one = one_run(k, n, epsilon, seed)
     means = one.means
     item_epsilon, user_epsilon = frame_epsilon(epsilon), frame_epsilon(epsilon, user_level=True)

@@ -428,7 +428,9 @@ def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, s
               run=compute, monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against KSU20 at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and
-    the ε frame nearest ``epsilon`` (Markdown, one string per point)."""
+    the ε frame nearest ``epsilon`` (Markdown, one string per point).
+    ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
+    recomputing the other."""
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
     result = error_vs_n(family, epsilon, trials, sweep_seed, run=run)
     curve = bias_noise_tradeoff(family, moment, n, epsilon)
