@@ -54,8 +54,9 @@ _PREVIEWS = "_sweep_previews"  # session-state key: the quick passes shown by th
 
 @st.cache_resource(show_spinner=False)
 def _progressive() -> Progressive:
-    """One worker pool and one bounded result store for every session of the server."""
-    return Progressive(workers=2)
+    """One worker pool and one bounded result store for every session of the server. One worker: the other core
+    stays free for the pages (their quick passes and one-run pictures), on the 2-core machine the lab targets."""
+    return Progressive(workers=1)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

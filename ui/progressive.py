@@ -3,13 +3,14 @@
 A lesson's Monte Carlo sweep can take a minute at a setting nobody stored. :func:`run` answers in about
 ``QUICK_SECONDS`` instead:
 
-1. The requested run (all ``trials``, or ``draws``) is started on a small worker pool shared by every session; if it
-   finishes within ``WAIT_SECONDS`` it is returned as is.
-2. Otherwise a **quick pass** is returned: the same sweep at the same seed with as many trials as fit the budget,
-   predicted from a two-trial probe (cost grows linearly with the trials: the engine vectorises over them). It is
-   marked as a :class:`Preview` for the page, which says how many trials it shows and polls until the requested run is
-   ready, then reruns: the figure ends at the numbers a cold server computes for the same URL (the requested run *is*
-   that cold run; the quick pass never feeds into it).
+1. The requested run (all ``trials``, ``draws`` or ``budget``) is started on a small worker pool shared by every
+   session; if it finishes within ``WAIT_SECONDS`` it is returned as is.
+2. Otherwise a **quick pass** is returned: a stored run of the same sweep with fewer trials if there is one, else the
+   same sweep at the same seed with as many trials as fit the budget, predicted from a two-trial probe (cost grows
+   linearly with the trials: the engine vectorises over them). It is marked as a :class:`Preview` for the page, which
+   says how many trials it shows and polls until the requested run is ready, then reruns: the figure ends at the
+   numbers a cold server computes for the same URL (the requested run *is* that cold run; the quick pass never feeds
+   into it).
 
 Results are kept in bounded maps shared by all sessions (:class:`Bounded`). ``DPLAB_QUICK_SECONDS=inf`` (the test
 suite's setting) turns the quick pass off: every call returns the requested run.
@@ -32,7 +33,11 @@ __all__ = ["Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "Progressive",
 QUICK_SECONDS = float(os.environ.get("DPLAB_QUICK_SECONDS", "0.2"))  #: budget of one sweep's quick pass
 WAIT_SECONDS = min(0.05, QUICK_SECONDS)  #: how long the requested run may take before a quick pass is shown instead
 MIN_TRIALS = 2  #: a quick pass has a band: at least two trials
-TRIAL_KEYS = ("trials", "draws")  #: the Monte Carlo size parameter of a sweep, by name
+#: The Monte Carlo size parameter of a sweep, by name, and what it counts (for the page's note). A "budget" (samples
+#: per grid point, at least 20 trials each) does not shrink below the cost of its smallest run: only a stored run with
+#: a smaller budget previews it.
+UNITS = {"trials": "trials", "draws": "draws", "budget": "simulated samples"}
+PROBED = ("trials", "draws")
 
 
 class Bounded:
@@ -109,7 +114,7 @@ class Progressive:
         ``fewer(size)`` may offer a result already at hand (stored) for the same parameters with fewer trials, as
         ``(result, trials)``: it is the quick pass then, with no computation."""
         future = self._future(key, lambda: function(**params))
-        size = next((name for name in TRIAL_KEYS if name in params), None)
+        size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
             return future.result(), None
@@ -119,11 +124,14 @@ class Progressive:
                 return future.result(timeout=WAIT_SECONDS), None
             except TimeoutError:
                 pass
-            quick = self._quick.put(key, fewer(size) or self._quick_pass(function, params, size, requested))
+            quick = fewer(size) or (self._quick_pass(function, params, size, requested) if size in PROBED else None)
+            if quick is None:
+                return future.result(), None
+            self._quick.put(key, quick)
         result, trials = quick
         if future.done():  # finished while the quick pass ran
             return future.result(), None
-        return result, Preview(trials, requested, size, future)
+        return result, Preview(trials, requested, UNITS[size], future)
 
     @staticmethod
     def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int

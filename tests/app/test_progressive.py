@@ -126,3 +126,15 @@ def test_a_fresh_monte_carlo_run_is_asked_for_with_its_own_control(computed_swee
     at = run(page_path("noise_tradeoff.py"), timeout=600, mc="8")
     assert not at.exception
     assert computed_sweeps.count("error_sweep") == 2  # error vs n and error vs d, with the new random numbers
+
+
+def test_a_sweep_sized_by_a_sample_budget_is_previewed_by_its_stored_smaller_budget(quick):
+    at = run(page_path("truncation.py"), timeout=300, trials="2000")  # budget 4,000,000; 400,000 stored
+    assert not at.exception
+    notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
+    budget = ("Quick preview from 400,000 of 4,000,000 Monte Carlo simulated samples per point (bands are wider than "
+              "they will be): it refines to all 4,000,000 by itself.")
+    trials = ("Quick preview from 200 of 2,000 Monte Carlo trials per point (bands are wider than they will be): it "
+              "refines to all 2,000 by itself.")
+    assert notes[:2] == [budget, trials]  # error vs n (a budget), then the bias correction (trials)
+    concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=600)
