@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpcore import accounting, mechanisms
+from dpcore import accounting, audit, mechanisms
 
 mpmath.mp.dps = 60
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -171,3 +171,16 @@ def test_selection_and_quantile_outputs_stay_in_range_at_extreme_epsilon(epsilon
         assert np.all(mechanisms.exponential(scores, epsilon, rng=1, size=200) == 2)  # the best, surely
     released = mechanisms.private_quantile(np.array([0.2, 0.4, 0.6]), 0.5, epsilon, 0.0, 1.0, rng=0)
     assert 0.0 <= released <= 1.0
+
+
+# ---------------------------------------------------------------- the audit's bound at any δ
+@SETTINGS
+@given(delta=DELTAS, trials=st.integers(10, 10**9), shares=st.lists(st.floats(0, 1), min_size=2, max_size=2))
+def test_audit_bound_is_finite_nonnegative_and_shrinks_as_delta_grows(delta, trials, shares):
+    """epsilon_lower_bound over δ in [1e-300, 0.5]: a finite bound ≥ 0, no larger than at δ = 0 (δ only forgives),
+    and 0 for identical counts on both inputs."""
+    counts, neighbour = (np.array([round(share * trials)]) for share in shares)
+    bound = audit.epsilon_lower_bound(counts, neighbour, trials, delta=delta).epsilon_lower_bound
+    assert math.isfinite(bound) and bound >= 0
+    assert bound <= audit.epsilon_lower_bound(counts, neighbour, trials).epsilon_lower_bound
+    assert audit.epsilon_lower_bound(counts, counts, trials, delta=delta).epsilon_lower_bound == 0.0
