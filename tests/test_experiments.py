@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dpcore.core.randomness import child_generator
-from dpcore.experiments import SweepResult, fit_power_law, run_sweep, trials_for_budget
+from dpcore.experiments import SweepResult, fit_power_law, join_methods, run_sweep, trials_for_budget
 
 
 def normal_sample(params, trials, rng):
@@ -304,3 +304,29 @@ def test_save_load_round_trip_and_load_or_run(tmp_path, monkeypatch):
     kept, fresh = rerun_stored(stored)
     np.testing.assert_array_equal(kept.median, fresh.median)
     assert load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=2).seed == 2  # other parameters: computed
+
+
+def test_sweeps_of_method_subsets_join_into_the_sweep_of_all_methods():
+    """Streams are keyed by method id and grid values, so joining subsets reproduces the joint sweep exactly."""
+    methods = {"mean": sample_mean_error, "clipped laplace": clipped_laplace_error, "noise": laplace_noise}
+    grid = {"n": [30, 300], "epsilon": [0.5, 1.0]}
+    whole = sweep(methods, grid, trials=50)
+    parts = [sweep({name: methods[name] for name in names}, grid, trials=50)
+             for names in (["noise"], ["mean", "clipped laplace"])]
+    joined = join_methods(parts, list(methods))
+    assert joined.methods == whole.methods
+    for name in ("median", "lower", "upper", "mean", "rmse", "trials"):
+        np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
+    np.testing.assert_array_equal(joined.errors[2, 1, 0], whole.errors[2, 1, 0])
+
+
+def test_join_refuses_different_grids_seeds_or_a_wrong_order():
+    part = sweep({"mean": sample_mean_error}, {"n": [30], "epsilon": [1.0]}, trials=20)
+    other_seed = sweep({"noise": laplace_noise}, {"n": [30], "epsilon": [1.0]}, trials=20, seed=8)
+    other_grid = sweep({"noise": laplace_noise}, {"n": [40], "epsilon": [1.0]}, trials=20)
+    for other in (other_seed, other_grid):
+        with pytest.raises(ValueError, match="must share their parameters, grid, seed and quantiles"):
+            join_methods([part, other], ["mean", "noise"])
+    same = sweep({"noise": laplace_noise}, {"n": [30], "epsilon": [1.0]}, trials=20)
+    with pytest.raises(ValueError, match="order must list each joined method once"):
+        join_methods([part, same], ["mean"])

@@ -7,6 +7,7 @@ on the released noise, the rows mode against the fast mode, clipping on adversar
 scales, the sweep/rate helpers, and the page's one run, tables and takeaways. Everything is seeded.
 """
 
+import json
 import math
 
 import numpy as np
@@ -564,22 +565,27 @@ def test_bernstein_bound_rejects_bad_input_naming_the_parameter():
 # ------------------------------------------------------------------------------------ the page's lesson
 def test_page_sweeps_run_the_page_grids_with_json_parameters():
     """Each page sweep hands its runner error_sweep and JSON values only (the app caches and stores on them): the
-    n grid, ε frames, dimensions and profiles of the page, methods by id."""
+    n grid, ε frames, dimensions and profiles of the page, methods by id; the ε-DP methods without δ, the (ε, δ)
+    Gaussian with it (a new δ recomputes that one method only)."""
     calls = []
     def record(function, **params):
         calls.append((function, params))
-        return function(**params) if params["dimensions"] == [16] else None
+        return function(**{**params, "dimensions": [16]})  # the grid asked for is checked below; run a small one
     lesson.sweep_vs_n("two-level", 16, 1e-6, 2, 0, "kl", run=record)
     lesson.sweep_vs_dimension("two-level", 0.5, 1e-6, 2, 0, run=record)
     lesson.sweep_by_profile(16, 0.5, 1e-6, 2, 0, run=record)
-    assert [function for function, _ in calls] == [lesson.error_sweep] * 3
+    assert [function for function, _ in calls] == [lesson.error_sweep] * 6
+    pure = [method for method in product.METHODS if method != "one_shot_gaussian"]
+
+    def both(**params):
+        return [dict(params, methods=pure), dict(params, methods=["one_shot_gaussian"], delta=1e-6)]
     assert [params for _, params in calls] == [
-        dict(n_values=list(lesson.N_GRID), dimensions=[16], epsilons=list(lesson.EPSILONS), profiles=["two-level"],
-             trials=2, seed=0, metric="kl", delta=1e-6),
-        dict(n_values=list(lesson.N_GRID), dimensions=list(lesson.DIMENSIONS), epsilons=[0.5], profiles=["two-level"],
-             trials=2, seed=0, delta=1e-6),
-        dict(n_values=list(lesson.N_GRID), dimensions=[16], epsilons=[0.5], profiles=list(pd.PROFILES), trials=2,
-             seed=0, delta=1e-6)]
+        *both(n_values=list(lesson.N_GRID), dimensions=[16], epsilons=list(lesson.EPSILONS), profiles=["two-level"],
+              trials=2, seed=0, metric="kl"),
+        *both(n_values=list(lesson.N_GRID), dimensions=list(lesson.DIMENSIONS), epsilons=[0.5],
+              profiles=["two-level"], trials=2, seed=0),
+        *both(n_values=list(lesson.N_GRID), dimensions=[16], epsilons=[0.5], profiles=list(pd.PROFILES), trials=2,
+              seed=0)]
     assert all(type(v) in (int, float, str, list) for _, params in calls for v in params.values())
     assert lesson.sweep_vs_n("all tiny", 16, 1e-6, 2, 0).methods == product.METHODS
 
@@ -654,9 +660,15 @@ def test_rate_curves_are_the_rate_shapes_and_the_fitted_laws():
 
 @pytest.fixture(scope="module")
 def by_dimension():
-    """The page's "vs d" sweep (log-uniform, ε = 1, 4 trials) and a runner that serves it."""
-    result = lesson.sweep_vs_dimension("log-uniform", 1.0, 1e-6, 4, 0)
-    return result, lambda function, **params: result
+    """The page's "vs d" sweep (log-uniform, ε = 1, 4 trials) and a runner that serves its parts, each computed once."""
+    parts = {}
+
+    def serve(function, **params):
+        key = json.dumps(params, sort_keys=True)
+        if key not in parts:
+            parts[key] = experiments.compute(function, **params)
+        return parts[key]
+    return lesson.sweep_vs_dimension("log-uniform", 1.0, 1e-6, 4, 0, run=serve), serve
 
 
 def test_complexity_table_quotes_samples_needed_and_the_fitted_exponents(by_dimension):
@@ -698,3 +710,23 @@ def test_takeaways_quote_the_sweep(by_dimension, n):
     assert (f"partition **{exponents[product.PARTITION_PURE]:.2f}**, naive **{exponents[product.NAIVE]:.2f}**, "
             f"non-private {exponents[product.NON_PRIVATE]:.2f}.") in notes[2]
     assert "(δ = 1e-06)" in notes[3] and len(notes) == 4
+
+
+def test_the_page_sweeps_recompute_only_the_delta_method_and_equal_one_sweep_of_all_methods():
+    """sweep_vs_dimension runs the ε-DP methods without δ and the (ε, δ) Gaussian with it; joined, they equal one
+    error_sweep of every method, number for number (streams keyed by method id and grid values)."""
+    calls = []
+
+    def recorded(function, **params):
+        calls.append(params)
+        return experiments.compute(function, **params)
+
+    joined = lesson.sweep_vs_dimension("log-uniform", 1.0, 1e-8, 2, 5, run=recorded)
+    whole = lesson.error_sweep(n_values=list(lesson.N_GRID), dimensions=list(lesson.DIMENSIONS), epsilons=[1.0],
+                               profiles=["log-uniform"], trials=2, seed=5, delta=1e-8)
+    assert [("delta" in params, params["methods"]) for params in calls] == [
+        (False, [method for method in product.METHODS if method != "one_shot_gaussian"]),
+        (True, ["one_shot_gaussian"])]
+    assert joined.methods == whole.methods == product.METHODS
+    for name in ("median", "lower", "upper", "mean", "rmse", "trials"):
+        np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))

@@ -183,6 +183,7 @@ VALID_CALLS = {
         seed=0,
     ),
     "experiments.engine.trials_for_budget": dict(budget=1000, max_trials=100, min_trials=10),
+    "experiments.engine.join_methods": dict(results=[PARTITION_SWEEP], order=list(PARTITION_SWEEP.methods)),
     "experiments.store.load_stored": dict(
         directory="/nonexistent/dplab", function=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep,
         n_values=[10], dimensions=[1], epsilons=[1.0], delta=1e-6, trials=2, seed=0),

@@ -44,7 +44,7 @@ import numpy as np
 from ..core.randomness import child_generator
 from ..core.validation import Array, Constraint, Integer, validated
 
-__all__ = ["SweepResult", "run_sweep", "trials_for_budget"]
+__all__ = ["SweepResult", "join_methods", "run_sweep", "trials_for_budget"]
 
 
 
@@ -406,6 +406,35 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
                        **{name: _frozen(table.transpose(order)) for name, table in tables.items()},
                        quantiles=quantiles, seed=seed)
 
+
+
+_TABLES = (*_STATISTICS, "trials", "errors")
+
+
+@validated()
+def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepResult:
+    """One result with the methods of several sweeps over the same grid and seed, in ``order``.
+
+    Because every method's noise stream is keyed by its id and the data by the grid values (see the module
+    docstring), sweeps of disjoint method subsets joined here equal, number for number, one sweep of all of them:
+    a lesson can then recompute only the methods that a changed parameter touches (e.g. only the one method that
+    uses δ).
+    """
+    first = results[0]
+    for other in results[1:]:
+        same = (other.parameters == first.parameters and other.seed == first.seed
+                and other.quantiles == first.quantiles
+                and all(np.array_equal(other.grid[a], first.grid[a]) for a in first.parameters))
+        if not same:
+            raise ValueError("results must share their parameters, grid, seed and quantiles to be joined")
+    methods = [method for result in results for method in result.methods]
+    if sorted(methods) != sorted(order) or len(set(methods)) != len(methods):
+        raise ValueError(f"order must list each joined method once; got {list(order)} for methods {methods}")
+    rows = [(result, result.methods.index(method)) for method in order for result in results
+            if method in result.methods]
+    tables = {name: _frozen(np.stack([getattr(result, name)[index] for result, index in rows])) for name in _TABLES}
+    return SweepResult(parameters=first.parameters, grid=first.grid, methods=tuple(order), **tables,
+                       quantiles=first.quantiles, seed=first.seed)
 
 
 @validated(budget=Integer(low=1), max_trials=Integer(low=1), min_trials=Integer(low=1))

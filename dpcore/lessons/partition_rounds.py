@@ -20,7 +20,7 @@ import numpy as np
 from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
 from ..distributions import binary_product as products
 from ..estimators import partition_rounds as rounds
-from ..experiments import SweepResult, compute, fit_power_law, run_sweep, samples_needed
+from ..experiments import SweepResult, compute, fit_power_law, join_methods, run_sweep, samples_needed
 from .grids import nearest
 from .methods import label
 
@@ -298,6 +298,16 @@ def distance_table(single: OneRun) -> list[dict]:
 
 
 # --------------------------------------------------------------------------------------- the page's sweeps
+_DELTA_FREE = [method for method in rounds.METHODS if method != rounds.ONE_SHOT_GAUSSIAN]
+
+
+def _by_delta_use(run, delta: float, **params) -> SweepResult:
+    """:func:`error_sweep` of every method, run as two sweeps joined (:func:`dpcore.experiments.join_methods`): the
+    ε-DP methods without δ, the (ε, δ)-DP Gaussian with it, so a new δ recomputes only that one method. Equal,
+    number for number, to one sweep of all the methods (streams keyed by method id and by grid values)."""
+    pure = run(error_sweep, **params, methods=_DELTA_FREE)
+    approximate = run(error_sweep, **params, methods=[rounds.ONE_SHOT_GAUSSIAN], delta=delta)
+    return join_methods([pure, approximate], rounds.METHODS)
 
 
 @validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=_TRIALS, seed=_SEED,
@@ -307,8 +317,8 @@ def sweep_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
     """:func:`error_sweep` over n × ε (:data:`N_GRID` × :data:`EPSILONS`) at one profile and dimension: the
     "error vs n" figures (TV, or KL with ``metric="kl"``), one frame per ε. ``run`` runs the sweep (the app passes
     its cached runner)."""
-    return run(error_sweep, n_values=list(N_GRID), dimensions=[dimension], epsilons=list(EPSILONS),
-               profiles=[profile], trials=trials, seed=seed, metric=metric, delta=delta)
+    return _by_delta_use(run, delta, n_values=list(N_GRID), dimensions=[dimension], epsilons=list(EPSILONS),
+                         profiles=[profile], trials=trials, seed=seed, metric=metric)
 
 
 @validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
@@ -316,16 +326,16 @@ def sweep_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
                        run=compute) -> SweepResult:
     """:func:`error_sweep` of TV over n × d (:data:`N_GRID` × :data:`DIMENSIONS`) at one profile and ε: the
     "TV vs d" figure, the sample complexities and the takeaways."""
-    return run(error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS), epsilons=[epsilon],
-               profiles=[profile], trials=trials, seed=seed, delta=delta)
+    return _by_delta_use(run, delta, n_values=list(N_GRID), dimensions=list(DIMENSIONS), epsilons=[epsilon],
+                         profiles=[profile], trials=trials, seed=seed)
 
 
 @validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
 def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int, *,
                      run=compute) -> SweepResult:
     """:func:`error_sweep` of TV over n × every profile of :data:`PROFILES` at one dimension and ε."""
-    return run(error_sweep, n_values=list(N_GRID), dimensions=[dimension], epsilons=[epsilon],
-               profiles=list(PROFILES), trials=trials, seed=seed, delta=delta)
+    return _by_delta_use(run, delta, n_values=list(N_GRID), dimensions=[dimension], epsilons=[epsilon],
+                         profiles=list(PROFILES), trials=trials, seed=seed)
 
 
 @dataclass(frozen=True)
