@@ -24,7 +24,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
@@ -135,20 +134,6 @@ def tv_bounds(p, q) -> tuple[float | np.ndarray, float | np.ndarray]:
 
 
 _LOG_ZERO = -1e250  # stands for ln 0: finite, so that 0 · ln 0 = 0 in the matrix products below
-_SPARSE_BELOW = 0.1  # points whose share of ones is below this are kept sparse (cost ∝ the ones, not d)
-
-
-def _as_points(rows: np.ndarray):
-    """0/1 points (rows) as floats: a sparse matrix when few coordinates are 1 (small marginals, large d)."""
-    return sparse.csr_array(rows, dtype=float) if rows.mean() < _SPARSE_BELOW else rows.astype(float)
-
-
-def _dot_points(weights, points) -> np.ndarray:
-    """``weights @ points.T`` for dense or sparse 0/1 ``points`` (m, d): shape (*weights.shape[:-1], m)."""
-    if not sparse.issparse(points):
-        return weights @ points.T
-    flat = weights.reshape(-1, weights.shape[-1])
-    return np.asarray(points @ flat.T).T.reshape(*weights.shape[:-1], points.shape[0])
 
 
 def _log_likelihoods(points, q):
@@ -163,7 +148,7 @@ def _log_likelihoods(points, q):
         log_q = np.maximum(np.log(q), _LOG_ZERO)
         log_not_q = np.where(certain, 0.0, np.maximum(np.log1p(-q), _LOG_ZERO))
     a = np.where(certain, 0.0, log_q - log_not_q)
-    values = _dot_points(a, points) + np.sum(log_not_q, axis=-1)[..., None]
+    values = a @ points.T + np.sum(log_not_q, axis=-1)[..., None]
     if certain.any():
         values = np.where(_misses_certain(points, certain) > 0, -np.inf, values)
     return values
@@ -171,7 +156,7 @@ def _log_likelihoods(points, q):
 
 def _misses_certain(points, certain):
     """Number of coordinates with q_j = 1 where a point has x_j = 0: shape (*certain.shape[:-1], m)."""
-    return np.sum(certain, axis=-1)[..., None] - _dot_points(certain.astype(float), points)
+    return certain.astype(float) @ (1.0 - points).T
 
 
 @validated(p=_MARGINALS, q=_ESTIMATES)
@@ -197,7 +182,7 @@ class TVMonteCarlo:
     """
 
     def __init__(self, p, samples: int, rng: RngLike = None):
-        self.points = _as_points(sample_rows(p, samples, rng))
+        self.points = sample_rows(p, samples, rng).astype(float)
         self.log_p = _log_likelihoods(self.points, p)
 
     def integrand(self, q) -> np.ndarray:
