@@ -1,9 +1,9 @@
 """The one cached-sweep layer of the app, and the figures built on it.
 
 * :func:`sweep` runs a lesson's sweep through ``assets/precomputed`` (a stored result whose parameters match is
-  served at once), else progressively (:mod:`ui.progressive`): the requested run if it is ready within a quarter
-  second, else a quick pass with fewer trials while the requested run finishes in the background (:func:`previews`
-  lists the quick passes of this script run). Lessons take it as their ``run`` argument, so a notebook calling the
+  served at once), else progressively (:mod:`ui.progressive`): the requested run if it is ready at once, else a quick
+  pass with fewer trials while the requested run finishes in the background (:func:`previews` lists the quick passes
+  of this script run). Lessons take it as their ``run`` argument, so a notebook calling the
   same lesson without it (:func:`dpcore.experiments.compute`) gets the same numbers.
 * :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its

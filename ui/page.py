@@ -140,7 +140,6 @@ class Page:
             builder, kwargs = self._downloads[key]
             _downloads(key, figures[key], compute.snippet(builder, **kwargs))
 
-
     def _refine_when_ready(self) -> None:
         """If quick passes are on screen: say so at the top, and rerun the page once every requested run is ready."""
         pending = compute.previews()

@@ -275,8 +275,7 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
     >>> round(users_needed(0.05, 20, 1.0) / users_needed(0.05, 20, 1.0, kind="group"), 4)
     0.0779
     """
-    # 1 - (1 - alpha)^m as -expm1(m log1p(-alpha)): the direct form rounds to 0 (a division by zero) for alpha < 1e-16
-    caught = -math.expm1(per_user * math.log1p(-alpha)) if kind == "clipped" else alpha
+    caught = _wrong_user_share(alpha, per_user) if kind == "clipped" else alpha
     numerator = 4.0 * math.log(candidates / beta)
     log_users = math.log(numerator) - math.log(epsilon) - math.log(caught)
     double = np.finfo(float)
@@ -298,5 +297,11 @@ def savings_factor(alpha: float, per_user: int) -> float:
     >>> round(savings_factor(0.05, 20), 2)
     12.83
     """
-    return (1.0 - (1.0 - alpha) ** per_user) / alpha
+    return _wrong_user_share(alpha, per_user) / alpha
+
+
+def _wrong_user_share(alpha: float, per_user: int) -> float:
+    """1 - (1 - alpha)^m, the share of users with at least one of m examples wrong, as -expm1(m log1p(-alpha)): the
+    direct form rounds to 0 (then a division by zero) for alpha < 1e-16."""
+    return -math.expm1(per_user * math.log1p(-alpha))
 

@@ -184,7 +184,7 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
     fig = go.Figure(go.Barpolar(r=np.full(radius.size, ring_width), base=radius - ring_width / 2,
                                 theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
                                 marker=dict(color=scores, colorscale="Viridis", showscale=True,
-                                            colorbar=dict(title=dict(text="score (not private)"))),
+                                            colorbar=dict(title=dict(text="score<br>(not private)"))),
                                 name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}"))
     colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
     for (name, direction), color in zip(marks.items(), colors):

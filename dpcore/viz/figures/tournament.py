@@ -119,8 +119,8 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
                           row=row, col=1)
     fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
                       height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0)
-    fig.update_yaxes(title_text="score (not private)", row=1, col=1)
-    fig.update_yaxes(title_text="probability (not private)", row=2, col=1)
+    fig.update_yaxes(title_text="score<br>(not private)", row=1, col=1)
+    fig.update_yaxes(title_text="probability<br>(not private)", row=2, col=1)
     fig.update_xaxes(title_text=x_title, row=2, col=1)
     return fig
 
@@ -200,7 +200,7 @@ def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False)
     axis = np.array(lesson.COVER_AXIS)
     values = plane.scores if shown == "score" else plane.probabilities
     return grid_scores_figure(axis, axis, values, {"true mean": lesson.PLANE_MEAN, "selected": plane.selected},
-                              value_title=f"{shown} (not private)",
+                              value_title=f"{shown}<br>(not private)",
                               title=f"{shown}, n = {lesson.PLANE_N}, ε = {epsilon:g}",
                               presentation=presentation)
 
