@@ -1,4 +1,5 @@
-"""Private Estimation Lab: the entry point. It declares the pages and the shared chrome, nothing else.
+"""Private Estimation Lab: the entry point. It declares the pages and the shared chrome, and starts the
+shared sweep worker; nothing else.
 
 Run with ``streamlit run app.py``. The pages, their titles, URL paths and order come from ``registry.PAGES``.
 """
@@ -13,5 +14,6 @@ page = st.navigation([
     st.Page(info.script, title=info.title, url_path=info.url_path, icon=info.icon, default=info.url_path == "")
     for info in PAGES
 ])
+ui.compute.start_worker()
 page.run()
 ui.footer()

@@ -4,7 +4,8 @@
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
 #                                          test and every docstring example
 #   ./lab.sh bench                         print the benchmark figures
-#   ./lab.sh precompute                    store every page's default sweeps in assets/precomputed
+#   ./lab.sh precompute                    store every page's sweeps at its defaults and one move away from them
+#                                          (every option of each discrete control) in assets/precomputed
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -59,17 +60,8 @@ case "$command" in
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
-    DPLAB_STORE_PRECOMPUTED=1 DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -c '
-import sys
-from streamlit.testing.v1 import AppTest
-from registry import PAGES
-for page in (info.script for info in PAGES):
-    at = AppTest.from_file(page, default_timeout=600).run()
-    if at.exception:
-        sys.exit(f"{page}: {at.exception[0].value}")
-    print("stored the defaults of", page)
-'
-    ls -la assets/precomputed ;;
+    DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -m ui.precompute
+    du -sh assets/precomputed; ls assets/precomputed | wc -l ;;
   *)
     echo "usage: ./lab.sh app|test|bench|precompute [options]" >&2; exit 2 ;;
 esac

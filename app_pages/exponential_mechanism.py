@@ -43,8 +43,11 @@ with page.section("median"):
                 start=start(lesson.MEDIAN_EPSILONS))
 with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATIVE['epsilon']:g}",
                   choices=2 * ITERATIVE["steps"]):
-    if st.toggle("Solve the SDP scores (≈ 120 semidefinite programs per round: about half a minute per seed)",
-                 key="sdp_toggle"):
+    solved = st.session_state.setdefault("sdp_seeds", set())  # the seeds whose SDP scores this visitor asked for
+    if seed not in solved and st.button(f"Solve the SDP scores for seed {seed} (≈ 120 semidefinite programs per "
+                                        "round: about half a minute)", key="sdp_solve", icon=":material/calculate:"):
+        solved.add(seed)
+    if seed in solved:
         with st.spinner("Solving the sum-of-squares (SDP) scores… about half a minute the first time for this "
                         "seed, instant after", show_time=True):
             page.figure("sdp_disk", figures.sdp_disk, seed=seed)

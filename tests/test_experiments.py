@@ -289,18 +289,22 @@ def stored_sweep(n_values, seed):
 
 
 def test_save_load_round_trip_and_load_or_run(tmp_path, monkeypatch):
-    from dpcore.experiments import load_or_run, rerun_stored
+    from dpcore.experiments import load_or_run, rerun_stored, stored_calls
 
     result = stored_sweep([2, 3], 5)
     result.save(tmp_path / "r.npz")
     loaded = SweepResult.load(tmp_path / "r.npz")
     np.testing.assert_array_equal(loaded.median, result.median)
     assert [e.size for e in loaded.errors.ravel()] == [20, 30]  # ragged trials survive
-    monkeypatch.setenv("DPLAB_STORE_PRECOMPUTED", "1")
+    monkeypatch.setenv("DPLAB_STORE_PRECOMPUTED", "grid")
     first = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
     (stored,) = (tmp_path / "store").glob("stored_sweep-*.npz")
     again = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
-    np.testing.assert_array_equal(first.errors[0, 0], again.errors[0, 0])
+    for name in ("median", "lower", "upper", "mean", "rmse", "trials"):  # the store keeps the summaries only
+        np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
+    assert first.errors[0, 0].size == 40 and again.errors is None
+    assert [call[2] for call in stored_calls(tmp_path / "store", "grid")] == [stored]
+    assert stored_calls(tmp_path / "store", "defaults") == []
     kept, fresh = rerun_stored(stored)
     np.testing.assert_array_equal(kept.median, fresh.median)
     assert load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=2).seed == 2  # other parameters: computed
@@ -318,6 +322,19 @@ def test_sweeps_of_method_subsets_join_into_the_sweep_of_all_methods():
     for name in ("median", "lower", "upper", "mean", "rmse", "trials"):
         np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name))
     np.testing.assert_array_equal(joined.errors[2, 1, 0], whole.errors[2, 1, 0])
+
+
+def test_a_summary_only_result_round_trips_and_joins_without_per_trial_errors(tmp_path):
+    methods = {"mean": sample_mean_error, "noise": laplace_noise}
+    grid = {"n": [30, 300], "epsilon": [1.0]}
+    full = sweep({"mean": methods["mean"]}, grid, trials=20)
+    sweep({"noise": methods["noise"]}, grid, trials=20).save(tmp_path / "noise.npz", per_trial=False)
+    summary = SweepResult.load(tmp_path / "noise.npz")
+    assert summary.errors is None and (tmp_path / "noise.npz").stat().st_size < 4000
+    joined = join_methods([full, summary], ["noise", "mean"])
+    whole = sweep(methods, grid, trials=20)
+    assert joined.errors is None
+    np.testing.assert_array_equal(joined.median, whole.median[::-1])
 
 
 def test_join_refuses_different_grids_seeds_or_a_wrong_order():

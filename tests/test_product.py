@@ -483,6 +483,21 @@ def test_error_sweep_is_reproducible_and_methods_can_be_chosen():
     assert naive[1, 0] < naive[0, 0] and naive[0, 1] < naive[0, 0]
 
 
+def test_error_sweep_tv_points_are_drawn_once_per_marginal_profile_and_dimension():
+    """TV is measured over Monte Carlo points keyed by (seed, "tv points", profile, d) and shared by every n: the
+    sweep's TV of the estimates equals TVMonteCarlo over exactly those points (common random numbers across n)."""
+    from dpcore.core.randomness import child_generator
+    result = lesson.error_sweep([10**3, 10**5], [64], [1.0], ["two-level"], trials=1, seed=7,
+                                methods=[product.NON_PRIVATE], mc_samples=500)
+    p = pd.marginal_profile("two-level", 64)
+    tv = pd.TVMonteCarlo(p, 500, child_generator(7, "tv points", "two-level", 64))
+    for i, n in enumerate((10**3, 10**5)):
+        layout = product.block_layout(n, 64, 0.1)
+        counts = product.draw_block_counts(p, layout, 1, child_generator(7, "data", "two-level", 64, n))
+        estimate = product.estimate_from_counts(product.NON_PRIVATE, counts, layout, p, 1.0, 0)
+        assert result.errors[0, 0, 0, i, 0][0] == pytest.approx(tv(estimate)[0], rel=1e-12)
+
+
 def test_error_sweep_kl_metric_is_finite_for_every_method():
     """metric="kl" floors estimates at 1/(2n): finite for all six methods, even when estimates hit 0."""
     result = lesson.error_sweep([10**4], [256], [0.5], ["log-uniform", "all tiny"], trials=5, seed=0, metric="kl")

@@ -178,16 +178,38 @@ def test_tv_monte_carlo_object_reuses_its_points():
     rng = np.random.default_rng(5)
     p = pd.marginal_profile("log-uniform", 40)
     tv = pd.TVMonteCarlo(p, 3000, rng=11)
-    points = tv.points.copy()
+    points = tv.points.toarray()
     q = np.clip(p * np.exp(rng.normal(0, 0.3, 40)), 0, 0.5)
     first = tv(q)
     other = tv(np.clip(p * 1.5, 0, 0.5))
     assert tv(q) == first  # exactly the same: no new draws
-    np.testing.assert_array_equal(tv.points, points)
+    np.testing.assert_array_equal(tv.points.toarray(), points)
     batch = tv(np.stack([q, np.clip(p * 1.5, 0, 0.5)]))
     np.testing.assert_allclose(batch, [first, other], rtol=1e-12)
     assert tv(p) == pytest.approx(0.0, abs=1e-12)
     assert pd.tv_monte_carlo(p, q, 3000, rng=11)[0] == pytest.approx(first, rel=1e-12)  # same seed, same points
+
+
+def test_tv_points_drawn_in_chunks_are_the_rows_of_one_draw():
+    """TVMonteCarlo draws its points a few rows at a time: exactly the rows sample_rows draws in one call."""
+    p = pd.marginal_profile("log-uniform", 300)
+    chunked = pd._sparse_rows(p, 1001, 8, chunk_bytes=8 * 300 * 64)  # 64 rows per chunk, a ragged last one
+    np.testing.assert_array_equal(chunked.toarray(), pd.sample_rows(p, 1001, 8))
+    np.testing.assert_array_equal(pd.TVMonteCarlo(p, 1001, 8).points.toarray(), pd.sample_rows(p, 1001, 8))
+
+
+def test_sparse_points_give_the_dense_log_likelihoods_with_zero_and_one_marginals():
+    """TVMonteCarlo keeps its points sparse: log Q(x) over them equals the dense product to rounding, also when some
+    q_j = 0 (probability ~0 for points with x_j = 1) or q_j = 1 (-inf for points with x_j = 0)."""
+    p = pd.marginal_profile("log-uniform", 30)
+    tv = pd.TVMonteCarlo(p, 500, rng=4)
+    q = np.stack([p, np.where(np.arange(30) == 3, 0.0, p), np.where(np.arange(30) == 29, 1.0, p)])
+    sparse_values = pd._log_likelihoods(tv.points, q)
+    dense_values = pd._log_likelihoods(tv.points.toarray(), q)
+    np.testing.assert_array_equal(np.isinf(sparse_values), np.isinf(dense_values))
+    assert np.isinf(sparse_values[2]).any() and not np.isinf(sparse_values[:2]).any()
+    finite = np.isfinite(dense_values)
+    np.testing.assert_allclose(sparse_values[finite], dense_values[finite], rtol=1e-12)
 
 
 def test_tv_distance_is_exact_up_to_16_coordinates_and_monte_carlo_above():

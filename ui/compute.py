@@ -2,9 +2,10 @@
 
 * :func:`sweep` runs a lesson's sweep through ``assets/precomputed`` (a stored result whose parameters match is
   served at once), else progressively (:mod:`ui.progressive`): the requested run if it is ready at once, else a quick
-  pass with fewer trials while the requested run finishes in the background (:func:`previews` lists the quick passes
-  of this script run). Lessons take it as their ``run`` argument, so a notebook calling the
-  same lesson without it (:func:`dpcore.experiments.compute`) gets the same numbers.
+  pass (a stored run with another trial count or Monte Carlo run, or fewer trials computed now) while the requested
+  run finishes in the background (:func:`previews` lists the quick passes of this script run). Lessons take it as
+  their ``run`` argument, so a notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets
+  the same numbers.
 * :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its
   sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building).
@@ -16,6 +17,7 @@ Sweeps and figures are cached on their function's qualified name and JSON argume
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -29,9 +31,9 @@ import streamlit as st
 from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_calls
 
 from .chrome import ASSETS
-from .progressive import Bounded, Preview, Progressive
+from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
 
-__all__ = ["PRECOMPUTED", "sweep", "previews", "cached", "figure", "snippet"]
+__all__ = ["PRECOMPUTED", "start_worker", "sweep", "previews", "cached", "figure", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -50,13 +52,22 @@ def _arguments(values: dict[str, Any]) -> str:
 
 
 _PREVIEWS = "_sweep_previews"  # session-state key: the quick passes shown by this script run
+_SUPERSEDED = "_sweep_previews_before"  # session-state key: those of the previous script run
 
 
 @st.cache_resource(show_spinner=False)
 def _progressive() -> Progressive:
-    """One worker pool and one bounded result store for every session of the server. One worker: the other core
-    stays free for the pages (their quick passes and one-run pictures), on the 2-core machine the lab targets."""
-    return Progressive(workers=1)
+    """One worker pool and one bounded result store for every session of the server. One worker process: the other
+    core stays free for the pages (their quick passes and one-run pictures), on the 2-core machine the lab targets.
+    With the quick pass off (the tests, ``./lab.sh precompute``) a thread: the runs are then computed in this process,
+    exactly as the tests compute them."""
+    return Progressive(workers=1, processes=not math.isinf(QUICK_SECONDS))
+
+
+def start_worker() -> None:
+    """Start the shared sweep worker (once per server: the app calls this on every visit), so that the first
+    student who moves a control does not wait for it to start."""
+    _progressive()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -74,9 +85,8 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     stored = _stored(name, arguments)
     if stored is not None:
         return stored
-    result, preview = _progressive().run(f"{name}|{arguments}",
-                                         lambda **values: load_or_run(PRECOMPUTED, function, **values), params,
-                                         lambda size: _stored_with_fewer(name, arguments, size))
+    result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
+                                         params, lambda size: _stored_nearby(name, arguments, size))
     if preview is not None:
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
     return result
@@ -87,18 +97,23 @@ def _stored_calls() -> list[tuple[str, dict, Any]]:
     return stored_calls(PRECOMPUTED)
 
 
-def _stored_with_fewer(function: str, params: str, size: str) -> tuple[SweepResult, int] | None:
-    """The stored result of ``function`` with ``params`` but the most ``size`` (trials) below the requested: a quick
-    pass at hand."""
+def _stored_nearby(function: str, params: str, size: str | None) -> tuple[SweepResult, int, int | None] | None:
+    """A quick pass at hand: the stored result of ``function`` with ``params`` but another Monte Carlo size ``size``
+    (trials) or another Monte Carlo run (``seed``), as ``(result, its size, its seed or None if the requested)``.
+
+    Preferred: the requested run before another one; then fewer trials before more; then the nearest count."""
     wanted = json.loads(params)
-    others = {key: value for key, value in wanted.items() if key != size}
-    fewer = [(stored[size], path) for name, stored, path in _stored_calls()
-             if name == function.replace(":", ".") and stored.get(size, math.inf) < wanted[size]
-             and {key: value for key, value in stored.items() if key != size} == others]
-    if not fewer:
+    varying = {size, "seed"}
+    others = {key: value for key, value in wanted.items() if key not in varying}
+    candidates = [(stored.get("seed") != wanted.get("seed"), stored.get(size, 0) > wanted.get(size, 0),
+                   abs(math.log(stored.get(size, 1) / wanted.get(size, 1))), str(path), stored)
+                  for name, stored, path in _stored_calls()
+                  if name == function.replace(":", ".") and stored != wanted
+                  and {key: value for key, value in stored.items() if key not in varying} == others]
+    if not candidates:
         return None
-    trials, path = max(fewer)
-    return _stored_file(str(path)), trials
+    other_run, _, _, path, stored = min(candidates)
+    return _stored_file(path), stored.get(size, 0), stored.get("seed") if other_run else None
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -112,8 +127,24 @@ def previews(since: int = 0) -> list[Preview]:
 
 
 def start_run() -> None:
-    """Forget the previous script run's quick passes (the page skeleton calls this first)."""
+    """Begin a script run: its quick passes start empty, the previous run's are kept for :func:`release_superseded`
+    (the page skeleton calls this first)."""
+    st.session_state[_SUPERSEDED] = st.session_state.get(_PREVIEWS, [])
     st.session_state[_PREVIEWS] = []
+
+
+def release_superseded() -> None:
+    """Cancel the requested runs that the previous script run of this session waited for and this one does not (those
+    not started yet): the page has moved on (the page skeleton calls this once its sweeps are drawn)."""
+    current = {id(preview.future) for preview in previews()}
+    _progressive().cancel([preview.future for preview in st.session_state.get(_SUPERSEDED, [])
+                           if id(preview.future) not in current])
+    st.session_state[_SUPERSEDED] = []
+
+
+def queued_ahead(pending: list[Preview]) -> int:
+    """How many requested runs, of any session, are queued ahead of those of ``pending`` on the shared worker."""
+    return _progressive().ahead([preview.future for preview in pending])
 
 
 @st.cache_data(max_entries=128, show_spinner=False)

@@ -31,10 +31,11 @@ from .params import ParamSpec, controls
 from .progressive import Preview
 from .text import PageText
 
-__all__ = ["Page", "show_figure", "FIGURE_CALLS"]
+__all__ = ["Page", "show_figure", "FIGURE_CALLS", "PAGE_SPECS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
+PAGE_SPECS = "_page_specs"  # session-state key: the page's ParamSpecs (for ui.precompute and the tests)
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
@@ -63,10 +64,11 @@ class Page:
         compute.start_run()
         setup_page(self.info.heading, self.info.icon)
         self.params = controls(specs)
+        st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
         self.text = PageText.load(path.with_suffix(".md"))
-        self._downloads: dict[str, tuple[Callable, dict]] = {}
+        self._downloads: dict[str, tuple[Callable, dict, go.Figure | None]] = {}  # key -> builder, kwargs, figure
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -105,7 +107,7 @@ class Page:
         show_figure(fig, key, animated)
         _preview_note(compute.previews(shown))
         if download:
-            self._downloads[key] = (builder, kwargs)
+            self._downloads[key] = (builder, kwargs, None if self.present else fig)
         return fig
 
     # -------------------------------------------------------------------- computed text
@@ -126,42 +128,67 @@ class Page:
     def go_deeper(self, **fields: Any) -> None:
         """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
         chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet."""
-        st.session_state[FIGURE_CALLS] = dict(self._downloads)
+        st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
         self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
             for _, text in self.text.blocks("go-deeper", **fields):
                 st.markdown(text)
             if not self._downloads:
                 return
-            figures = {key: compute.figure(builder, False, **kwargs) for key, (builder, kwargs) in
-                       self._downloads.items()}
+            figures = {key: shown or compute.figure(builder, False, **kwargs)
+                       for key, (builder, kwargs, shown) in self._downloads.items()}
             key = st.selectbox("Download a figure", list(figures), key="download_figure",
                                format_func=lambda key: figures[key].layout.title.text or key)
-            builder, kwargs = self._downloads[key]
+            builder, kwargs, _ = self._downloads[key]
             _downloads(key, figures[key], compute.snippet(builder, **kwargs))
 
     def _refine_when_ready(self) -> None:
-        """If quick passes are on screen: say so at the top, and rerun the page once every requested run is ready."""
+        """If quick passes are on screen: say so at the top, with the progress of the requested runs and the queue
+        ahead of them, and rerun the page once every requested run is ready."""
+        compute.release_superseded()
         pending = compute.previews()
         if not pending:
             return
-        self._status.info("Quick preview: some results on this page use fewer Monte Carlo trials than you asked for. "
-                          "They refine by themselves as the full runs finish in the background.",
-                          icon=":material/hourglass_top:")
 
         @st.fragment(run_every=POLL_SECONDS)
-        def poll() -> None:
+        def progress() -> None:
             if all(preview.ready for preview in pending):
                 st.rerun()
-        poll()
+            st.info(_refining_text(pending, compute.queued_ahead(pending)), icon=":material/hourglass_top:")
+        with self._status.container():
+            progress()
+
+
+def _refining_text(pending: list[Preview], ahead: int) -> str:
+    """The banner over a page with quick passes: what they are, how far the requested runs are, the queue."""
+    done = sum(preview.ready for preview in pending)
+    many = ahead > 1
+    queue = (f" {ahead} computation{'s' if many else ''} for other pages or visitors {'are' if many else 'is'} queued "
+             "ahead of this page's on the shared server." if ahead else "")
+    return ("Quick preview: some results on this page come from another Monte Carlo run than the one you asked for "
+            "(fewer trials, or other random numbers; each says which). They are replaced by themselves as the "
+            f"requested runs finish in the background: {done} of {len(pending)} done.{queue}")
 
 
 def _preview_note(previews: list[Preview]) -> None:
-    """A caption under a result drawn from quick passes: how many trials it shows, and that it refines itself."""
+    """A caption under a result drawn from quick passes: what it shows instead of the requested run, and that the
+    requested run replaces it by itself."""
     if previews:
-        first = min(previews, key=lambda preview: preview.trials / preview.requested)
-        st.caption(f"Quick preview from {first.trials:,} of {first.requested:,} Monte Carlo {first.unit} per point "
-                   f"(bands are wider than they will be): it refines to all {first.requested:,} by itself.")
+        st.caption(_preview_text(min(previews, key=lambda preview: (preview.run is None,
+                                                                    preview.trials / preview.requested))))
+
+
+def _preview_text(preview: Preview) -> str:
+    """The caption of one quick pass (see :class:`ui.progressive.Preview`)."""
+    unit = f"Monte Carlo {preview.unit} per point"
+    if preview.run is not None:
+        return (f"Preview from Monte Carlo run {preview.run} ({preview.trials:,} {unit}): run "
+                f"{preview.requested_run}, with {preview.requested:,}, replaces it by itself when ready.")
+    if preview.trials > preview.requested:
+        return (f"Preview from a stored run with {preview.trials:,} {unit}: the run with the {preview.requested:,} "
+                "you asked for replaces it by itself when ready.")
+    return (f"Quick preview from {preview.trials:,} of {preview.requested:,} {unit} (bands are wider than they will "
+            f"be): it refines to all {preview.requested:,} by itself.")
 
 
 def _downloads(name: str, fig: go.Figure, snippet: str) -> None:

@@ -13,10 +13,11 @@ import streamlit as st
 from dpcore.lessons.grids import log_grid, nearest
 
 __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_spec", "trials_spec", "seed_spec",
-           "monte_carlo_spec",
-           "parse_param", "controls"]
+           "monte_carlo_spec", "TRIALS_KEY",
+           "parse_param", "url_text", "grid_settings", "controls"]
 
 SEED_MAX = 2**31 - 1
+TRIALS_KEY = "trials"  #: URL key of the Monte Carlo trial count (:func:`trials_spec`)
 KINDS = ("log", "float", "int", "choice", "seed")
 
 Note = tuple[str, str]  # (level, message), level in {"error", "warning", "info"}
@@ -117,7 +118,7 @@ def n_spec(default: int = 1000, low: int = 10, high: int = 100_000) -> ParamSpec
 def trials_spec(default: int = 200, low: int = 20, high: int = 2000) -> ParamSpec:
     """The number of Monte Carlo trials per grid point (URL key ``trials``)."""
     return ParamSpec(
-        key="trials", label="Monte Carlo trials", kind="log", default=default, low=low, high=high,
+        key=TRIALS_KEY, label="Monte Carlo trials", kind="log", default=default, low=low, high=high,
         options=log_grid(low, high, integer=True), format="{:,}",
         help="Independent repetitions behind each point: more trials give smoother curves but take longer.",
     )
@@ -193,11 +194,24 @@ def parse_param(spec: ParamSpec, raw: str | None) -> tuple[Any, list[Note]]:
     return value, []
 
 
-def _url_text(value: Any) -> str:
+def url_text(value: Any) -> str:
     """How ``value`` is written into the URL (short, exact, parseable by :func:`parse_param`)."""
     if isinstance(value, float):
         return f"{value:.12g}"
     return str(value)
+
+
+def grid_settings(specs: Sequence[ParamSpec]) -> list[tuple[str, str]]:
+    """Every setting one move away from the defaults on the discrete controls, as ``(URL key, URL value)``: each
+    option but the default of each ``log`` and ``choice`` spec. The trial count is left out: it only sizes the Monte
+    Carlo, and a stored run with another count previews it (:mod:`ui.progressive`).
+
+    >>> grid_settings([delta_spec(low=1e-8, high=1e-6), trials_spec(), seed_spec()])
+    [('delta', '1e-08'), ('delta', '1e-07')]
+    """
+    return [(spec.key, url_text(option)) for spec in specs
+            if spec.kind in ("log", "choice") and spec.key != TRIALS_KEY
+            for option in spec.options if option != spec.default]
 
 
 # ---------------------------------------------------------------------------- widgets
@@ -243,7 +257,7 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
             st.session_state[widget_key] = value
         values[spec.key] = _widget(spec, parent)
     for spec in specs:
-        text = _url_text(values[spec.key])
+        text = url_text(values[spec.key])
         if st.query_params.get(spec.key) != text:
             st.query_params[spec.key] = text
     return values

@@ -3,14 +3,19 @@
 A lesson's Monte Carlo sweep can take a minute at a setting nobody stored. :func:`run` answers in about
 ``QUICK_SECONDS`` instead:
 
-1. The requested run (all ``trials``, ``draws`` or ``budget``) is started on a small worker pool shared by every
-   session; if it finishes within ``WAIT_SECONDS`` it is returned as is.
-2. Otherwise a **quick pass** is returned: a stored run of the same sweep with fewer trials if there is one, else the
-   same sweep at the same seed with as many trials as fit the budget, predicted from a two-trial probe (cost grows
-   linearly with the trials: the engine vectorises over them). It is marked as a :class:`Preview` for the page, which
-   says how many trials it shows and polls until the requested run is ready, then reruns: the figure ends at the
-   numbers a cold server computes for the same URL (the requested run *is* that cold run; the quick pass never feeds
-   into it).
+1. The requested run (all ``trials``, ``draws`` or ``budget``) is started on a worker shared by every session (a
+   separate process in the app).
+2. A **quick pass** is returned at once if one is at hand: a stored run of the same sweep that differs only in its
+   trial count or in its Monte Carlo run (seed). Otherwise the requested run is returned if it finishes within
+   ``WAIT_SECONDS``, else a quick pass is computed: the same sweep at the same seed with as many trials as fit the
+   budget, predicted from a two-trial probe (cost grows linearly with the trials: the engine vectorises over them).
+   It is marked as a :class:`Preview` for the page, which says what it shows and polls until the requested run is
+   ready, then reruns: the figure ends at the numbers a cold server computes for the same URL (the requested run
+   *is* that cold run; the quick pass never feeds into it).
+
+The worker pool serves every session, first come, first served: a page says how many runs are queued ahead of its
+own (:meth:`Progressive.ahead`), and a page that moved on cancels the runs it no longer shows that have not started
+(:meth:`Progressive.cancel`), so a student dragging a slider does not queue every position they passed.
 
 Results are kept in bounded maps shared by all sessions (:class:`Bounded`). ``DPLAB_QUICK_SECONDS=inf`` (the test
 suite's setting) turns the quick pass off: every call returns the requested run.
@@ -18,13 +23,18 @@ suite's setting) turns the quick pass off: every call returns the requested run.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
+import multiprocessing
 import os
+import sys
 import threading
 import time
+import types
 from collections import OrderedDict
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,13 +76,16 @@ class Bounded:
 
 @dataclass(frozen=True)
 class Preview:
-    """A quick pass on screen: ``trials`` of the ``requested`` ones (``unit``: "trials" or "draws"); ``ready`` tells
-    when the requested run is done."""
+    """A quick pass on screen: ``trials`` of the ``requested`` ones (``unit``: "trials", "draws", ...), from the
+    Monte Carlo run ``run`` when that is not the requested ``requested_run`` (else both ``None``); ``ready`` tells when
+    the requested run is done."""
 
     trials: int
     requested: int
     unit: str
     future: Future
+    run: int | None = None
+    requested_run: int | None = None
 
     @property
     def ready(self) -> bool:
@@ -90,55 +103,132 @@ def quick_trials(probe_seconds: float, probe_trials: int, requested: int, budget
     return int(min(requested, max(MIN_TRIALS, math.floor(budget / per_trial))))
 
 
-class Progressive:
-    """The shared state of progressive sweeps: a worker pool for requested runs and bounded result maps."""
+@contextlib.contextmanager
+def _worker_start() -> Iterator[None]:
+    """While worker processes start: one BLAS thread for them (OpenBLAS reads it when numpy loads), and a
+    ``__main__`` without a file. A spawned process first re-imports the parent's ``__main__`` from its file, and
+    Streamlit runs each page script as ``__main__``: a worker must never run a page."""
+    running, threads = sys.modules["__main__"], os.environ.get("OPENBLAS_NUM_THREADS")
+    sys.modules["__main__"], os.environ["OPENBLAS_NUM_THREADS"] = types.ModuleType("__main__"), "1"
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = running
+        if threads is None:
+            del os.environ["OPENBLAS_NUM_THREADS"]
+        else:
+            os.environ["OPENBLAS_NUM_THREADS"] = threads
 
-    def __init__(self, workers: int = 1, size: int = 128) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dplab-sweep")
+
+def _exception(future: Future) -> BaseException | None:
+    """The exception of a finished, not cancelled ``future`` (else ``None``)."""
+    return future.exception() if future.done() and not future.cancelled() else None
+
+
+class Progressive:
+    """The shared state of progressive sweeps: a worker pool for requested runs (first come, first served, for every
+    session), its queue, and bounded result maps."""
+
+    def __init__(self, workers: int = 1, size: int = 128, processes: bool = False) -> None:
+        self._workers, self._processes = workers, processes
+        self._pool = self._new_pool()
         self._requested = Bounded(size)   # key -> Future of the requested run
-        self._quick = Bounded(size)       # key -> (SweepResult, trials) of its quick pass
-        self._lock = threading.Lock()
+        self._quick = Bounded(size)       # key -> (SweepResult, trials, run) of its quick pass
+        self._queue: dict[Future, int] = {}  # unfinished requested runs -> their submission number
+        self._submitted = 0
+        self._lock = threading.RLock()    # reentrant: a future done at once calls back _finished under the lock
+
+    def _new_pool(self) -> Executor:
+        """Threads, or worker processes (``processes=True``, the app's choice): a sweep then never holds the pages'
+        interpreter lock, runs at a lower priority than the pages, and its BLAS uses one thread."""
+        if not self._processes:
+            return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="dplab-sweep")
+        pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=os.nice, initargs=(10,))
+        with _worker_start():
+            pool.submit(os.getpid)  # starts the workers now, not on a student's first request
+        return pool
+
+    def _submit(self, call: Callable[[], Any]) -> Future:
+        try:
+            return self._pool.submit(call)
+        except BrokenExecutor:  # a worker process died (e.g. out of memory): start afresh
+            self._pool = self._new_pool()
+            return self._pool.submit(call)
 
     def _future(self, key: str, call: Callable[[], Any]) -> Future:
+        """The requested run of ``key`` (a picklable ``call`` when the pool has processes), submitted if needed."""
         with self._lock:
             future = self._requested.get(key)
-            if future is None or future.cancelled():
-                future = self._requested.put(key, self._pool.submit(call))
+            if future is None or future.cancelled() or isinstance(_exception(future), BrokenExecutor):
+                future = self._requested.put(key, self._submit(call))
+                self._queue[future] = self._submitted
+                self._submitted += 1
+                future.add_done_callback(self._finished)
         return future
 
+    def _finished(self, future: Future) -> None:
+        with self._lock:
+            self._queue.pop(future, None)
+
+    def _result(self, key: str, call: Callable[[], Any], timeout: float | None = None) -> Any:
+        """The requested run's result (waiting up to ``timeout``); resubmitted if a page that moved on cancelled it."""
+        while True:
+            try:
+                return self._future(key, call).result(timeout)
+            except CancelledError:
+                continue
+
+    def ahead(self, futures: Sequence[Future]) -> int:
+        """How many unfinished requested runs were submitted before the first unfinished one of ``futures`` (the
+        queue in front of a page; 0 when its runs are all done or the first of them is running)."""
+        with self._lock:
+            mine = [self._queue[future] for future in futures if future in self._queue]
+            return sum(number < min(mine) for number in self._queue.values()) if mine else 0
+
+    @staticmethod
+    def cancel(futures: Sequence[Future]) -> None:
+        """Cancel the requested runs of ``futures`` that have not started: a page that moved on to other settings no
+        longer waits for them (one still waited for is resubmitted by the next request)."""
+        for future in futures:
+            future.cancel()
+
     def run(self, key: str, function: Callable[..., Any], params: dict[str, Any],
-            fewer: Callable[[str], tuple[Any, int] | None] = lambda size: None) -> tuple[Any, Preview | None]:
+            nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None
+            ) -> tuple[Any, Preview | None]:
         """``function(**params)`` if it is (or becomes, within :data:`WAIT_SECONDS`) ready, else a quick pass with
         fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged.
 
-        ``fewer(size)`` may offer a result already at hand (stored) for the same parameters with fewer trials, as
-        ``(result, trials)``: it is the quick pass then, with no computation."""
-        future = self._future(key, lambda: function(**params))
+        ``nearby(size)`` may offer a result already at hand (stored) for the same parameters but another trial count
+        ``size`` or another Monte Carlo run, as ``(result, trials, run)`` (``run``: its seed, ``None`` when it is the
+        requested one): it is the quick pass then, with no computation."""
+        call = functools.partial(function, **params)
         size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
-            return future.result(), None
-        quick = self._quick.get(key)
+            return self._result(key, call), None
+        future = self._future(key, call)
+        quick = self._quick.get(key) or nearby(size)  # a result at hand is shown at once
         if quick is None:
             try:
-                return future.result(timeout=WAIT_SECONDS), None
+                return self._result(key, call, WAIT_SECONDS), None
             except TimeoutError:
                 pass
-            quick = fewer(size) or (self._quick_pass(function, params, size, requested) if size in PROBED else None)
+            quick = self._quick_pass(function, params, size, requested) if size in PROBED else None
             if quick is None:
-                return future.result(), None
-            self._quick.put(key, quick)
-        result, trials = quick
+                return self._result(key, call), None
+        self._quick.put(key, quick)
+        result, trials, run = quick
         if future.done():  # finished while the quick pass ran
-            return future.result(), None
-        return result, Preview(trials, requested, UNITS[size], future)
+            return self._result(key, call), None
+        return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
 
     @staticmethod
     def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int
-                    ) -> tuple[Any, int]:
+                    ) -> tuple[Any, int, None]:
         start = time.perf_counter()
         probe = function(**{**params, size: MIN_TRIALS})
         trials = quick_trials(time.perf_counter() - start, MIN_TRIALS, requested, QUICK_SECONDS)
         if trials <= MIN_TRIALS:
-            return probe, MIN_TRIALS
-        return function(**{**params, size: trials}), trials
+            return probe, MIN_TRIALS, None
+        return function(**{**params, size: trials}), trials, None

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from ..core.randomness import RngLike, as_generator
 from ..core.validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
@@ -136,6 +137,14 @@ def tv_bounds(p, q) -> tuple[float | np.ndarray, float | np.ndarray]:
 _LOG_ZERO = -1e250  # stands for ln 0: finite, so that 0 · ln 0 = 0 in the matrix products below
 
 
+def _point_products(points, a):
+    """a · x for every row a of ``a`` and every point x (a row of ``points``, dense or ``scipy.sparse``): shape
+    ``(*a.shape[:-1], m)``. Sparse points cost one multiply per nonzero coordinate, not one per coordinate."""
+    if sparse.issparse(points):
+        return (points @ a.reshape(-1, a.shape[-1]).T).T.reshape(*a.shape[:-1], points.shape[0])
+    return a @ points.T
+
+
 def _log_likelihoods(points, q):
     """log Q(x) for every point (rows of ``points``) and every row of ``q``: shape (*q.shape[:-1], m).
 
@@ -148,7 +157,7 @@ def _log_likelihoods(points, q):
         log_q = np.maximum(np.log(q), _LOG_ZERO)
         log_not_q = np.where(certain, 0.0, np.maximum(np.log1p(-q), _LOG_ZERO))
     a = np.where(certain, 0.0, log_q - log_not_q)
-    values = a @ points.T + np.sum(log_not_q, axis=-1)[..., None]
+    values = _point_products(points, a) + np.sum(log_not_q, axis=-1)[..., None]
     if certain.any():
         values = np.where(_misses_certain(points, certain) > 0, -np.inf, values)
     return values
@@ -156,7 +165,7 @@ def _log_likelihoods(points, q):
 
 def _misses_certain(points, certain):
     """Number of coordinates with q_j = 1 where a point has x_j = 0: shape (*certain.shape[:-1], m)."""
-    return certain.astype(float) @ (1.0 - points).T
+    return np.sum(certain, axis=-1)[..., None] - _point_products(points, certain.astype(float))
 
 
 @validated(p=_MARGINALS, q=_ESTIMATES)
@@ -172,17 +181,27 @@ def tv_exact(p, q) -> float | np.ndarray:
     return float_if_scalar(np.sum(np.maximum(excess, 0.0), axis=-1))
 
 
+def _sparse_rows(p, samples: int, rng: RngLike, chunk_bytes: int = 2**25):
+    """:func:`sample_rows` as a sparse matrix of floats, drawn a few rows at a time (the same uniforms, in the same
+    order, as one call: at most ``chunk_bytes`` of them in memory, not ``8 · samples · d`` bytes)."""
+    generator = as_generator(rng)
+    rows = max(1, chunk_bytes // (8 * p.size))
+    return sparse.vstack([sparse.csr_array(generator.random((min(rows, samples - start), p.size)) < p, dtype=float)
+                          for start in range(0, samples, rows)], format="csr")
+
+
 class TVMonteCarlo:
     r"""Monte Carlo total variation from a fixed P: :math:`m` points :math:`x_i \sim P` drawn once, then
     :math:`\widehat{d_{TV}}(P, Q) = \frac1m\sum_i\big(1 - Q(x_i)/P(x_i)\big)_+` for any Q (unbiased; the integrand
     lies in :math:`[0, 1]`, so its standard error is :math:`\le 1/(2\sqrt m)`).
 
     Reusing the points for every Q (estimators, trials, ε) gives common random numbers and costs one matrix
-    product per call.
+    product per call. The points are kept sparse (``scipy.sparse``, one entry per coordinate equal to 1), so a call
+    costs :math:`m\sum_j p_j` multiplications per row of Q rather than :math:`md`: small marginals make it cheap.
     """
 
     def __init__(self, p, samples: int, rng: RngLike = None):
-        self.points = sample_rows(p, samples, rng).astype(float)
+        self.points = _sparse_rows(p, samples, rng)
         self.log_p = _log_likelihoods(self.points, p)
 
     def integrand(self, q) -> np.ndarray:

@@ -103,8 +103,9 @@ class SweepResult:
         Mean error and root mean squared error :math:`\sqrt{\tfrac1T\sum_t e_t^2}`.
     trials : numpy.ndarray of int
         Number of trials behind each entry.
-    errors : numpy.ndarray of object
-        The raw per-trial errors, each a 1-D float array.
+    errors : numpy.ndarray of object or None
+        The raw per-trial errors, each a 1-D float array; ``None`` for a result loaded from a file saved without
+        them (:meth:`save` with ``per_trial=False``: the summaries only, a fraction of the size).
     quantiles : tuple of float
         The band's quantile levels ``(lower, upper)``.
     seed : int
@@ -120,7 +121,7 @@ class SweepResult:
     mean: np.ndarray
     rmse: np.ndarray
     trials: np.ndarray
-    errors: np.ndarray
+    errors: np.ndarray | None
     quantiles: tuple[float, float]
     seed: int
 
@@ -148,12 +149,15 @@ class SweepResult:
         writer.writerows(self.records())
         return buffer.getvalue()
 
-    def save(self, path: str | Path, **metadata: Any) -> None:
-        """Write the result (and JSON-serialisable ``metadata``) to a compressed ``.npz`` file."""
+    def save(self, path: str | Path, *, per_trial: bool = True, **metadata: Any) -> None:
+        """Write the result (and JSON-serialisable ``metadata``) to a compressed ``.npz`` file; with
+        ``per_trial=False`` (or no :attr:`errors`) the summaries only, without the raw per-trial errors."""
         meta = dict(parameters=self.parameters, methods=self.methods, quantiles=self.quantiles, seed=self.seed,
                     grid={axis: self.grid[axis].tolist() for axis in self.parameters}, **metadata)
-        flat = np.concatenate([np.asarray(e, dtype=float) for e in self.errors.ravel()])
-        np.savez_compressed(path, meta=json.dumps(meta), errors=flat,
+        raw = {}
+        if per_trial and self.errors is not None:
+            raw["errors"] = np.concatenate([np.asarray(e, dtype=float) for e in self.errors.ravel()])
+        np.savez_compressed(path, meta=json.dumps(meta), **raw,
                             **{name: getattr(self, name) for name in (*_STATISTICS, "trials")})
 
     @classmethod
@@ -162,13 +166,17 @@ class SweepResult:
         with np.load(path) as stored:
             meta = json.loads(str(stored["meta"]))
             tables = {name: _frozen(stored[name]) for name in (*_STATISTICS, "trials")}
-            flat = stored["errors"]
-        errors = np.empty(tables["trials"].shape, dtype=object)
-        for index, piece in zip(np.ndindex(errors.shape), np.split(flat, np.cumsum(tables["trials"].ravel())[:-1])):
-            errors[index] = piece
+            flat = stored["errors"] if "errors" in stored.files else None
+        errors = None
+        if flat is not None:
+            errors = np.empty(tables["trials"].shape, dtype=object)
+            pieces = np.split(flat, np.cumsum(tables["trials"].ravel())[:-1])
+            for index, piece in zip(np.ndindex(errors.shape), pieces):
+                errors[index] = piece
+            errors = _frozen(errors)
         return cls(parameters=tuple(meta["parameters"]), methods=tuple(meta["methods"]),
                    grid={axis: _frozen(np.asarray(values)) for axis, values in meta["grid"].items()},
-                   errors=_frozen(errors), quantiles=tuple(meta["quantiles"]), seed=meta["seed"], **tables)
+                   errors=errors, quantiles=tuple(meta["quantiles"]), seed=meta["seed"], **tables)
 
     def curve(self, method: str, x: str, **fixed: Any) -> dict[str, np.ndarray]:
         """A 1-D slice along axis ``x``, every other axis fixed by value.
@@ -432,7 +440,10 @@ def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepR
         raise ValueError(f"order must list each joined method once; got {list(order)} for methods {methods}")
     rows = [(result, result.methods.index(method)) for method in order for result in results
             if method in result.methods]
-    tables = {name: _frozen(np.stack([getattr(result, name)[index] for result, index in rows])) for name in _TABLES}
+    per_trial = all(result.errors is not None for result in results)
+    tables = {name: _frozen(np.stack([getattr(result, name)[index] for result, index in rows]))
+              for name in _TABLES if per_trial or name != "errors"}
+    tables.setdefault("errors", None)
     return SweepResult(parameters=first.parameters, grid=first.grid, methods=tuple(order), **tables,
                        quantiles=first.quantiles, seed=first.seed)
 

@@ -25,7 +25,8 @@ __all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_sto
 
 
 
-#: Set this environment variable to store every :func:`load_or_run` miss (``./lab.sh precompute``).
+#: Set this environment variable to store every :func:`load_or_run` miss (``./lab.sh precompute``); its value is
+#: recorded in the file as ``stored_for`` (the app's precompute writes "defaults" or "grid").
 STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
 
 
@@ -74,10 +75,11 @@ def load_stored(directory: str | Path, function: Callable[..., SweepResult], **p
 def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     """``function(**params)``, served from ``directory`` when it was precomputed for exactly these parameters.
 
-    Pages use it for their default state, so a whole class opening the default page is served at once
-    (design.md). ``params`` must be JSON values (lists, not arrays). A stored file records the function
-    and parameters; ``tests/test_precomputed.py`` recomputes every one and compares. With the environment
-    variable ``DPLAB_STORE_PRECOMPUTED`` set, a miss is computed and stored.
+    Pages use it for their default state and the settings one move away, so a whole class opening or exploring a
+    page is served at once (design.md). ``params`` must be JSON values (lists, not arrays). A stored file records the
+    function and parameters; ``tests/test_precomputed.py`` recomputes them and compares. With the environment
+    variable ``DPLAB_STORE_PRECOMPUTED`` set, a miss is computed and stored: its summaries (what the figures draw),
+    not its per-trial errors (a served result has ``errors=None``), so that the store stays small.
     """
     stored = load_stored(directory, function, **params)
     if stored is not None:
@@ -86,19 +88,22 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
     if os.environ.get(STORE_VARIABLE):
         path = _stored_path(directory, function, params)
         path.parent.mkdir(parents=True, exist_ok=True)
-        result.save(path, function=f"{function.__module__}.{function.__qualname__}", params=params)
+        result.save(path, per_trial=False, function=f"{function.__module__}.{function.__qualname__}",
+                    params=params, stored_for=os.environ[STORE_VARIABLE])
     return result
 
 
 
 @validated()
-def stored_calls(directory: str | Path) -> list[tuple[str, dict, Path]]:
-    """(function's qualified name, parameters, file) of every result stored in ``directory``."""
+def stored_calls(directory: str | Path, stored_for: str | None = None) -> list[tuple[str, dict, Path]]:
+    """(function's qualified name, parameters, file) of every result stored in ``directory`` (only those stored
+    for ``stored_for``, the value :data:`STORE_VARIABLE` had, if given)."""
     calls = []
     for path in sorted(Path(directory).glob("*.npz")):
         with np.load(path) as stored:
             meta = json.loads(str(stored["meta"]))
-        calls.append((meta["function"], meta["params"], path))
+        if stored_for is None or meta.get("stored_for") == stored_for:
+            calls.append((meta["function"], meta["params"], path))
     return calls
 
 

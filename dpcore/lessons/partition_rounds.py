@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.randomness import child_generator
 from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
 from ..distributions import binary_product as products
 from ..estimators import partition_rounds as rounds
@@ -49,12 +50,23 @@ _SWEEP = InstanceOf(SweepResult, "a dpcore.experiments.SweepResult")
 # --------------------------------------------------------------------------------------- the sweep
 
 
-def _sample(mc_samples: int, beta: float):
+def _sample(mc_samples: int, beta: float, seed: int):
+    """The sweep's data at one (profile, dimension, n): the block counts, from the engine's data stream, and the TV
+    Monte Carlo points of P, from their own stream keyed by (profile, dimension) only: every n shares them (common
+    random numbers, and one draw of ``mc_samples`` × d points per P instead of one per n)."""
+    latest = {}  # the TV points of the latest P: the engine visits the n of one P in a row
+
+    def tv_points(p, key):
+        if key not in latest:
+            latest.clear()
+            latest[key] = products.TVMonteCarlo(p, mc_samples, child_generator(seed, "tv points", *key))
+        return latest[key]
+
     def sample(params: dict, trials: int, rng: np.random.Generator):
         p = products.marginal_profile(params["profile"], params["dimension"])
         layout = rounds.block_layout(params["n"], p.size, beta)
         counts = rounds.draw_block_counts(p, layout, trials, rng)
-        tv = products.TVMonteCarlo(p, mc_samples, rng) if mc_samples else None
+        tv = tv_points(p, (params["profile"], params["dimension"])) if mc_samples else None
         return p, layout, counts, tv
     return sample
 
@@ -82,8 +94,8 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
                 delta: float = 1e-6, beta: float = 0.1, methods=rounds.METHODS, mc_samples: int = 2000) -> SweepResult:
     r"""Distance between the truth and every estimator's output over profile × dimension × n × ε (fast mode).
 
-    ``metric="tv"``: Monte Carlo :math:`d_{TV}` over ``mc_samples`` points from P, shared by every method, trial
-    and ε (common random numbers; standard error :math:`\le 1/(2\sqrt m)`, typically far smaller).
+    ``metric="tv"``: Monte Carlo :math:`d_{TV}` over ``mc_samples`` points from P, shared by every method, trial,
+    n and ε (common random numbers; standard error :math:`\le 1/(2\sqrt m)`, typically far smaller).
     ``metric="kl"``: exact :math:`\mathrm{KL}(P\|\hat Q)` with :math:`\hat q` floored at :math:`1/(2n)`
     (post-processing: KL is infinite for an estimate of exactly 0). Data axes ``("profile", "dimension", "n")``
     share the block counts across methods and ε; ``"one_shot_gaussian"`` is :math:`(\varepsilon, \delta)`-DP at
@@ -107,7 +119,7 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
     grid = {"profile": list(profiles), "dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
             "epsilon": [float(e) for e in epsilons]}
     estimators = {method: _sweep_estimator(method, metric, delta, beta) for method in methods}
-    sample = _sample(mc_samples if metric == "tv" else 0, beta)
+    sample = _sample(mc_samples if metric == "tv" else 0, beta, seed)
     return run_sweep(sample, estimators, grid, data_parameters=("profile", "dimension", "n"), trials=trials,
                      seed=seed)
 

@@ -7,7 +7,10 @@ benchmarks measure speed (benchmarks/interaction_latency.py).
 """
 
 import concurrent.futures
+import functools
 import inspect
+import os
+import threading
 
 import numpy as np
 import plotly.graph_objects as go
@@ -16,7 +19,7 @@ from helpers import charts, page_path, run, texts
 
 import ui
 from dpcore import viz
-from dpcore.experiments import compute, load_or_run
+from dpcore.experiments import compute
 from dpcore.lessons import noise_tradeoff
 from registry import PAGES
 from ui import progressive
@@ -75,17 +78,40 @@ def test_page_says_it_previews_then_refines_to_the_cold_numbers(quick):
     notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
     assert notes and all("of 1,000 Monte Carlo trials" in note for note in notes)
     assert any(text.startswith("Quick preview:") for text in texts(at.info))
-    pending = at.session_state["_sweep_previews"]
-    concurrent.futures.wait([preview.future for preview in pending], timeout=300)
+    assert_refines_to_the_cold_run(at)
 
+
+def assert_refines_to_the_cold_run(at):
+    """Once the requested runs are ready, the page's rerun shows no preview and every figure equals a cold run."""
+    pending = at.session_state["_sweep_previews"]
+    assert pending
+    concurrent.futures.wait([preview.future for preview in pending], timeout=300)
     at.run()  # what the page's poll triggers once the requested runs are ready
     assert not at.exception
-    assert not [text for text in texts(at.caption) + texts(at.info) if text.startswith("Quick preview")]
+    assert not [text for text in texts(at.caption) + texts(at.info) if "review" in text]
     shown = charts(at)
     for key, (builder, kwargs) in at.session_state[ui.FIGURE_CALLS].items():
         runner = {"run": compute} if "run" in inspect.signature(builder).parameters else {}
         cold = builder(**kwargs, **runner)
         assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(cold), key
+
+
+def test_a_fresh_monte_carlo_run_is_previewed_by_the_stored_one_then_replaced_by_its_own_numbers(quick):
+    at = run(page_path("noise_tradeoff.py"), timeout=300, mc="8")
+    assert not at.exception
+    note = ("Preview from Monte Carlo run 0 (200 Monte Carlo trials per point): run 8, with 200, replaces it by "
+            "itself when ready.")
+    assert texts(at.caption).count(note) == 3  # error vs n, error vs d, and the takeaways read off them
+    assert_refines_to_the_cold_run(at)
+
+
+def test_fewer_trials_than_stored_are_previewed_by_the_stored_run(quick):
+    at = run(page_path("noise_tradeoff.py"), timeout=300, trials="100")
+    assert not at.exception
+    note = ("Preview from a stored run with 200 Monte Carlo trials per point: the run with the 100 you asked for "
+            "replaces it by itself when ready.")
+    assert texts(at.caption).count(note) == 3
+    assert_refines_to_the_cold_run(at)
 
 
 def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
@@ -97,18 +123,6 @@ def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
 
 
 TOPIC_PAGES = [info.script.removeprefix("app_pages/") for info in PAGES if info.url_path]
-
-
-@pytest.fixture
-def computed_sweeps(monkeypatch):
-    """The sweeps the app computes (not served stored or from its shared store), by function name."""
-    calls = []
-
-    def counting(directory, function, **params):
-        calls.append(function.__name__)
-        return load_or_run(directory, function, **params)
-    monkeypatch.setattr(ui.compute, "load_or_run", counting)
-    return calls
 
 
 @pytest.mark.parametrize("script", TOPIC_PAGES)
@@ -138,3 +152,27 @@ def test_a_sweep_sized_by_a_sample_budget_is_previewed_by_its_stored_smaller_bud
               "refines to all 2,000 by itself.")
     assert notes[:2] == [budget, trials]  # error vs n (a budget), then the bias correction (trials)
     concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=600)
+
+
+def test_the_queue_ahead_of_a_page_and_cancelling_runs_it_moved_away_from():
+    state = progressive.Progressive(workers=1)
+    gate = threading.Event()
+    first = state._future("a", lambda: gate.wait(60))
+    second = state._future("b", lambda: "b")
+    third = state._future("c", lambda: "c")
+    assert (state.ahead([first]), state.ahead([second, third]), state.ahead([third])) == (0, 1, 2)
+    state.cancel([first, second])  # the running one cannot be cancelled, the queued one is
+    assert not first.cancelled() and second.cancelled() and state.ahead([third]) == 1
+    gate.set()
+    assert third.result(timeout=60) == "c" and state.ahead([third]) == 0
+    assert state._result("b", lambda: "b again", timeout=60) == "b again"  # a cancelled run is resubmitted on request
+
+
+def test_a_worker_process_computes_the_same_sweep_and_one_that_died_is_replaced():
+    state = progressive.Progressive(workers=1, processes=True)
+    call = functools.partial(noise_tradeoff.error_sweep, **PARAMS)
+    assert_same_sweep(state._result("sweep", call, timeout=120), noise_tradeoff.error_sweep(**PARAMS))
+    died = state._future("exit", functools.partial(os._exit, 1))
+    assert isinstance(died.exception(timeout=120), concurrent.futures.BrokenExecutor)
+    again = state._result("sweep again", call, timeout=120)  # a fresh worker process
+    assert_same_sweep(again, noise_tradeoff.error_sweep(**PARAMS))
