@@ -8,12 +8,13 @@ from dpcore.viz.figures import partition_rounds as figures
 
 SPECS = [
     ui.ParamSpec(key="eps", label="Privacy ε", kind="choice", default=1.0, options=lesson.EPSILONS,
-                 help="Every block's ε; blocks use disjoint rows, so the whole algorithm is ε-DP."),
+                 help="Every block's ε; blocks use disjoint rows, so the whole algorithm is ε-DP.", crossed=True),
     ui.ParamSpec(key="d", label="Dimension d", kind="choice", default=1024, options=lesson.DIMENSIONS,
-                 help="Number of binary attributes per row."),
+                 help="Number of binary attributes per row.", crossed=True),
     ui.n_spec(default=1_000_000, low=10_000, high=10_000_000),
     ui.ParamSpec(key="profile", label="Marginal profile", kind="choice", default="log-uniform",
-                 options=lesson.PROFILES, help="How the true marginals p_j are spread between 1/(4d) and 1/2."),
+                 options=lesson.PROFILES, help="How the true marginals p_j are spread between 1/(4d) and 1/2.",
+                 crossed=True),
     ui.delta_spec(default=1e-6, low=1e-12, high=1e-3),
     ui.trials_spec(default=30, low=10, high=200),
     ui.seed_spec(),

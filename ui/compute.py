@@ -65,9 +65,10 @@ def _progressive() -> Progressive:
 
 
 def start_worker() -> None:
-    """Start the shared sweep worker (once per server: the app calls this on every visit), so that the first
-    student who moves a control does not wait for it to start."""
+    """Start the shared sweep worker and read the index of stored results (once per server: the app calls this on
+    every visit), so that the first student who moves a control waits for neither."""
     _progressive()
+    _stored_calls()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -3,6 +3,7 @@ clamped with a message in the page's words, and mirrored back into the URL so a 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +51,10 @@ class ParamSpec:
         Display format, e.g. ``"{:g}"``.
     step : float, optional
         Slider step for ``float``/``int``.
+    crossed : bool
+        Whether ``./lab.sh precompute`` stores the page's sweeps at every combination of this control's options with
+        those of the page's other crossed controls (:func:`grid_settings`), for controls whose sweeps are too slow
+        to compute live in any combination; the others are stored one move away from the defaults.
     """
 
     key: str
@@ -62,6 +67,7 @@ class ParamSpec:
     help: str = ""
     format: str = "{:g}"
     step: float | None = None
+    crossed: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -201,17 +207,25 @@ def url_text(value: Any) -> str:
     return str(value)
 
 
-def grid_settings(specs: Sequence[ParamSpec]) -> list[tuple[str, str]]:
-    """Every setting one move away from the defaults on the discrete controls, as ``(URL key, URL value)``: each
-    option but the default of each ``log`` and ``choice`` spec. The trial count is left out: it only sizes the Monte
-    Carlo, and a stored run with another count previews it (:mod:`ui.progressive`).
+def grid_settings(specs: Sequence[ParamSpec]) -> list[dict[str, str]]:
+    """The settings whose sweeps ``./lab.sh precompute`` stores, as URL queries: every combination of the options of
+    the ``crossed`` specs but the defaults', then every option but the default of each other ``log`` and ``choice``
+    spec (one move away from the defaults). The trial count is left out: it only sizes the Monte Carlo, and a stored
+    run with another count previews it (:mod:`ui.progressive`).
 
     >>> grid_settings([delta_spec(low=1e-8, high=1e-6), trials_spec(), seed_spec()])
-    [('delta', '1e-08'), ('delta', '1e-07')]
+    [{'delta': '1e-08'}, {'delta': '1e-07'}]
+    >>> a = ParamSpec(key="a", label="a", kind="choice", default="x", options=("x", "y"), crossed=True)
+    >>> grid_settings([a, ParamSpec(key="b", label="b", kind="choice", default=1, options=(1, 2), crossed=True)])
+    [{'a': 'x', 'b': '2'}, {'a': 'y', 'b': '1'}, {'a': 'y', 'b': '2'}]
     """
-    return [(spec.key, url_text(option)) for spec in specs
-            if spec.kind in ("log", "choice") and spec.key != TRIALS_KEY
-            for option in spec.options if option != spec.default]
+    crossed = [spec for spec in specs if spec.crossed]
+    defaults = tuple(spec.default for spec in crossed)
+    combinations = [{spec.key: url_text(option) for spec, option in zip(crossed, options)}
+                    for options in itertools.product(*(spec.options for spec in crossed)) if options != defaults]
+    return combinations + [{spec.key: url_text(option)} for spec in specs
+                           if spec.kind in ("log", "choice") and spec.key != TRIALS_KEY and not spec.crossed
+                           for option in spec.options if option != spec.default]
 
 
 # ---------------------------------------------------------------------------- widgets

@@ -5,10 +5,11 @@ Every page of the registry is run (Streamlit's ``AppTest``, in this process) wit
 to ``assets/precomputed``:
 
 1. at its defaults (files marked ``stored_for="defaults"``);
-2. then one move away from them, at every option of every discrete control but the trial count
-   (:func:`ui.params.grid_settings`; files marked ``stored_for="grid"``), at the default Monte Carlo run. Every slider
-   position reached from the default page is then a lookup, and any setting's fresh Monte Carlo run or trial count is
-   previewed by a stored run of the same sweep (:mod:`ui.progressive`).
+2. then on its grid (:func:`ui.params.grid_settings`; files marked ``stored_for="grid"``), at the default Monte Carlo
+   run: every combination of its ``crossed`` controls (the partitioning-rounds page's ε, d and profile, too slow to
+   compute live) and every option of every other discrete control but the trial count, one move away from the
+   defaults. Every slider position reached from the default page is then a lookup, and a fresh Monte Carlo run or
+   trial count at these settings is previewed by a stored run of the same sweep (:mod:`ui.progressive`).
 
 Run with the quick pass off (``DPLAB_QUICK_SECONDS=inf``): what is stored must be the requested runs.
 """
@@ -47,7 +48,7 @@ def run_page(script: str, query: dict[str, str] | None = None) -> AppTest:
     return at
 
 
-def page_grid(at: AppTest) -> list[tuple[str, str]]:
+def page_grid(at: AppTest) -> list[dict[str, str]]:
     """The grid settings of the page ``at`` ran (:func:`ui.params.grid_settings` of its controls)."""
     return grid_settings(at.session_state[PAGE_SPECS]) if PAGE_SPECS in at.session_state else []
 
@@ -57,8 +58,8 @@ def store_page(script: str) -> int:
     os.environ[STORE_VARIABLE] = "defaults"
     settings = page_grid(run_page(script))
     os.environ[STORE_VARIABLE] = "grid"
-    for key, value in settings:
-        run_page(script, {key: value})
+    for query in settings:
+        run_page(script, query)
     return len(settings)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from types import MappingProxyType
 
 import numpy as np
 from scipy import stats
@@ -293,7 +294,7 @@ def election(epsilon: float, seed: int) -> dict[str, np.ndarray]:
 
 
 @validated(n=Integer(low=1), epsilon=EPSILON, seed=_SEED)
-def median_run(n: int, epsilon: float, seed: int) -> dict[str, np.ndarray | float]:
+def median_run(n: int, epsilon: float, seed: int) -> MappingProxyType:
     r"""One dataset of ``n`` points (:math:`\mathcal N(0.3, 0.1^2)` clipped to [0, 1]), the exact law of its private
     median (:func:`dpcore.mechanisms.quantile_density`: ``edges``, rank ``scores``, ``density``), and
     :data:`ELECTION_DRAWS` private medians (``draws``) with their histogram (``centres``, ``histogram``: 40 bins over
@@ -303,15 +304,25 @@ def median_run(n: int, epsilon: float, seed: int) -> dict[str, np.ndarray | floa
     >>> bool(abs(run["sample_median"] - 0.3) < 0.05), run["draws"].shape
     (True, (1000,))
     """
+    return _median_run(n, epsilon, seed)
+
+
+@functools.lru_cache(maxsize=16)
+def _median_run(n: int, epsilon: float, seed: int) -> MappingProxyType:
+    """:func:`median_run`, computed once per setting for the page's two figures and its note (read-only arrays)."""
     data_rng, draw_rng = np.random.default_rng(seed).spawn(2)
     x = np.clip(MEDIAN_LOCATION + MEDIAN_SD * data_rng.standard_normal(n), 0.0, 1.0)
     law = mechanisms.quantile_density(x, 0.5, epsilon, 0.0, 1.0)
     draws = mechanisms.private_quantile(np.broadcast_to(x, (ELECTION_DRAWS, n)), 0.5, epsilon, 0.0, 1.0, draw_rng)
     # Bins over the draws' own central range, fine enough to resolve the density's peak at large ε.
     counts, edges = np.histogram(draws, bins=40, range=tuple(np.quantile(draws, [0.005, 0.995])))
-    return {"edges": law["edges"], "scores": law["scores"], "density": law["density"], "draws": draws,
-            "centres": (edges[:-1] + edges[1:]) / 2, "histogram": counts / (ELECTION_DRAWS * (edges[1] - edges[0])),
-            "sample_median": float(np.median(x))}
+    run = {"edges": law["edges"], "scores": law["scores"], "density": law["density"], "draws": draws,
+           "centres": (edges[:-1] + edges[1:]) / 2, "histogram": counts / (ELECTION_DRAWS * (edges[1] - edges[0])),
+           "sample_median": float(np.median(x))}
+    for value in run.values():
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
+    return MappingProxyType(run)
 
 
 @functools.lru_cache(maxsize=8)
