@@ -1,5 +1,5 @@
-"""Private Estimation Lab: the entry point. It declares the pages and the shared chrome, and starts the
-shared sweep worker; nothing else.
+"""Private Estimation Lab: the entry point. It loads what the pages import (before any page runs: see ui.preload),
+declares the pages and the shared chrome, and starts the shared sweep worker; nothing else.
 
 Run with ``streamlit run app.py``. The pages, their titles, URL paths and order come from ``registry.PAGES``.
 """
@@ -8,7 +8,9 @@ import streamlit as st
 
 import ui
 from registry import PAGES
+from ui.preload import preload
 
+preload()
 st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide")
 page = st.navigation([
     st.Page(info.script, title=info.title, url_path=info.url_path, icon=info.icon, default=info.url_path == "")

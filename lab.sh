@@ -4,6 +4,7 @@
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
 #                                          test and every docstring example
 #   ./lab.sh bench                         print the benchmark figures
+#   ./lab.sh load N                        N sessions at once against a fresh server, then a warm one
 #   ./lab.sh precompute                    store every page's sweeps at its defaults and one move away from them
 #                                          (every option of each discrete control) in assets/precomputed
 set -euo pipefail
@@ -56,12 +57,16 @@ case "$command" in
   bench)
     install requirements-dev.txt
     for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done
-    "$VENV/bin/python" benchmarks/interaction_latency.py "$@" ;;
+    "$VENV/bin/python" benchmarks/interaction_latency.py "$@"
+    "$VENV/bin/python" benchmarks/load.py ;;
+  load)
+    install requirements-dev.txt
+    "$VENV/bin/python" benchmarks/load.py --sessions "${1:-25}" "${@:2}" ;;
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
     DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -m ui.precompute
     du -sh assets/precomputed; ls assets/precomputed | wc -l ;;
   *)
-    echo "usage: ./lab.sh app|test|bench|precompute [options]" >&2; exit 2 ;;
+    echo "usage: ./lab.sh app|test|bench|load|precompute [options]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,42 @@
+"""Everything the pages import, imported before any page runs: a module is never half-imported while a page runs.
+
+Some libraries look a module up in ``sys.modules`` without importing it: Plotly's validators (and narwhals, which they
+call) check ``sys.modules["pandas"]`` to recognise a DataFrame. If one session's thread is still importing pandas for
+the first time (Streamlit imports it lazily, for a table) while another session draws a figure, the second finds a
+partially initialised module and fails (``AttributeError: partially initialized module 'pandas' has no attribute
+'Series'``; plotly.py issue #2433). A class opening a freshly started server hits exactly that.
+
+:func:`preload` runs first in every session (``app.py``). The first session imports here; every other session's
+``import`` of a module still being imported waits for it to finish (Python's per-module import lock), so no page code
+runs beside a half-imported module. Building one figure of each trace type the pages draw also loads Plotly's lazily
+imported trace classes and validators, and one table loads Streamlit's pandas and Arrow code.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["MODULES", "preload"]
+
+#: Modules a page may load lazily, in dependency order (the pages' own modules last).
+MODULES = ("numpy", "scipy.optimize", "scipy.sparse", "scipy.special", "scipy.stats", "pandas", "pyarrow",
+           "narwhals", "plotly.graph_objects", "plotly.io", "plotly.subplots", "cvxpy", "streamlit.dataframe_util",
+           "dpcore", "dpcore.lessons", "dpcore.viz", "dpcore.viz.figures")
+
+
+def preload() -> None:
+    """Import :data:`MODULES` and touch the lazily loaded parts of Plotly and of Streamlit's tables (idempotent:
+    after the first call, a few dictionary look-ups)."""
+    for name in MODULES:
+        importlib.import_module(name)
+    _warm_plotly_and_tables()
+
+
+def _warm_plotly_and_tables() -> None:
+    import pandas as pd
+    import plotly.graph_objects as go
+    from streamlit import dataframe_util
+
+    figure = go.Figure([go.Scatter(x=[0, 1], y=[0, 1]), go.Bar(x=[0], y=[1]), go.Heatmap(z=[[0, 1]])])
+    figure.to_json()
+    dataframe_util.convert_anything_to_arrow_bytes(pd.DataFrame({"a": [1.0], "b": ["x"]}))
