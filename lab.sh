@@ -56,7 +56,7 @@ case "$command" in
     exec "$VENV/bin/python" -m pytest "$@" ;;
   bench)
     install requirements-dev.txt
-    for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done
+    for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done  # bench_dask: 1 vs 2 Dask workers
     "$VENV/bin/python" benchmarks/interaction_latency.py "$@"
     "$VENV/bin/python" benchmarks/load.py ;;
   load)
