@@ -161,13 +161,14 @@ class Page:
 
 def _refining_text(pending: list[Preview], ahead: int) -> str:
     """The banner over a page with quick passes: what they are, how far the requested runs are, the queue."""
-    done = sum(preview.ready for preview in pending)
+    runs = {id(preview.future): preview for preview in pending}.values()  # a figure and a takeaway may share one
+    done = sum(preview.ready for preview in runs)
     many = ahead > 1
     queue = (f" {ahead} computation{'s' if many else ''} for other pages or visitors {'are' if many else 'is'} queued "
              "ahead of this page's on the shared server." if ahead else "")
     return ("Quick preview: some results on this page come from another Monte Carlo run than the one you asked for "
             "(fewer trials, or other random numbers; each says which). They are replaced by themselves as the "
-            f"requested runs finish in the background: {done} of {len(pending)} done.{queue}")
+            f"requested runs finish in the background: {done} of {len(runs)} done.{queue}")
 
 
 def _preview_note(previews: list[Preview]) -> None:

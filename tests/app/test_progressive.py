@@ -29,14 +29,20 @@ PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delt
 
 @pytest.fixture
 def quick(monkeypatch):
-    """The quick pass on, with a budget so small that a requested run is never ready in time, and a fresh shared
-    store and figure cache (no requested run of an earlier test is at hand)."""
+    """The quick pass on, with a budget so small that a quick pass is always computed small, a fresh shared store and
+    figure cache (no requested run of an earlier test is at hand), and the worker pool held until the test opens the
+    returned gate: no requested run finishes while the page is drawn, whatever the machine's speed."""
     monkeypatch.setattr(progressive, "QUICK_SECONDS", 1e-3)
     monkeypatch.setattr(progressive, "WAIT_SECONDS", 0.0)
     fresh = progressive.Progressive(workers=2)
+    gate = threading.Event()
+    for _ in range(2):
+        fresh._pool.submit(gate.wait, 600)
     monkeypatch.setattr(ui.compute, "_progressive", lambda: fresh)
     figures = progressive.Bounded(128)
     monkeypatch.setattr(ui.compute, "_figures", lambda: figures)
+    yield gate
+    gate.set()
 
 
 def assert_same_sweep(left, right):
@@ -78,13 +84,14 @@ def test_page_says_it_previews_then_refines_to_the_cold_numbers(quick):
     notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
     assert notes and all("of 1,000 Monte Carlo trials" in note for note in notes)
     assert any(text.startswith("Quick preview:") for text in texts(at.info))
-    assert_refines_to_the_cold_run(at)
+    assert_refines_to_the_cold_run(at, quick)
 
 
-def assert_refines_to_the_cold_run(at):
+def assert_refines_to_the_cold_run(at, gate):
     """Once the requested runs are ready, the page's rerun shows no preview and every figure equals a cold run."""
     pending = at.session_state["_sweep_previews"]
     assert pending
+    gate.set()
     concurrent.futures.wait([preview.future for preview in pending], timeout=300)
     at.run()  # what the page's poll triggers once the requested runs are ready
     assert not at.exception
@@ -102,7 +109,9 @@ def test_a_fresh_monte_carlo_run_is_previewed_by_the_stored_one_then_replaced_by
     note = ("Preview from Monte Carlo run 0 (200 Monte Carlo trials per point): run 8, with 200, replaces it by "
             "itself when ready.")
     assert texts(at.caption).count(note) == 3  # error vs n, error vs d, and the takeaways read off them
-    assert_refines_to_the_cold_run(at)
+    banner = next(text for text in texts(at.info) if text.startswith("Quick preview:"))
+    assert " of 2 done." in banner  # two requested runs: the takeaways reuse the figures' sweeps
+    assert_refines_to_the_cold_run(at, quick)
 
 
 def test_fewer_trials_than_stored_are_previewed_by_the_stored_run(quick):
@@ -111,7 +120,7 @@ def test_fewer_trials_than_stored_are_previewed_by_the_stored_run(quick):
     note = ("Preview from a stored run with 200 Monte Carlo trials per point: the run with the 100 you asked for "
             "replaces it by itself when ready.")
     assert texts(at.caption).count(note) == 3
-    assert_refines_to_the_cold_run(at)
+    assert_refines_to_the_cold_run(at, quick)
 
 
 def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
@@ -119,6 +128,7 @@ def test_a_stored_run_with_fewer_trials_is_the_quick_pass(quick):
     assert not at.exception
     notes = [text for text in texts(at.caption) if text.startswith("Quick preview from")]
     assert notes and all(note.startswith("Quick preview from 200 of 1,000 Monte Carlo trials") for note in notes)
+    quick.set()
     concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=300)
 
 
@@ -151,6 +161,7 @@ def test_a_sweep_sized_by_a_sample_budget_is_previewed_by_its_stored_smaller_bud
     trials = ("Quick preview from 200 of 2,000 Monte Carlo trials per point (bands are wider than they will be): it "
               "refines to all 2,000 by itself.")
     assert notes[:2] == [budget, trials]  # error vs n (a budget), then the bias correction (trials)
+    quick.set()
     concurrent.futures.wait([preview.future for preview in at.session_state["_sweep_previews"]], timeout=600)
 
 
