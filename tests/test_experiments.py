@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -361,8 +363,15 @@ def test_a_lesson_sweep_on_a_two_worker_dask_cluster_equals_the_sequential_sweep
     params = dict(n_values=[100, 1000, 10_000], dimensions=[1, 8], epsilons=[0.5, 1.0], delta=1e-6, trials=300,
                   seed=5)
     sequential = noise_tradeoff.error_sweep(**params)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as cluster, distributed.Client(cluster) as client:
+    # Worker processes are spawned, and a spawned process re-runs the parent's __main__ from its file: in this
+    # suite that may be a page an earlier AppTest ran as __main__. The workers start with a __main__ without a file.
+    running, sys.modules["__main__"] = sys.modules["__main__"], types.ModuleType("__main__")
+    try:
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                           host="127.0.0.1")
+    finally:
+        sys.modules["__main__"] = running
+    with cluster, distributed.Client(cluster) as client:
         with parallel_over(client.get_executor()):
             parallel = noise_tradeoff.error_sweep(**params)
         workers = len(client.scheduler_info()["workers"])

@@ -5,6 +5,7 @@ The functions and their constraints are discovered from the modules (``@validate
 and have a valid example call below, or the first two tests fail.
 """
 
+import concurrent.futures
 import importlib
 import inspect
 import math
@@ -184,6 +185,7 @@ VALID_CALLS = {
     ),
     "experiments.engine.trials_for_budget": dict(budget=1000, max_trials=100, min_trials=10),
     "experiments.engine.join_methods": dict(results=[PARTITION_SWEEP], order=list(PARTITION_SWEEP.methods)),
+    "experiments.engine.parallel_over": dict(executor=concurrent.futures.ThreadPoolExecutor(1)),
     "experiments.store.load_stored": dict(
         directory="/nonexistent/dplab", function=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep,
         n_values=[10], dimensions=[1], epsilons=[1.0], delta=1e-6, trials=2, seed=0),

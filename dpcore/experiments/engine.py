@@ -85,6 +85,24 @@ class _Trials(Constraint):
 
 
 
+@dataclass(frozen=True)
+class _Executor(Constraint):
+    """Where grid points run: anything with a ``map(function, iterable)`` method (or ``None`` when ``optional``)."""
+
+    optional: bool = False
+
+    def describe(self) -> str:
+        return "an executor with a map(function, iterable) method" + (" or None" if self.optional else "")
+
+    def check(self, name: str, value: Any) -> Any:
+        if not ((value is None and self.optional) or callable(getattr(value, "map", None))):
+            self.fail(name, value, TypeError)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [1, "pool", object()] + ([] if self.optional else [None])
+
+
 @dataclass(frozen=True, eq=False)
 class SweepResult:
     r"""Summaries of a sweep, one entry per (method, grid point); arrays are read-only.
@@ -369,6 +387,7 @@ def _executor(executor: Any) -> Any:
 
 
 @contextlib.contextmanager
+@validated(executor=_Executor())
 def parallel_over(executor: Any) -> Iterator[None]:
     """Run every :func:`run_sweep` inside the block on ``executor`` (anything with ``map(function, iterable)``
     returning results in order: a ``concurrent.futures`` executor, or a Dask cluster's
@@ -395,7 +414,8 @@ def parallel_over(executor: Any) -> Iterator[None]:
         _DEFAULT_EXECUTOR.remove(executor)
 
 
-@validated(trials=_Trials(), seed=Integer(low=0), quantiles=Array(ndim=(1,), min_size=2, low=0, high=1))
+@validated(trials=_Trials(), seed=Integer(low=0), quantiles=Array(ndim=(1,), min_size=2, low=0, high=1),
+           executor=_Executor(optional=True))
 def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mapping[str, Sequence], *,
               data_parameters: Sequence[str], trials: int | Callable[[dict], int], seed: int,
               quantiles=(0.1, 0.9), executor: Any = None) -> SweepResult:
