@@ -8,9 +8,11 @@ import streamlit as st
 
 import ui
 from registry import PAGES
+from ui import figure_dicts
 from ui.preload import preload
 
 preload()
+figure_dicts.install()
 st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide")
 page = st.navigation([
     st.Page(info.script, title=info.title, url_path=info.url_path, icon=info.icon, default=info.url_path == "")

@@ -4,7 +4,10 @@
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
 #                                          test and every docstring example
 #   ./lab.sh bench                         print the benchmark figures
-#   ./lab.sh load N                        N sessions at once against a fresh server, then a warm one
+#   ./lab.sh load N [--replicas R]         N sessions at once against a fresh server, then a warm one
+#   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core)
+#   ./lab.sh sweep PAGE --trials T         store PAGE's sweeps at T trials (beyond its slider) for the app to serve;
+#                  [--scheduler ADDRESS]   computed on a Dask cluster if given (pip install .[dask])
 #   ./lab.sh precompute                    store every page's sweeps at its defaults and one move away from them
 #                                          (every option of each discrete control) in assets/precomputed
 set -euo pipefail
@@ -43,6 +46,16 @@ install_chromium() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium
 }
 
+# Debian's nginx for `serve` and its tests (only the binary is used; it runs with the lab's own configuration).
+install_nginx() {
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing Debian's nginx for ./lab.sh serve..."
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q nginx-light
+}
+
 command=${1:-}
 shift || true
 case "$command" in
@@ -52,21 +65,33 @@ case "$command" in
   test)
     install requirements-dev.txt
     install_chromium
+    install_nginx
     "$VENV/bin/ruff" check .
     exec "$VENV/bin/python" -m pytest "$@" ;;
   bench)
     install requirements-dev.txt
+    install_nginx
     for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done  # bench_dask: 1 vs 2 Dask workers
     "$VENV/bin/python" benchmarks/interaction_latency.py "$@"
-    "$VENV/bin/python" benchmarks/load.py ;;
+    "$VENV/bin/python" benchmarks/load.py
+    "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1
+    "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 2 ;;
   load)
     install requirements-dev.txt
+    install_nginx
     "$VENV/bin/python" benchmarks/load.py --sessions "${1:-25}" "${@:2}" ;;
+  serve)
+    install requirements.txt
+    install_nginx
+    exec "$VENV/bin/python" -m deploy.replicas "$@" ;;
+  sweep)
+    install requirements-dev.txt
+    exec "$VENV/bin/python" -m ui.reproduce "$@" ;;
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
     DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -m ui.precompute
     du -sh assets/precomputed; ls assets/precomputed | wc -l ;;
   *)
-    echo "usage: ./lab.sh app|test|bench|load|precompute [options]" >&2; exit 2 ;;
+    echo "usage: ./lab.sh app|test|bench|load|serve|sweep|precompute [options]" >&2; exit 2 ;;
 esac

@@ -18,7 +18,8 @@ Targets (issue): 0 exceptions and 0 disconnects at every level, cold or warm; at
 rerun p95 <= 3 s on the 2-core machine.
 
 Run: ``./lab.sh load N`` (one level), or ``.venv/bin/python benchmarks/load.py [--sessions 10,25] [--changes 4]
-[--sequential 200] [--url ws://127.0.0.1:8501] [--json out.json]``; ``--url`` measures a running server (or nginx)
+[--sequential 200] [--replicas 2] [--url ws://127.0.0.1:8501] [--json out.json]``; ``--replicas N`` starts nginx and
+N Streamlit replicas (``deploy/replicas.py``) instead of one server; ``--url`` measures a running server (or nginx)
 instead of starting one (RSS is then not measured). Exits 1 when a wave had an exception or a disconnect.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import socket
 import sys
 import tempfile
 import threading
@@ -47,13 +49,29 @@ from interaction_latency import (
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
+from deploy.replicas import Deployment  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+
 BAR_P95 = 3.0  # seconds: open and rerun p95 at 50 sessions
 
 
+def free_port_block(size: int) -> int:
+    """A loopback port p with p … p + size - 1 free (nginx and its replicas)."""
+    while True:
+        start = free_port()
+        if start + size < 65535 and all(_port_free(port) for port in range(start + 1, start + size)):
+            return start
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
 # ---------------------------------------------------------------------------- memory
-def tree_rss(pid: int) -> float:
-    """Resident memory (MB) of process ``pid`` and all its descendants (the server and its sweep worker)."""
-    total, stack = 0.0, [pid]
+def tree_rss(pids: list[int]) -> float:
+    """Resident memory (MB) of the processes ``pids`` and all their descendants (the servers, their sweep workers,
+    nginx)."""
+    total, stack = 0.0, list(pids)
     while stack:
         current = stack.pop()
         try:
@@ -69,24 +87,24 @@ def tree_rss(pid: int) -> float:
 class MemoryWatch:
     """Samples :func:`tree_rss` every 0.2 s in a thread while in use: ``before``, ``peak``, ``after`` (MB)."""
 
-    def __init__(self, pid: int | None) -> None:
-        self.pid, self.before, self.peak, self.after = pid, float("nan"), float("nan"), float("nan")
+    def __init__(self, pids: list[int]) -> None:
+        self.pids, self.before, self.peak, self.after = pids, float("nan"), float("nan"), float("nan")
         self._done = threading.Event()
 
     def __enter__(self) -> MemoryWatch:
-        if self.pid:
-            self.before = self.peak = tree_rss(self.pid)
+        if self.pids:
+            self.before = self.peak = tree_rss(self.pids)
             threading.Thread(target=self._sample, daemon=True).start()
         return self
 
     def _sample(self) -> None:
         while not self._done.wait(0.2):
-            self.peak = max(self.peak, tree_rss(self.pid))
+            self.peak = max(self.peak, tree_rss(self.pids))
 
     def __exit__(self, *exc: object) -> None:
         self._done.set()
-        if self.pid:
-            self.after = tree_rss(self.pid)
+        if self.pids:
+            self.after = tree_rss(self.pids)
             self.peak = max(self.peak, self.after)
 
 
@@ -166,7 +184,7 @@ class Wave:
                                     {r.disconnected for r in self.results if r.disconnected})[:3])
 
 
-def wave(url: str, pid: int | None, sessions: int, changes: int, state: str, timeout: float, seed: int = 0) -> Wave:
+def wave(url: str, pids: list[int], sessions: int, changes: int, state: str, timeout: float, seed: int = 0) -> Wave:
     """``sessions`` sessions at once, rotating over every page."""
     start, results = threading.Barrier(sessions), [None] * sessions
 
@@ -175,7 +193,7 @@ def wave(url: str, pid: int | None, sessions: int, changes: int, state: str, tim
         results[i] = run_session(url, page, changes, seed * 100_003 + i, timeout, start)
     threads = [threading.Thread(target=student, args=(i,)) for i in range(sessions)]
     began = time.monotonic()
-    with MemoryWatch(pid) as memory:
+    with MemoryWatch(pids) as memory:
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -195,7 +213,7 @@ HEADER = ("sessions state open50  open95 openmax  rer50  rer95  rermax   exc  di
           "(seconds; RSS MB of server + sweep worker: before, peak, after)")
 
 
-def sequential(url: str, pid: int | None, count: int, timeout: float) -> list[dict]:
+def sequential(url: str, pids: list[int], count: int, timeout: float) -> list[dict]:
     """``count`` sessions one after another, each opening a page with its own seed; RSS every tenth."""
     rows = []
     for i in range(count):
@@ -204,7 +222,7 @@ def sequential(url: str, pid: int | None, count: int, timeout: float) -> list[di
         if result.exceptions or result.disconnected:
             rows.append(dict(session=i + 1, problem=result.exceptions[:1] or result.disconnected))
         if (i + 1) % max(1, count // 10) == 0:
-            rows.append(dict(session=i + 1, rss_mb=round(tree_rss(pid)) if pid else None))
+            rows.append(dict(session=i + 1, rss_mb=round(tree_rss(pids)) if pids else None))
             print(f"after {i + 1:>4} sessions: server + worker RSS {rows[-1]['rss_mb']} MB", flush=True)
     return rows
 
@@ -216,6 +234,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sequential", type=int, default=0, help="instead: N sessions one after another")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per rerun (default 300)")
     parser.add_argument("--url", default="", help="a running server's ws://host:port (default: start one)")
+    parser.add_argument("--replicas", type=int, default=0, help="N: start nginx and N replicas (deploy/replicas.py) "
+                        "instead of one server (default 0: one server, no nginx)")
     parser.add_argument("--json", default="", help="also write the results here")
     return parser.parse_args(argv)
 
@@ -225,23 +245,30 @@ def main(argv: list[str] | None = None) -> int:
     report: dict = {"waves": [], "sequential": []}
     levels = [int(level) for level in args.sessions.split(",") if level]
     for level in levels if not args.sequential else [0]:
-        server, url, pid = None, args.url, None
-        if not url:
+        server, url, pids = None, args.url, []
+        if url:
+            pass
+        elif args.replicas:
+            server = Deployment(args.replicas, free_port_block(args.replicas + 1)).start()
+            url, pids = server.url.replace("http", "ws"), [p.pid for p in [server.nginx, *server.replicas]]
+        else:
             port = free_port()
             server = start_server(port, Path(tempfile.mkdtemp()) / "server.log")
-            url, pid = f"ws://127.0.0.1:{port}", server.pid
+            url, pids = f"ws://127.0.0.1:{port}", [server.pid]
         try:
             if args.sequential:
-                report["sequential"] = sequential(url, pid, args.sequential, args.timeout)
+                report["sequential"] = sequential(url, pids, args.sequential, args.timeout)
                 continue
             print(f"\n## {level} sessions at once, {args.changes} moves each, pages rotating over {len(PAGES)}")
             print(HEADER)
             for state in ("cold", "warm"):
-                summary = wave(url, pid, level, args.changes, state, args.timeout, seed=len(report["waves"])).summary()
+                summary = wave(url, pids, level, args.changes, state, args.timeout, seed=len(report["waves"])).summary()
                 report["waves"].append(summary)
                 print_wave(summary)
         finally:
-            if server is not None:
+            if isinstance(server, Deployment):
+                server.stop()
+            elif server is not None:
                 stop_server(server)
     failed = [w for w in report["waves"] if w["exceptions"] or w["disconnects"]] + \
              [row for row in report["sequential"] if "problem" in row]

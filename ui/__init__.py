@@ -1,14 +1,15 @@
 """The app side of Private Estimation Lab: what the page scripts share (Streamlit; dpcore knows nothing of it).
 
-==============  ===================================================================================================
-``params``      :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
-``chrome``      stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
-``text``        :class:`PageText`: a page's prose from the Markdown file beside its script
-``compute``     the one cached-sweep layer (:func:`sweep`) and cached figures (:func:`figure`), notebook snippets
-``page``        :class:`Page`, the skeleton every page is written into
-``preload``     what the pages import, imported before any page runs (a module is never half-imported beside one)
-``precompute``  ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
-==============  ===================================================================================================
+================  ===================================================================================================
+``params``        :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
+``chrome``        stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
+``text``          :class:`PageText`: a page's prose from the Markdown file beside its script
+``compute``       the one cached-sweep layer (:func:`sweep`) and cached figures (:func:`figure`), notebook snippets
+``page``          :class:`Page`, the skeleton every page is written into
+``figure_dicts``  each figure turned into its Plotly dictionary once, not once per visitor
+``preload``       what the pages import, imported before any page runs (a module is never half-imported beside one)
+``precompute``    ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
+================  ===================================================================================================
 """
 
 from .chrome import ASSETS, footer, guard, presentation_mode, setup_page

@@ -22,6 +22,7 @@ import importlib
 import inspect
 import json
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,8 @@ from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_cal
 from .chrome import ASSETS
 from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
 
-__all__ = ["PRECOMPUTED", "start_worker", "sweep", "previews", "cached", "figure", "snippet"]
+__all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
+           "sweep", "previews", "cached", "figure", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -120,6 +122,28 @@ def _stored_nearby(function: str, params: str, size: str | None) -> tuple[SweepR
 @st.cache_data(max_entries=64, show_spinner=False)
 def _stored_file(path: str) -> SweepResult:
     return SweepResult.load(path)
+
+
+#: While ``./lab.sh sweep`` (:mod:`ui.reproduce`) runs, this environment variable holds its trial count.
+REPRODUCE_VARIABLE = "DPLAB_REPRODUCE_TRIALS"
+
+
+def reproduction_mark(url_path: str) -> str:
+    """The ``stored_for`` mark of the reproductions of the page at ``url_path``."""
+    return f"reproduction:{url_path}"
+
+
+@st.cache_resource(show_spinner=False)
+def _reproduced(url_path: str) -> tuple[int, ...]:
+    return tuple(params["trials"] for _, params, _ in stored_calls(PRECOMPUTED, reproduction_mark(url_path))
+                 if "trials" in params)
+
+
+def reproduced_trials(url_path: str) -> tuple[int, ...]:
+    """The trial counts of the stored reproductions of the page at ``url_path`` (read once per server), and the
+    count of the reproduction running now, if any: the page's trial control offers them beyond its slider."""
+    running = (int(os.environ[REPRODUCE_VARIABLE]),) if os.environ.get(REPRODUCE_VARIABLE) else ()
+    return tuple(sorted({*_reproduced(url_path), *running}))
 
 
 def previews(since: int = 0) -> list[Preview]:

@@ -27,7 +27,7 @@ from dpcore import viz
 
 from . import compute
 from .chrome import guard, presentation_mode, setup_page
-from .params import ParamSpec, controls
+from .params import TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
 from .text import PageText
 
@@ -63,6 +63,8 @@ class Page:
         self.info = registry.by_script(path.relative_to(ROOT).as_posix())
         compute.start_run()
         setup_page(self.info.heading, self.info.icon)
+        reproduced = compute.reproduced_trials(self.info.url_path)  # ./lab.sh sweep: trial counts beyond the slider
+        specs = [spec.with_options(reproduced) if spec.key == TRIALS_KEY else spec for spec in specs]
         self.params = controls(specs)
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()

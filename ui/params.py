@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
@@ -86,6 +86,18 @@ class ParamSpec:
     def numeric(self) -> bool:
         """Whether URL values are numbers (everything but a choice among strings)."""
         return not any(isinstance(option, str) for option in self.options)
+
+    def with_options(self, extra: Sequence) -> ParamSpec:
+        """This spec with the values ``extra`` allowed too (options sorted, range widened to hold them).
+
+        >>> trials_spec(high=2000).with_options([100_000]).options[-2:]
+        (2000, 100000)
+        """
+        if not extra:
+            return self
+        options = tuple(sorted({*self.options, *extra}))
+        low, high = self.bounds
+        return replace(self, options=options, low=min(low, options[0]), high=max(high, options[-1]))
 
     def show(self, value: Any) -> str:
         """``value`` in the display format (strings as they are)."""

@@ -1,0 +1,222 @@
+"""Serve the lab from several Streamlit processes behind nginx: ``./lab.sh serve --replicas N [--port 8501]``.
+
+One Streamlit process runs Python on one core at a time (the GIL); N processes on N cores serve N times as many
+sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each browser tab to one replica,
+``127.0.0.1:PORT+1 …``, and keeps it there:
+
+* **Affinity by cookie.** A first request without the ``dplab_replica`` cookie gets a random key (nginx's
+  ``$request_id``) and the cookie; every later request of that browser (the page's files and its websocket, where the
+  session lives) is hashed on the cookie to the same replica (``hash … consistent``). Not ``ip_hash``: a campus NAT
+  puts a whole class behind one address, which would put it on one replica.
+* **A replica dies.** Its sessions' websockets close; Streamlit's page shows "Connecting" and reconnects within
+  seconds. nginx finds the dead replica refusing connections and passes the reconnection to the next one
+  (``proxy_next_upstream``), where the page reruns from its URL (every control lives in the URL), so a student loses
+  nothing but the seconds of reconnection. New sessions go to the live replicas. If none is left, every request gets
+  a short page saying the lab is restarting, which retries by itself (never a hang).
+* Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
+* **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
+
+Python's side: :func:`nginx_config` (the configuration, a pure function of the ports) and :class:`Deployment` (start,
+wait until healthy, stop), used by the command line here and by the tests and ``benchmarks/load.py --replicas``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+__all__ = ["COOKIE", "nginx_config", "Deployment", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")
+COOKIE = "dplab_replica"  #: the affinity cookie
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1") -> str:
+    """The nginx configuration: listen on ``host:port``, pass each browser to one of ``replica_ports`` (on
+    loopback) by the ``dplab_replica`` cookie, websockets included; runtime files under ``prefix``."""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in replica_ports)
+    temp = "\n".join(f"    {kind}_temp_path {prefix}/{kind};" for kind in
+                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""\
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+{temp}
+    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
+    # Affinity: the cookie's key, or a fresh random one (sent back as the cookie) on a browser's first request.
+    map $cookie_{COOKIE} $replica_key {{ "" $request_id; default $cookie_{COOKIE}; }}
+    map $cookie_{COOKIE} $replica_cookie {{ "" "{COOKIE}=$request_id; Path=/; SameSite=Lax; HttpOnly"; default ""; }}
+    upstream lab {{
+        hash $replica_key consistent;
+{servers}
+    }}
+    server {{
+        listen {host}:{port};
+        location / {{
+            proxy_pass http://lab;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_buffering off;
+            proxy_connect_timeout 2s;
+            proxy_read_timeout 1d;
+            proxy_send_timeout 1d;
+            proxy_next_upstream error timeout;
+            add_header Set-Cookie $replica_cookie always;
+            add_header X-Replica $upstream_addr always;
+            proxy_intercept_errors on;
+            error_page 502 503 504 /unavailable.html;
+        }}
+        location = /unavailable.html {{
+            root {UNAVAILABLE.parent};
+            add_header Cache-Control no-store always;
+            add_header Retry-After 5 always;
+        }}
+    }}
+}}
+"""
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+class Deployment:
+    """N Streamlit replicas and nginx in front of them, on loopback; a context manager that stops them all.
+
+    Parameters
+    ----------
+    replicas : int
+        Number of Streamlit processes (≥ 1).
+    port : int
+        nginx's port; the replicas take ``port + 1 … port + replicas``.
+    host : str
+        nginx's address (the replicas always listen on loopback only).
+    logs : Path, optional
+        Directory for the logs and nginx's runtime files (default: a temporary directory).
+    """
+
+    def __init__(self, replicas: int, port: int, host: str = "127.0.0.1", logs: Path | None = None) -> None:
+        if not isinstance(replicas, int) or replicas < 1:
+            raise ValueError(f"replicas must be an integer >= 1; got {replicas!r}")
+        if not 1024 <= port <= 65535 - replicas:
+            raise ValueError(f"port must be in [1024, {65535 - replicas}]; got {port!r}")
+        self.port, self.host = port, host
+        self.replica_ports = [port + 1 + i for i in range(replicas)]
+        self.logs = logs or Path(tempfile.mkdtemp(prefix="dplab-serve-"))
+        self.replicas: list[subprocess.Popen] = []
+        self.nginx: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """The address a browser opens."""
+        return f"http://{'127.0.0.1' if self.host == '0.0.0.0' else self.host}:{self.port}"
+
+    def replica_url(self, index: int) -> str:
+        """The direct address of replica ``index`` (loopback)."""
+        return f"http://127.0.0.1:{self.replica_ports[index]}"
+
+    def start(self, wait: float = 120.0) -> Deployment:
+        """Start the replicas and nginx; return once every replica and nginx answer their health check."""
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (self.logs / kind).mkdir(parents=True, exist_ok=True)
+        for port in self.replica_ports:
+            self.replicas.append(_spawn([sys.executable, "-m", "streamlit", "run", "app.py",
+                                         "--server.headless", "true", "--server.address", "127.0.0.1",
+                                         "--server.port", str(port), "--server.fileWatcherType", "none",
+                                         "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log"))
+        config = self.logs / "nginx.conf"
+        config.write_text(nginx_config(self.port, self.replica_ports, self.logs, self.host))
+        self.nginx = _spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
+                             "-g", "daemon off;"], self.logs / "nginx.log")
+        deadline = time.monotonic() + wait
+        for url, process in [*zip(map(self.replica_url, range(len(self.replicas))), self.replicas),
+                             (self.url, self.nginx)]:
+            while not _healthy(url):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"{url} did not start; see the logs in {self.logs}")
+                time.sleep(0.2)
+        return self
+
+    def kill_replica(self, index: int) -> None:
+        """Stop replica ``index`` at once (SIGKILL), as a crash would."""
+        _stop(self.replicas[index], signal.SIGKILL)
+
+    def stop(self) -> None:
+        """Stop nginx and every replica."""
+        for process in [self.nginx, *self.replicas]:
+            if process is not None:
+                _stop(process, signal.SIGTERM)
+
+    def __enter__(self) -> Deployment:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _spawn(command: list[str], log: Path) -> subprocess.Popen:
+    with log.open("wb") as out:
+        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen, how: signal.Signals) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, how)
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+    except ProcessLookupError:
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--replicas", type=int, default=os.cpu_count() or 1, help="Streamlit processes (default: "
+                        "one per core)")
+    parser.add_argument("--port", type=int, default=8501, help="nginx's port (default 8501); the replicas take the "
+                        "next ones")
+    parser.add_argument("--host", default="127.0.0.1", help="nginx's address (default 127.0.0.1, loopback only)")
+    args = parser.parse_args(argv)
+    try:
+        deployment = Deployment(args.replicas, args.port, args.host).start()
+    except (ValueError, RuntimeError) as exc:
+        parser.error(str(exc))
+    print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas; logs in {deployment.logs}). "
+          "Ctrl+C stops it.", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        while all(process.poll() is None for process in [deployment.nginx, *deployment.replicas]):
+            time.sleep(1)
+        print("A process of the deployment stopped; see the logs.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        deployment.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

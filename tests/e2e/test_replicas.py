@@ -1,0 +1,143 @@
+"""Two replicas behind nginx (deploy/replicas.py): every page through nginx in a real browser, one browser tab kept on
+one replica by its cookie, and a replica that dies leaves its tabs reconnected to the other and new visitors served.
+"""
+
+import hashlib
+import socket
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+from test_deep_links import CHART, PAGE_TIMEOUT, wait_until_rendered
+from websockets.sync.client import connect
+
+from deploy.replicas import COOKIE, Deployment, nginx_config
+from registry import PAGES
+
+ERROR_BOX = '[data-testid="stException"], [data-testid="stAlertContentError"]'
+
+
+def _free_block(size: int) -> int:
+    """A port p with p … p + size - 1 free on loopback."""
+    for _ in range(50):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            start = sock.getsockname()[1]
+        if start + size < 65535 and all(_free(port) for port in range(start, start + size)):
+            return start
+    raise RuntimeError("no block of free ports")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def connections(port: int) -> int:
+    """Established TCP connections to 127.0.0.1:``port`` (from /proc/net/tcp: nginx's connections to a replica)."""
+    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    return sum(1 for row in rows if row.split()[1].endswith(f":{port:04X}") and row.split()[3] == "01")
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    """Two replicas behind nginx, shared by the tests that kill nothing."""
+    with Deployment(2, _free_block(3), logs=tmp_path_factory.mktemp("replicas")) as running:
+        yield running
+
+
+@pytest.fixture
+def doomed(tmp_path):
+    """Two replicas behind nginx for a test that kills them."""
+    with Deployment(2, _free_block(3), logs=tmp_path) as running:
+        yield running
+
+
+def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websockets(tmp_path):
+    config = nginx_config(8501, [8502, 8503], tmp_path)
+    assert "listen 127.0.0.1:8501;" in config
+    assert "hash $replica_key consistent;" in config and "ip_hash" not in config
+    assert config.count("server 127.0.0.1:") == 2
+    assert "proxy_set_header Upgrade $http_upgrade;" in config
+    with pytest.raises(ValueError, match="replicas must be an integer >= 1"):
+        Deployment(0, 8501)
+    with pytest.raises(ValueError, match="port must be in"):
+        Deployment(2, 80)
+
+
+def test_every_page_opens_through_nginx_and_stays_on_one_replica(deployment: Deployment, browser: Browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    for info in PAGES:
+        page.goto(f"{deployment.url}/{info.url_path}", timeout=PAGE_TIMEOUT)
+        wait_until_rendered(page)
+        expect(page.locator(ERROR_BOX)).to_have_count(0)
+        assert page.locator(CHART).count() >= 1, info.title
+    cookie = {c["name"]: c["value"] for c in context.cookies()}
+    assert len(cookie.get(COOKIE, "")) == 32  # nginx's $request_id: 32 hex digits
+    # The tab's websocket (one session) is on exactly one replica: the cookie's.
+    home = int(replica_of(deployment, cookie[COOKIE]).rsplit(":", 1)[1])
+    assert [connections(port) > 0 for port in deployment.replica_ports] == [port == home for port in
+                                                                            deployment.replica_ports]
+    context.close()
+
+
+def replica_of(deployment: Deployment, cookie: str) -> str:
+    """The replica (its loopback address, from nginx's X-Replica header) that serves a browser with ``cookie``."""
+    request = urllib.request.Request(f"{deployment.url}/_stcore/health", headers={"Cookie": f"{COOKIE}={cookie}"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.headers["X-Replica"]
+
+
+def test_the_cookie_decides_the_replica(deployment: Deployment):
+    """Each cookie value always reaches the same replica, its websocket too, and visitors spread over both."""
+    replicas = {f"127.0.0.1:{port}" for port in deployment.replica_ports}
+    # Keys like nginx's own ($request_id: 32 random hex digits); 24 of them all on one replica: odds 2**-23.
+    placement = {key: replica_of(deployment, key) for key in [hashlib.md5(bytes([i])).hexdigest() for i in range(24)]}
+    assert set(placement.values()) == replicas, placement
+    for key, replica in placement.items():
+        assert replica_of(deployment, key) == replica
+        with connect(f"ws://127.0.0.1:{deployment.port}/_stcore/stream", subprotocols=["streamlit"],
+                     additional_headers={"Cookie": f"{COOKIE}={key}"}) as ws:
+            assert ws.response.headers["X-Replica"] == replica
+
+
+def test_a_dead_replica_leaves_its_tabs_reconnected_and_new_visitors_served(doomed: Deployment, browser: Browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.goto(f"{doomed.url}/truncation-bias?seed=7", timeout=PAGE_TIMEOUT)
+    wait_until_rendered(page)
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+    home = doomed.replica_ports.index(int(replica_of(doomed, cookie).rsplit(":", 1)[1]))
+    other = doomed.replica_ports[1 - home]
+    before = connections(other)
+    doomed.kill_replica(home)
+    # The tab reconnects through nginx to the other replica (within Streamlit's retry time), and reruns its page
+    # from the URL.
+    for _ in range(60):
+        if connections(other) > before:
+            break
+        page.wait_for_timeout(500)
+    assert connections(other) > before, "the tab did not reconnect to the live replica within 30 s"
+    wait_until_rendered(page)
+    assert "seed=7" in page.url
+    assert replica_of(doomed, cookie) == f"127.0.0.1:{other}"  # nginx passes the cookie on to the live one
+    expect(page.locator(ERROR_BOX)).to_have_count(0)
+    # A new visitor is served by the live replica.
+    fresh = browser.new_context().new_page()
+    fresh.goto(f"{doomed.url}/", timeout=PAGE_TIMEOUT)
+    wait_until_rendered(fresh)
+    fresh.context.close()
+    context.close()
+
+
+def test_with_no_replica_left_a_visitor_reads_that_the_lab_is_restarting(doomed: Deployment):
+    for index in range(len(doomed.replicas)):
+        doomed.kill_replica(index)
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(f"{doomed.url}/truncation-bias", timeout=10)
+    assert answer.value.code == 502
+    text = answer.value.read().decode()
+    assert "Private Estimation Lab is restarting" in text and 'http-equiv="refresh" content="5"' in text
