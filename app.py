@@ -13,7 +13,8 @@ from ui.preload import preload
 
 preload()
 figure_dicts.install()
-st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide")
+st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide",
+                   initial_sidebar_state="collapsed" if ui.presentation_mode() else "auto")
 page = st.navigation([
     st.Page(info.script, title=info.title, url_path=info.url_path, icon=info.icon, default=info.url_path == "")
     for info in PAGES

@@ -1,6 +1,7 @@
 """Home: what differential privacy promises, seen on the Laplace mechanism, and a map of the lab."""
 
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 import ui
 from dpcore.lessons import home
@@ -10,11 +11,16 @@ from registry import PAGES
 EPSILON = ui.epsilon_spec(default=1.0, low=0.1, high=5.0)
 
 
-def lab_map() -> str:
-    """The map of the lab: every topic page of the registry, in teaching order, linked to its URL path."""
-    rows = [f"| [{page.title}](/{page.url_path}) | {page.summary} | {'; '.join(page.papers)} |"
-            for page in PAGES if page.url_path]
-    return "\n".join(["| topic | what it teaches | seed papers |", "|---|---|---|", *rows])
+def lab_map() -> None:
+    """The map of the lab: every topic page of the registry, in teaching order, as a link in this browser tab (so
+    its session, and presentation mode, go along), with what it teaches and its papers."""
+    for number, info in enumerate((info for info in PAGES if info.url_path), start=1):
+        label = f"{number}. {info.title}"
+        try:
+            st.page_link(info.script, label=label, icon=info.icon)
+        except StreamlitPageNotFoundError:  # the page run on its own, outside the app's navigation (a test, precompute)
+            st.markdown(f"[{label}](/{info.url_path})")
+        st.caption(f"{info.summary}. Papers: {'; '.join(info.papers)}.")
 
 
 page = ui.Page(__file__, [EPSILON])
@@ -24,7 +30,7 @@ with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)
 with page.section("lab"):
-    st.markdown(lab_map())
+    lab_map()
 page.prose("how-to")
 page.prose("papers")
 page.go_deeper()

@@ -24,6 +24,7 @@ from dpcore.viz import (
     line_figure,
     method_color,
 )
+from dpcore.viz.style import TITLE_WIDTH
 
 N = np.array([10.0, 100.0, 1_000.0, 10_000.0])
 EPSILONS = (1.0, 0.1, 0.01)  # later frames reach further than the first
@@ -116,12 +117,41 @@ def test_uirevision_is_constant():
     assert make_figure().layout.uirevision == make_figure(log_x=False).layout.uirevision == "dplab"
 
 
-def test_legend_is_outside_the_plot_area_and_away_from_the_controls(fig):
+def test_legend_lies_below_everything_so_the_plot_keeps_the_figure_width(fig):
     legend = fig.layout.template.layout.legend
     slider, menu = fig.layout.sliders[0], fig.layout.updatemenus[0]
-    assert legend.x > 1 and legend.xanchor == "left"  # right of the plot area
-    assert legend.yanchor == "top" and legend.y == 1
+    assert legend.orientation == "h" and legend.yref == "container"  # rows at the figure's bottom edge
+    assert legend.y == 0 and legend.yanchor == "bottom" and legend.x == 0
     assert slider.y <= 0 and slider.yanchor == "top" and menu.y <= 0  # below the plot area
+    assert slider.x == 0 and slider.len == 1  # the whole width: long enough on a phone
+    assert menu.x == 0 and menu.xanchor == "left"  # Play is never cut off at the left edge
+    assert slider.pad.t > menu.pad.t  # the buttons' row, then the slider
+
+
+def test_play_starts_from_the_frame_the_figure_opens_on():
+    frames = make_frames()
+    labels = [frame.label for frame in frames]
+    opened = animated_sweep(frames, x_title="n", y_title="error", frame_title="ε", start=labels[2])
+    play = opened.layout.updatemenus[0].buttons[0]
+    assert list(play.args[0]) == labels[2:] and play.args[1]["fromcurrent"] is True
+    assert opened.layout.sliders[0].active == 2
+
+
+def test_a_frame_may_carry_its_own_title():
+    frames = [FrameData(f.label, f.series, title=f"at {f.label}") for f in make_frames()]
+    fig = animated_sweep(frames, x_title="n", y_title="error", frame_title="ε", title="overall", start=frames[1].label)
+    assert fig.layout.title.text == f"at {frames[1].label}"
+    assert [frame.layout.title.text for frame in fig.frames] == [f"at {f.label}" for f in frames]
+    plain = animated_sweep(make_frames(), x_title="n", y_title="error", frame_title="ε", title="overall")
+    assert plain.layout.title.text == "overall" and all(frame.layout.title.text is None for frame in plain.frames)
+
+
+def test_long_titles_wrap_into_lines_that_fit_a_phone():
+    fig = line_figure([Series("a", [1, 2], [1, 2])], x_title="x", y_title="y",
+                      title="A title far too long for a phone held upright in one hand")
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) == 2 and all(len(line) <= TITLE_WIDTH for line in lines)
+    assert " ".join(lines) == "A title far too long for a phone held upright in one hand"
 
 
 # ------------------------------------------------------------------ axes
@@ -498,7 +528,8 @@ def test_partition_rounds_sweep_figures_name_methods_by_label_with_their_theory(
         ("partition rounds (pure): fitted c·d^1.5/(εn)", "partition rounds (pure)", "dash"),
         ("naive Laplace: fitted c·d^2/(εn)", "naive Laplace", "dash")]
     assert [frame.name for frame in fig.frames] == ["0.1", "0.2", "0.5", "1", "2", "5"]
-    assert fig.layout.sliders[0].active == 4 and fig.layout.title.text == "TV error vs n (log-uniform, d = 64)"
+    assert fig.layout.sliders[0].active == 4
+    assert fig.layout.title.text.replace("<br>", " ") == "TV error vs n (log-uniform, d = 64)"
     kl = viz.figures.partition_rounds.error_vs_n("log-uniform", 64, 1e-6, 3, 0, metric="kl")
     assert [trace.name for trace in kl.data if "(band" not in trace.name] == [label(method) for method in METHODS]
 

@@ -1,4 +1,5 @@
-"""What every page shares around its content: the stylesheet, presentation mode, the title, the footer, and the
+"""What every page shares around its content: the stylesheet, the formulas' fit to the screen, presentation mode
+(kept across navigation, left with one button), the title, the footer, and the
 guard that turns a dpcore ``ValueError`` into a message in the page instead of a traceback."""
 
 from __future__ import annotations
@@ -12,11 +13,26 @@ import streamlit as st
 __all__ = ["ASSETS", "presentation_mode", "setup_page", "guard", "footer"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
+PRESENT = "present"  #: URL key of presentation mode
+_PRESENTING = "_presenting"  # session-state key: presentation mode is on in this browser tab
 
 
 def presentation_mode() -> bool:
-    """Whether the page was opened with ``?present=1`` (bigger fonts, no prose)."""
-    return st.query_params.get("present", "").lower() in ("1", "true", "yes", "on")
+    """Whether presentation mode is on (bigger fonts, no prose, the sidebar folded): ``?present=1`` in the URL turns
+    it on for the browser tab, ``?present=0`` off. A navigation that drops the key from the URL (Streamlit's
+    sidebar and page links start the next page with an empty query) keeps it on, and the key is written back, so the
+    address bar still reproduces what is on screen."""
+    raw = st.query_params.get(PRESENT)
+    if raw is not None:
+        st.session_state[_PRESENTING] = raw.lower() in ("1", "true", "yes", "on")
+    elif st.session_state.get(_PRESENTING):
+        st.query_params[PRESENT] = "1"
+    return bool(st.session_state.get(_PRESENTING))
+
+
+def _leave_presentation() -> None:
+    st.session_state[_PRESENTING] = False
+    st.query_params.pop(PRESENT, None)
 
 
 def setup_page(title: str, icon: str) -> None:
@@ -30,8 +46,11 @@ def setup_page(title: str, icon: str) -> None:
             del st.session_state[key]
         st.session_state["_ui_page"] = title
     st.html(ASSETS / "style.css")
+    st.html(f"<script>{(ASSETS / 'fit_formulas.js').read_text()}</script>", unsafe_allow_javascript=True)
     if presentation_mode():
         st.html(ASSETS / "present.css")
+        st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
+                  on_click=_leave_presentation, key="leave_presentation")
     st.title(f"{icon} {title}")
 
 

@@ -24,9 +24,13 @@ from .style import (
     _VALUES,
     _font_size,
     _ItemsOf,
+    figure_title,
     method_color,
     template,
+    wrapped,
 )
+
+AXIS_TITLE_WIDTH = 22  # characters per line of a y-axis title: it must fit the plot's height on a phone
 
 __all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "line_figure", "sweep_frames", "theory_series"]
 
@@ -115,10 +119,14 @@ class FrameData:
     series : list of Series
         The curves, with distinct names. Every frame of a figure must list the same series (name,
         kind, band or not) in the same order, so the animation has a fixed trace layout.
+    title : str
+        The figure's title while this frame is shown, when it depends on the frame (e.g. the distribution's name
+        when the frames run over moment orders and the last one is the Gaussian); default the figure's title.
     """
 
     label: str
     series: Sequence[Series]
+    title: str = ""
 
     def __post_init__(self) -> None:
         _NAME.check("FrameData label", self.label)
@@ -215,7 +223,8 @@ def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict
     """A fixed-range axis; a log axis spanning two decades or more labels only the powers of ten, a shorter one
     the 1s, 2s and 5s."""
     low, high = _fixed_range(frames, axis, log)
-    spec = dict(title=dict(text=title), range=[low, high], autorange=False, type="log" if log else "linear")
+    spec = dict(title=dict(text=wrapped(title, AXIS_TITLE_WIDTH if axis == "y" else 2 * AXIS_TITLE_WIDTH)),
+                range=[low, high], autorange=False, type="log" if log else "linear")
     if log:
         spec["exponentformat"] = "power"
     if log and high - low >= 2:
@@ -230,9 +239,10 @@ def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict
 
 
 def _height(presentation: bool, animated: bool) -> int:
-    """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height); an
-    animated figure adds room for its slider and buttons."""
-    return (640 if presentation else 480) + (120 if animated and presentation else 90 if animated else 0)
+    """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height). An animated
+    figure adds room for its buttons and slider; in presentation mode it still fits a 720 px projector with its
+    Play button (680 px)."""
+    return (530 if presentation else 460) + (150 if animated and presentation else 140 if animated else 0)
 
 
 def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
@@ -240,15 +250,18 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
     """Both builders' figure, validated by Plotly once: frame ``shown``'s traces and the styled layout,
     plus (when ``frame_title`` is given) every frame with the slider (positioned on ``shown``) and
     Play/Pause buttons."""
-    layout = dict(template=template(presentation), title=dict(text=title), uirevision="dplab",
+    titled = any(f.title for f in frames)
+    layout = dict(template=template(presentation), title=figure_title(frames[shown].title or title),
+                  uirevision="dplab",
                   height=_height(presentation, animated=frame_title is not None),
                   xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y))
     if frame_title is None:
         return go.Figure(data=_traces(frames[shown].series), layout=layout)
-    controls = _controls(frames, frame_title, presentation)
-    controls["sliders"][0]["active"] = shown
+    controls = _controls(frames, frame_title, presentation, shown)
     return go.Figure(data=_traces(frames[shown].series), layout=layout | controls,
-                     frames=[dict(name=f.label, data=_traces(f.series)) for f in frames])
+                     frames=[dict(name=f.label, data=_traces(f.series),
+                                  **(dict(layout=dict(title=figure_title(f.title or title))) if titled else {}))
+                             for f in frames])
 
 
 # --------------------------------------------------------------------------------------- animation
@@ -262,18 +275,26 @@ def _animate(duration_ms: int, redraw: bool = True, **extra: Any) -> dict:
                 **extra)
 
 
-def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool) -> dict:
-    """Slider (one step per frame) and Play/Pause buttons, on one row below the x-axis title."""
+def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool, shown: int) -> dict:
+    """Play/Pause buttons on a row below the x-axis title, then the slider (one step per frame, on ``shown``) over
+    the whole width: both usable on a phone.
+
+    Play runs from the frame on screen: the frames from ``shown`` on, and once the slider has moved, from its frame
+    (Plotly's ``fromcurrent``; a figure opened on a later frame than the first would otherwise restart at the
+    first)."""
     size = _font_size(presentation)
     below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
-    steps = [dict(method="animate", label=f.label, args=[[f.label], _animate(0)]) for f in frames]
-    slider = dict(active=0, steps=steps, x=0.16, len=0.84, y=0, yanchor="top", pad=dict(t=below_axis, b=10),
+    button_row = round(2.6 * size)
+    labels = [f.label for f in frames]
+    steps = [dict(method="animate", label=label, args=[[label], _animate(0)]) for label in labels]
+    slider = dict(active=shown, steps=steps, x=0, len=1, y=0, yanchor="top", pad=dict(t=below_axis + button_row, b=10),
                   currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
                   transition=dict(duration=0))
-    play = dict(label="Play", method="animate", args=[None, _animate(_PLAY_FRAME_MS, fromcurrent=True)])
+    play = dict(label="Play", method="animate", args=[labels[shown:] if shown else None,
+                                                         _animate(_PLAY_FRAME_MS, fromcurrent=True)])
     pause = dict(label="Pause", method="animate", args=[[None], _animate(0, redraw=False)])
-    buttons = dict(type="buttons", direction="left", buttons=[play, pause], showactive=False, x=0.16,
-                   xanchor="right", y=0, yanchor="top", pad=dict(t=below_axis + round(2 * size), r=10))
+    buttons = dict(type="buttons", direction="left", buttons=[play, pause], showactive=False, x=0,
+                   xanchor="left", y=0, yanchor="top", pad=dict(t=below_axis, r=10))
     return dict(sliders=[slider], updatemenus=[buttons])
 
 
@@ -363,7 +384,8 @@ _STATISTIC = Choice(("median", "mean", "rmse"))
            statistic=_STATISTIC)
 def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
                  theory: Callable[[Any], list[Series]] | None = None,
-                 label: Callable[[Any], str] = "{:g}".format) -> list[FrameData]:
+                 label: Callable[[Any], str] = "{:g}".format,
+                 title: Callable[[Any], str] | None = None) -> list[FrameData]:
     """Turn a Monte Carlo sweep into animation frames: one frame per value of axis ``frame``.
 
     Each frame holds, for every method of ``result``, its ``statistic`` along axis ``x`` (markers and
@@ -383,6 +405,8 @@ def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None 
         ``theory(frame_value) -> list[Series]`` added after the methods.
     label : callable
         Frame label from the frame value (default ``"{:g}".format``).
+    title : callable, optional
+        The figure's title at a frame value, when it depends on the frame (:attr:`FrameData.title`).
     """
     fixed = dict(fixed or {})
     frames = []
@@ -392,7 +416,8 @@ def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None 
             curve = result.curve(method, x, **fixed, **{frame: value})
             series.append(Series(_label(method), curve["x"], curve[statistic], curve["lower"], curve["upper"],
                                  color=method_color(method)))
-        frames.append(FrameData(label(value), series + (theory(value) if theory else [])))
+        frames.append(FrameData(label(value), series + (theory(value) if theory else []),
+                                title(value) if title else ""))
     return frames
 
 

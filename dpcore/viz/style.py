@@ -13,7 +13,8 @@ import plotly.io as pio
 from ..core.validation import Array, Choice, Constraint, InstanceOf, validated
 from ..lessons.methods import LABELS
 
-__all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template"]
+__all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
+           "TITLE_WIDTH", "slim_colorbar", "wrapped"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -42,7 +43,7 @@ METHOD_COLORS: dict[str, str] = {
     "lower_bound": _GREY,
     "laplace": OKABE_ITO["blue"],
     "gaussian_analytic": OKABE_ITO["vermillion"],
-    "gaussian_classical": OKABE_ITO["orange"],
+    "gaussian_classical": "#009988",  # Tol's teal: beside the analytic Gaussian's vermillion, orange was too near
     "zcdp_gaussian": OKABE_ITO["reddish purple"],
     "naive_window": OKABE_ITO["sky blue"],
     "clipped_laplace": OKABE_ITO["bluish green"],
@@ -56,7 +57,7 @@ METHOD_COLORS: dict[str, str] = {
     "user_level_clipped": "#EE3377",
     "group_privacy": "#999933",
     "one_per_user": "#661100",
-    "item_level": "#DDCC77",
+    "item_level": "#77AADD",  # Tol's light blue: sand was too near group privacy's olive
     "report_noisy_max": "#CC6677",
     "permute_and_flip": "#88CCEE",
     "private_selection": "#4477AA",
@@ -64,7 +65,7 @@ METHOD_COLORS: dict[str, str] = {
     "minimum_distance": "#EE7733",
     # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
     "partition_pure": "#0077BB",
-    "naive_laplace": "#33BBEE",
+    "naive_laplace": "#EE8866",  # Tol's light orange: cyan was too near the partition's blue
     "partition_zcdp": "#AA3377",
     "one_shot_gaussian": "#CC3311",
     "oracle_laplace": "#CCBB44",
@@ -176,6 +177,63 @@ def _font_size(presentation: bool) -> int:
     return 22 if presentation else 16
 
 
+#: Characters per title line: a title wraps there, so it fits a phone's width (Plotly never wraps text itself).
+TITLE_WIDTH = 30
+
+
+def wrapped(text: str, width: int = TITLE_WIDTH) -> str:
+    """``text`` in lines of at most ``width`` characters (Plotly's ``<br>``), broken between words, never inside an
+    equation ``a = b``; an axis title longer than its axis would otherwise run over the figure's title.
+
+    >>> wrapped("|μ̂ − μ| (median, 10–90 % band)", 22)
+    '|μ̂ − μ| (median,<br>10–90 % band)'
+    """
+    lines: list[str] = []
+    for word in _words(text):
+        if lines and len(_visible(lines[-1])) + 1 + len(_visible(word)) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
+def figure_title(text: str) -> dict:
+    """A figure's ``layout.title``: ``text`` wrapped at word boundaries into lines of at most :data:`TITLE_WIDTH`
+    characters (Plotly's ``<br>``), so it wraps on a narrow screen instead of running out of the figure.
+
+    >>> figure_title("Error vs n, lomax, ε = 1 (median over trials)")["text"]
+    'Error vs n, lomax, ε = 1<br>(median over trials)'
+    """
+    return dict(text=wrapped(text))
+
+
+def slim_colorbar(title: str, **extra: Any) -> dict:
+    """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
+    (where other figures have their legend), its title above it.
+
+    >>> slim_colorbar("score")["orientation"], slim_colorbar("score")["yref"]
+    ('h', 'container')
+    """
+    return dict(title=dict(text=title, side="top"), orientation="h", x=0, xanchor="left", y=0, yref="container",
+                yanchor="bottom", len=0.8, thickness=12, **extra)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, an equation ``a = b`` kept as one word (a title never breaks at its "=")."""
+    words: list[str] = []
+    for word in text.split(" "):
+        if words and (word == "=" or words[-1].endswith(" =")):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    return words
+
+
+def _visible(text: str) -> str:
+    """``text`` without its HTML tags (what takes room on screen)."""
+    return re.sub(r"<[^>]+>", "", text)
+
+
 @validated(presentation=_FLAG)
 def template(presentation: bool = False) -> go.layout.Template:
     """The app's Plotly template: projector-sized fonts, white background, light grid.
@@ -189,8 +247,10 @@ def template(presentation: bool = False) -> go.layout.Template:
     -------
     plotly.graph_objects.layout.Template
         Also registered as ``plotly.io.templates["dplab"]`` (normal) and ``["dplab_presentation"]``.
-        The legend sits right of the plot area, so it never overlaps the data, slider or buttons;
-        axes use ``automargin`` so tick labels and axis titles are never clipped.
+        The legend lies in rows at the bottom of the figure, below the slider and buttons of an animation, so the
+        plot keeps the figure's whole width on any screen; the title sits above the plot and pushes the top margin
+        (``automargin``), as the axes do for their tick labels and titles, so nothing is clipped; bar labels never
+        shrink below 14 px.
     """
     size = _font_size(presentation)
     axis = dict(showgrid=True, gridcolor="#E5E5E5", zeroline=False, showline=True, linecolor="#444444",
@@ -198,17 +258,19 @@ def template(presentation: bool = False) -> go.layout.Template:
                 title=dict(standoff=12, font=dict(size=round(1.1 * size))))
     layout = dict(
         font=dict(family=_FONT_FAMILY, size=size, color="#222222"),
-        title=dict(font=dict(size=round(1.3 * size)), x=0, xanchor="left", xref="paper"),
+        title=dict(font=dict(size=round(1.3 * size)), x=0.015, xanchor="left", xref="container", yref="paper", y=1,
+                   yanchor="bottom", pad=dict(b=round(0.6 * size)), automargin=True),
         paper_bgcolor="white",
         plot_bgcolor="white",
         colorway=_FALLBACK,
         xaxis=axis,
         yaxis=axis,
-        legend=dict(x=1.02, xanchor="left", y=1, yanchor="top", font=dict(size=size),
-                    bgcolor="rgba(255,255,255,0.9)", itemwidth=40),
+        legend=dict(orientation="h", x=0, xanchor="left", y=0, yref="container", yanchor="bottom",
+                    font=dict(size=max(14, round(0.85 * size))), bgcolor="rgba(255,255,255,0.9)", itemwidth=30),
+        uniformtext=dict(minsize=14, mode="show"),
         hoverlabel=dict(font=dict(size=size)),
         hovermode="x unified",
-        margin=dict(l=20, r=20, t=round(3.5 * size), b=20),
+        margin=dict(l=20, r=20, t=36, b=10),  # t: the strip of Plotly's toolbar, above the title
     )
     scatter = dict(line=dict(width=3.5 if presentation else 2.5), marker=dict(size=10 if presentation else 7))
     return go.layout.Template(layout=layout, data=dict(scatter=[scatter]))

@@ -98,11 +98,13 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
     assert [plotly_spec(at)["layout"]["template"]["layout"]["font"]["size"] for at in (plain, present)] == [16, 22]
 
 
-def test_the_lab_map_lists_every_topic_page_of_the_registry_in_teaching_order():
-    topics = next(text for text in texts(run(APP).markdown) if text.startswith("| topic"))
-    rows = [line for line in topics.splitlines() if line.startswith("| [")]
-    assert rows == [f"| [{page.title}](/{page.url_path}) | {page.summary} | {'; '.join(page.papers)} |"
-                    for page in PAGES[1:]]
+def test_the_lab_map_links_every_topic_page_of_the_registry_in_teaching_order():
+    at = run(APP)
+    links = [link.proto for link in at.get("page_link")]
+    assert [(link.label, link.page) for link in links] == [(f"{i}. {page.title}", page.url_path)
+                                                          for i, page in enumerate(PAGES[1:], start=1)]
+    summaries = [caption.value for caption in at.caption if caption.value.startswith(tuple(p.summary for p in PAGES))]
+    assert summaries == [f"{page.summary}. Papers: {'; '.join(page.papers)}." for page in PAGES[1:]]
     assert [page.url_path for page in PAGES[1:]] == ["pure-vs-approximate", "exponential-mechanism",
                                                      "truncation-bias", "scheffe-tournament", "partitioning-rounds"]
     assert all(page.papers for page in PAGES[1:])

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from ...core.validation import validated
 from ..animation import _height
-from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, method_color, template
+from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template
 
 __all__ = ["bar_figure"]
 
@@ -36,7 +36,7 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
         fig.add_trace(go.Bar(x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
                              textposition="outside", marker_color=colors[index] if colors is not None else
                              REFERENCE_COLORS.get(name) or method_color(name)))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="group",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="group",
                       height=_height(presentation, animated=False), hovermode="closest",
                       xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
     return fig

@@ -18,7 +18,7 @@ from ...experiments import compute
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, method_color, template
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template
 from .common import bar_figure
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
@@ -139,7 +139,7 @@ def median_error(trials: int, seed: int, start: str | None = None, presentation:
         return [theory_series("exponential_mechanism", curves["n"], curves["private"]),
                 theory_series("non_private", curves["n"], curves["non_private"])]
     frames = sweep_frames(lesson.median_vs_n(trials, seed, run=run), x="n", frame="epsilon", theory=companions)
-    return animated_sweep(frames, x_title="sample size n", y_title="|private median − median| (median, 10–90 %)",
+    return animated_sweep(frames, x_title="sample size n", y_title="|private median − median|",
                           frame_title="ε", title="The private median", presentation=presentation, start=start)
 
 
@@ -184,13 +184,14 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
     fig = go.Figure(go.Barpolar(r=np.full(radius.size, ring_width), base=radius - ring_width / 2,
                                 theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
                                 marker=dict(color=scores, colorscale="Viridis", showscale=True,
-                                            colorbar=dict(title=dict(text="score<br>(not private)"))),
+                                            colorbar=dict(title=dict(text="score<br>(not private)"),
+                                                          thickness=12)),
                                 name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}"))
     colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
     for (name, direction), color in zip(marks.items(), colors):
         fig.add_trace(go.Scatterpolar(r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
                                       line=dict(color=color, width=4)))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
                       legend=dict(orientation="h", x=0, y=-0.08, yanchor="top"))
     return fig
@@ -212,7 +213,8 @@ def trajectory_figure(points, trajectory, true_mean, *, title: str = "", present
                    marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2))),
     ])
     fig.update_yaxes(scaleanchor="x")
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", hovermode="closest",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                      hovermode="closest",
                       height=_height(presentation, animated=False))
     return fig
 

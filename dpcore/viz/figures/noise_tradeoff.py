@@ -15,7 +15,7 @@ from ...experiments import SweepResult, compute
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, method_color, template
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template
 
 __all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "privacy_profiles", "composition"]
 
@@ -83,7 +83,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
         fig.update_xaxes(range=[focus[0] - half_width, focus[0] + half_width], constrain="domain", row=1, col=col)
         fig.update_yaxes(range=[focus[1] - half_width, focus[1] + half_width], constrain="domain",
                          scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       hovermode="closest", height=560 if presentation else 480)
     return fig
 

@@ -65,7 +65,7 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
         series = [_points("still to place", truth[waiting], shown(step.noisy_means[waiting]), _GREY, high)]
         series += [_points(names[g], truth[(group == g) & (g <= r)], shown(selection_value[(group == g) & (g <= r)]),
                            colors[g], high) for g in range(len(names))]
-        series += [_points("light (final round)", [], [], OKABE_ITO["black"], high),
+        series += [_points("light (final round)", [], [], _DARK_GREY, high),
                    Series("threshold 3u/8", [low, high], [step.threshold] * 2, kind="baseline", color=_DARK_GREY),
                    Series("bound u", [low, high], [step.bound] * 2, kind="theory", color=_GREY), truth_line]
         frames.append(FrameData(f"round {r + 1}", series))
@@ -74,7 +74,7 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
     series += [_points(names[g], truth[group == g], shown(estimate[group == g]), colors[g], high)
                for g in range(len(names))]
     light = group < 0
-    series += [_points("light (final round)", truth[light], shown(estimate[light]), OKABE_ITO["black"], high),
+    series += [_points("light (final round)", truth[light], shown(estimate[light]), _DARK_GREY, high),
                Series("threshold 3u/8", [high], [np.nan], kind="baseline", color=_DARK_GREY),
                Series("bound u", [high], [np.nan], kind="theory", color=_GREY), truth_line]
     frames.append(FrameData("final estimates", series))

@@ -20,7 +20,17 @@ from ...experiments import compute
 from ...lessons import tournament as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, _height, animated_sweep, sweep_frames
-from ..style import _FLAG, _GREY, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, template
+from ..style import (
+    _FLAG,
+    _GREY,
+    _TITLE,
+    METHOD_COLORS,
+    OKABE_ITO,
+    REFERENCE_COLORS,
+    figure_title,
+    slim_colorbar,
+    template,
+)
 
 __all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scores_figure", "one_contest",
            "whole_tournament", "selection_scores", "plane_map", "tv_vs_n", "price_of_k", "users_needed", "user_tv"]
@@ -61,7 +71,7 @@ def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[
     for index, (name, (x, y)) in enumerate(curves.items()):
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
                                  line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3)))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="overlay",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="overlay",
                       height=_height(presentation, animated=False), hovermode="closest",
                       xaxis=dict(title=dict(text="x"), range=[lo, hi]),
                       yaxis=dict(title=dict(text="density"), range=[0, top]))
@@ -85,10 +95,10 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
         raise ValueError(f"matrix must be square with one row per label ({len(labels)}); got shape {matrix.shape}")
     scale = [[0.0, OKABE_ITO["vermillion"]], [0.5, "#FFFFFF"], [1.0, OKABE_ITO["blue"]]]
     fig = go.Figure(go.Heatmap(z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
-                               colorbar=dict(title=dict(text="row vs column"), tickvals=[-1, 0, 1],
-                                             ticktext=["loses", "tie", "wins"]),
+                               colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1],
+                                                      ticktext=["loses", "tie", "wins"]),
                                hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>"))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       height=_height(presentation, animated=False) + 60, hovermode="closest",
                       xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
                       yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category", autorange="reversed",
@@ -117,7 +127,7 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
                                      showlegend=row == 1, line=dict(color=color, width=3,
                                                                     dash="dash" if index == 0 else "solid")),
                           row=row, col=1)
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0)
     fig.update_yaxes(title_text="score<br>(not private)", row=1, col=1)
     fig.update_yaxes(title_text="probability<br>(not private)", row=2, col=1)
@@ -134,19 +144,21 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
     (name -> (x, y)), e.g. a tournament's scores over a cover with the true and the selected mean."""
     if values.shape != (ys.size, xs.size):
         raise ValueError(f"values must have shape (len(ys), len(xs)) = ({ys.size}, {xs.size}); got {values.shape}")
-    fig = go.Figure(go.Heatmap(x=xs, y=ys, z=values, colorscale="Blues", colorbar=dict(title=dict(text=value_title)),
+    fig = go.Figure(go.Heatmap(x=xs, y=ys, z=values, colorscale="Blues", colorbar=slim_colorbar(value_title),
                                hovertemplate="(%{x:.2f}, %{y:.2f}): %{z:.3g}<extra></extra>"))
     symbols = ("x", "circle-open", "diamond-open")
     for index, (name, (x, y)) in enumerate(marks.items()):
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name,
                                  marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
-                                             color=(OKABE_ITO["vermillion"], OKABE_ITO["orange"],
-                                                    OKABE_ITO["reddish purple"])[index % 3])))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab",
+                                             color=REFERENCE_COLORS.get(name) or (
+                                                 OKABE_ITO["vermillion"], OKABE_ITO["orange"],
+                                                 OKABE_ITO["reddish purple"])[index % 3])))
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       height=_height(presentation, animated=False), hovermode="closest",
                       xaxis=dict(title=dict(text="first coordinate")),
                       yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.22, yanchor="top"))
+                      legend=dict(orientation="v", x=0.01, xanchor="left", y=0.99, yanchor="top"))  # the colour bar
+    # takes the bottom edge; the two or three marks fit in the plot's corner
     return fig
 
 

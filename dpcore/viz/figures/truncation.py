@@ -16,7 +16,7 @@ from ...core.validation import EPSILON, Array, Choice, Integer, Real, validated
 from ...experiments import compute
 from ...lessons import truncation
 from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, method_color, template
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template
 
 __all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
 
@@ -68,7 +68,7 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
         fig.add_trace(go.Scatter(x=[value, value], y=[0, top], mode="lines", name=f"{name} = {value:.3g}",
                                  line=dict(color=REFERENCE_COLORS.get(name) or method_color(name), width=3,
                                            dash="dash" if name == "true mean" else "solid")))
-    fig.update_layout(template=template(presentation), title=dict(text=title), uirevision="dplab", barmode="overlay",
+    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="overlay",
                       height=_height(presentation, animated=False), hovermode="closest",
                       xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % "
                                                  "of the sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
@@ -137,8 +137,11 @@ def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str |
     """|error| versus n of :func:`dpcore.lessons.truncation.error_vs_n` (median and 10–90 % band), one frame per
     moment order k with its rates, opening on frame ``start``."""
     result = truncation.error_vs_n(family, epsilon, trials, seed, run=run)
+    def title(moment_k: float) -> str:  # at k = inf the data are Gaussian, whatever the family
+        law = "Gaussian" if math.isinf(moment_k) else family
+        return f"Error vs n, {law}, ε = {epsilon:g}"
     frames = sweep_frames(result, x="n", frame="moment_k", fixed={"epsilon": epsilon}, theory=_rate_series(epsilon),
-                          label=_moment_label)
+                          label=_moment_label, title=title)
     return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ| (median, 10–90 % band)",
                           frame_title="moment order k", title=f"Error vs n, {family}, ε = {epsilon:g}",
                           presentation=presentation, start=start)
