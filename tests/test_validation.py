@@ -251,6 +251,9 @@ VALID_CALLS = {
     "viz.figures.exponential_mechanism.sdp_path": dict(seed=0, presentation=False),
     "viz.style.method_color": dict(name="Laplace"),
     "viz.style.template": dict(presentation=True),
+    "viz.style.wrapped": dict(text="a title long enough to wrap", width=10),
+    "viz.style.figure_title": dict(text="Error vs n"),
+    "viz.style.slim_colorbar": dict(title="score"),
     "viz.animation.animated_sweep": dict(
         frames=[EXAMPLE_FRAME],
         x_title="n",

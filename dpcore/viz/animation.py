@@ -287,7 +287,8 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
     button_row = round(2.6 * size)
     labels = [f.label for f in frames]
     steps = [dict(method="animate", label=label, args=[[label], _animate(0)]) for label in labels]
-    slider = dict(active=shown, steps=steps, x=0, len=1, y=0, yanchor="top", pad=dict(t=below_axis + button_row, b=10),
+    slider = dict(active=shown, steps=steps, x=0, len=1, y=0, yanchor="top",
+                  pad=dict(t=below_axis + button_row, b=10, l=10, r=round(2 * size)),  # r: room for the last label
                   currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
                   transition=dict(duration=0))
     play = dict(label="Play", method="animate", args=[labels[shown:] if shown else None,

@@ -10,7 +10,7 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import Array, Choice, Constraint, InstanceOf, validated
+from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, validated
 from ..lessons.methods import LABELS
 
 __all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
@@ -181,6 +181,7 @@ def _font_size(presentation: bool) -> int:
 TITLE_WIDTH = 30
 
 
+@validated(text=_TITLE, width=Integer(low=1))
 def wrapped(text: str, width: int = TITLE_WIDTH) -> str:
     """``text`` in lines of at most ``width`` characters (Plotly's ``<br>``), broken between words, never inside an
     equation ``a = b``; an axis title longer than its axis would otherwise run over the figure's title.
@@ -197,6 +198,7 @@ def wrapped(text: str, width: int = TITLE_WIDTH) -> str:
     return "<br>".join(lines)
 
 
+@validated(text=_TITLE)
 def figure_title(text: str) -> dict:
     """A figure's ``layout.title``: ``text`` wrapped at word boundaries into lines of at most :data:`TITLE_WIDTH`
     characters (Plotly's ``<br>``), so it wraps on a narrow screen instead of running out of the figure.
@@ -207,6 +209,7 @@ def figure_title(text: str) -> dict:
     return dict(text=wrapped(text))
 
 
+@validated(title=_TITLE)
 def slim_colorbar(title: str, **extra: Any) -> dict:
     """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
     (where other figures have their legend), its title above it.

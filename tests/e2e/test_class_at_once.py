@@ -35,7 +35,7 @@ def fresh_server(tmp_path):
 
 def test_many_sessions_on_a_fresh_server_see_no_exception_and_no_disconnect(tmp_path):
     with fresh_server(tmp_path) as (url, pid):
-        result = load.wave(url, pid, SESSIONS, changes=2, state="cold", timeout=300)
+        result = load.wave(url, [pid], SESSIONS, changes=2, state="cold", timeout=300)
     summary = result.summary()
     assert summary["exceptions"] == 0 and summary["disconnects"] == 0 and summary["timeouts"] == 0, summary
     assert all(len(session.reruns) == 2 for session in result.results)  # every session opened and moved twice

@@ -115,7 +115,8 @@ def test_presentation_mode_survives_navigation_and_leaves_with_one_click(browser
     font = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
     assert font == "22px"
     page.get_by_role("button", name="Leave presentation mode").click()
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '16px'",
+                           timeout=PAGE_TIMEOUT)  # the rerun without the presentation stylesheet
     wait_until_rendered(page)
     assert "present=1" not in page.url
-    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "16px"
     context.close()
