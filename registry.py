@@ -12,6 +12,8 @@ KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Ta
 HKM22 = "Hopkins, Kamath & Majid (2022)"  # Efficient Private Mean Estimation, the SoS exponential mechanism (seed 001)
 GHAZI23 = "Ghazi et al. (2023)"  # User-Level Differential Privacy With Few Examples Per User (seed 002)
 SINGHAL23 = "Singhal (2023)"  # A Polynomial Time, Pure DP Estimator for Binary Product Distributions (seed 000)
+JUO20 = "Jagielski, Ullman & Oprea (2020)"  # Auditing Differentially Private Machine Learning
+NASR21 = "Nasr et al. (2021)"  # Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning
 ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (seed 003)
 
 
@@ -58,6 +60,9 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("app_pages/partition_rounds.py", "Partitioning rounds", "partitioning-rounds", ":material/view_column:",
              "Learning a binary product distribution with pure DP: partition the coordinates, add Laplace noise "
              "round by round, measure total variation", (SINGHAL23,)),
+    PageInfo("app_pages/audit_lab.py", "Privacy audit lab", "privacy-audit-lab", ":material/policy:",
+             "Catch a mechanism breaking its promise from its outputs alone (a lower bound on ε), then play the "
+             "attacker who guesses whether one person is in the data", (JUO20, NASR21)),
 )
 
 

@@ -48,6 +48,9 @@ MEAN_1D = dict(x=np.linspace(0.0, 1.0, 8), moment_k=3, mean_range=10.0, rng=0, b
 # The arguments the partitioning-rounds runs share (rows, or simulated block counts).
 ROUNDS = dict(epsilon=1.0, rng=0, beta=0.1, fractions=np.array([0.3, 0.4, 0.3]), heavy="gaussian", rho=0.5, rounds=1)
 
+# The arguments of one audit-lab audit.
+AUDIT = dict(mechanism="laplace-count", letter="A", epsilon=1.0, draws=1_000, confidence=0.95, seed=0)
+
 # One valid call per public function: the baseline each bad value is swapped into.
 VALID_CALLS = {
     "accounting.laplace_delta": dict(epsilon=0.5, scale=1.0, sensitivity=1.0),
@@ -228,6 +231,21 @@ VALID_CALLS = {
         points=np.zeros((3, 2)), trajectory=np.zeros((2, 2)), true_mean=np.ones(2), title="t", presentation=False
     ),
     "lessons.exponential_mechanism.loss_vs_k": dict(trials=1, seed=0),
+    "lessons.audit_lab.variant_letters": dict(mechanism="gaussian-mean", seed=0),
+    "lessons.audit_lab.audit_draws": dict(mechanism="laplace-count", letter="A", epsilon=1.0, draws=1_000, seed=0),
+    "lessons.audit_lab.audit_run": dict(AUDIT),
+    "lessons.audit_lab.audit_path": dict(AUDIT),
+    "lessons.audit_lab.verdict": dict(AUDIT),
+    "lessons.audit_lab.takeaways": dict(AUDIT),
+    "lessons.audit_lab.draw_counts": dict(draws=1_000),
+    "lessons.audit_lab.reveal": dict(mechanism="private-median", seed=1),
+    "lessons.audit_lab.attack_rounds": dict(epsilon=1.0, start=0, rounds=10, seed=0),
+    "lessons.audit_lab.likelihood_ratio_guess": dict(releases=np.array([50.2, 50.9])),
+    "lessons.audit_lab.attacker_rates": dict(members=[True, False], guesses=[True, True], confidence=0.95),
+    "lessons.audit_lab.rates_text": dict(name="you", rates=dict(rounds=2, tpr=1.0, fpr=1.0, accuracy=0.5),
+                                         epsilon=1.0),
+    "lessons.audit_lab.likelihood_ratio_rates": dict(epsilon=1.0),
+    "lessons.audit_lab.accuracy_bound": dict(epsilon=1.0),
     "lessons.exponential_mechanism.loss_theory": dict(epsilon=1.0),
     "lessons.exponential_mechanism.median_vs_n": dict(trials=2, seed=0),
     "lessons.exponential_mechanism.median_theory": dict(epsilon=1.0),
@@ -669,6 +687,10 @@ VALID_CALLS = {
     "lessons.home.neighbouring_densities": dict(epsilon=1.0, count=42),
     "lessons.home.takeaways": dict(epsilon=1.0),
     "viz.figures.home.neighbouring_densities": dict(start="1", presentation=False),
+    "viz.figures.audit_lab.audit_histograms": dict(AUDIT, start=None, presentation=False),
+    "viz.figures.audit_lab.bound_vs_draws": dict(AUDIT, presentation=False),
+    "viz.figures.audit_lab.attacker_plane": dict(epsilon=1.0, players={"you (2 rounds)": [0.5, 1.0]},
+                                                 presentation=False),
     "experiments.store.compute": dict(
         function=importlib.import_module("dpcore.lessons.exponential_mechanism").quantile_error_sweep,
         n_values=[10],

@@ -131,10 +131,12 @@ def test_legend_lies_below_everything_so_the_plot_keeps_the_figure_width(fig):
 def test_play_starts_from_the_frame_the_figure_opens_on():
     frames = make_frames()
     labels = [frame.label for frame in frames]
-    opened = animated_sweep(frames, x_title="n", y_title="error", frame_title="ε", start=labels[2])
+    opened = animated_sweep(frames, x_title="n", y_title="error", frame_title="ε", start=labels[1])
     play = opened.layout.updatemenus[0].buttons[0]
-    assert list(play.args[0]) == labels[2:] and play.args[1]["fromcurrent"] is True
-    assert opened.layout.sliders[0].active == 2
+    assert list(play.args[0]) == labels[1:] and play.args[1]["fromcurrent"] is True
+    assert opened.layout.sliders[0].active == 1
+    last = animated_sweep(frames, x_title="n", y_title="error", frame_title="ε", start=labels[-1])
+    assert last.layout.updatemenus[0].buttons[0].args[0] is None  # nothing after the last frame: replay them all
 
 
 def test_a_frame_may_carry_its_own_title():

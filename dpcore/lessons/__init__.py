@@ -4,7 +4,17 @@ The only layer of dpcore that knows pages exist. Pure (numpy / scipy), importabl
 call these functions and draw what they return.
 """
 
-from . import exponential_mechanism, grids, home, methods, noise_tradeoff, partition_rounds, tournament, truncation
+from . import (
+           audit_lab,
+           exponential_mechanism,
+           grids,
+           home,
+           methods,
+           noise_tradeoff,
+           partition_rounds,
+           tournament,
+           truncation,
+)
 
-__all__ = ["exponential_mechanism", "grids", "home", "methods", "noise_tradeoff", "partition_rounds", "tournament",
-           "truncation"]
+__all__ = ["audit_lab", "exponential_mechanism", "grids", "home", "methods", "noise_tradeoff", "partition_rounds",
+           "tournament", "truncation"]

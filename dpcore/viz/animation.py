@@ -281,7 +281,7 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
 
     Play runs from the frame on screen: the frames from ``shown`` on, and once the slider has moved, from its frame
     (Plotly's ``fromcurrent``; a figure opened on a later frame than the first would otherwise restart at the
-    first)."""
+    first). A figure opened on its last frame plays them all from the first."""
     size = _font_size(presentation)
     below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
     button_row = round(2.6 * size)
@@ -291,8 +291,9 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
                   pad=dict(t=below_axis + button_row, b=10, l=10, r=round(2 * size)),  # r: room for the last label
                   currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
                   transition=dict(duration=0))
-    play = dict(label="Play", method="animate", args=[labels[shown:] if shown else None,
-                                                         _animate(_PLAY_FRAME_MS, fromcurrent=True)])
+    replay = shown in (0, len(labels) - 1)  # from the first frame (or the last, which has nothing after it)
+    play = dict(label="Play", method="animate", args=[None if replay else labels[shown:],
+                                                       _animate(_PLAY_FRAME_MS, fromcurrent=True)])
     pause = dict(label="Pause", method="animate", args=[[None], _animate(0, redraw=False)])
     buttons = dict(type="buttons", direction="left", buttons=[play, pause], showactive=False, x=0,
                    xanchor="left", y=0, yanchor="top", pad=dict(t=below_axis, r=10))

@@ -106,7 +106,8 @@ def test_the_lab_map_links_every_topic_page_of_the_registry_in_teaching_order():
     summaries = [caption.value for caption in at.caption if caption.value.startswith(tuple(p.summary for p in PAGES))]
     assert summaries == [f"{page.summary}. Papers: {'; '.join(page.papers)}." for page in PAGES[1:]]
     assert [page.url_path for page in PAGES[1:]] == ["pure-vs-approximate", "exponential-mechanism",
-                                                     "truncation-bias", "scheffe-tournament", "partitioning-rounds"]
+                                                     "truncation-bias", "scheffe-tournament", "partitioning-rounds",
+                                                     "privacy-audit-lab"]
     assert all(page.papers for page in PAGES[1:])
 
 

@@ -1,0 +1,100 @@
+"""Figures of the lesson "Privacy audit lab": the two output histograms as draws accumulate, the lower bound on ε
+against the number of draws, and the attacker's rates against the ε-DP bound."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ...core.validation import EPSILON, Choice, Integer, Real, validated
+from ...lessons import audit_lab as lesson
+from ..animation import FrameData, Series, animated_sweep, line_figure
+from ..style import _FLAG, METHOD_COLORS, OKABE_ITO
+
+__all__ = ["audit_histograms", "bound_vs_draws", "attacker_plane"]
+
+_MECHANISM = Choice(tuple(lesson.MECHANISMS))
+_LETTER = Choice(("A", "B"))
+_DRAWS = Integer(low=100, high=2_000_000)
+_CONFIDENCE = Real(0.5, 1, high_open=True)
+_SEED = Integer(low=0)
+ON_X, ON_NEIGHBOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
+
+
+def _bins(events) -> np.ndarray:
+    """Histogram bin edges: one bin per outcome, or 60 bins over the event grid's range."""
+    if isinstance(events, int):
+        return np.arange(events + 1) - 0.5
+    return np.linspace(events[0], events[-1], 61)
+
+
+@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=_SEED,
+           presentation=_FLAG)
+def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
+                     start: str | None = None, presentation: bool = False) -> go.Figure:
+    """The outputs of variant ``letter`` on X and X′ as histograms (share of the draws per bin), one frame per draw
+    count of :func:`~dpcore.lessons.audit_lab.audit_path`, with the best event's threshold and, in each frame's
+    title, the lower bound it gives against the claimed ε (opening on frame ``start``, default the last)."""
+    path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
+    edges = _bins(path["events"])
+    centres = (edges[:-1] + edges[1:]) / 2
+    frames = []
+    for count, bound, event in zip(path["draws"], path["best"], path["event"]):
+        shares = [np.histogram(np.clip(outputs[:count], edges[0], edges[-1]), edges)[0] / count
+                  for outputs in (path["x"], path["neighbour"])]
+        top = max(float(max(share.max() for share in shares)), 1e-3)
+        marker = event if math.isfinite(event) else float(centres[0])
+        verdict = "caught" if bound > epsilon else "not caught"
+        frames.append(FrameData(f"{count:,}", [
+            Series("outputs on X", centres, shares[0], kind="curve", color=ON_X),
+            Series("outputs on X′", centres, shares[1], kind="curve", color=ON_NEIGHBOUR),
+            Series("best event's edge", [marker, marker], [0.0, top], kind="baseline",
+                   color=METHOD_COLORS["theory"]),
+        ], title=f"{count:,} draws each: ε ≥ {bound:.2f}, claim {epsilon:g}: {verdict}"))
+    title = lesson.MECHANISMS[mechanism].title
+    return animated_sweep(frames, x_title="output (bins)", y_title="share of the draws", frame_title="draws",
+                          title=title, log_x=False, log_y=False, presentation=presentation,
+                          start=start or frames[-1].label)
+
+
+@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=_SEED,
+           presentation=_FLAG)
+def bound_vs_draws(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
+                   presentation: bool = False) -> go.Figure:
+    """The lower bound on ε against the number of draws: over the whole event grid, and from one weak event alone,
+    with the claimed ε (the audit catches the variant where a curve crosses it)."""
+    path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
+    counts = np.asarray(path["draws"], float)
+    return line_figure([
+        Series("best event of the grid", counts, path["best"], kind="simulation", color=OKABE_ITO["blue"]),
+        Series("one weak event", counts, path["weak"], kind="simulation", color=OKABE_ITO["orange"]),
+        Series(f"claimed ε = {epsilon:g}", counts[[0, -1]], [epsilon, epsilon], kind="baseline",
+               color=METHOD_COLORS["theory"]),
+    ], x_title="draws per dataset", y_title="lower bound on ε", title=f"Variant {letter}: the bound as draws grow",
+        log_x=True, presentation=presentation)
+
+
+@validated(epsilon=EPSILON, presentation=_FLAG)
+def attacker_plane(epsilon: float, players: dict[str, list[float]] | None = None,
+                   presentation: bool = False) -> go.Figure:
+    """Attackers' (false-positive, true-positive) rates, ``players``: name -> [FPR, TPR] (NaN when undefined),
+    against what ε-DP allows (TPR ≤ e^ε·FPR and 1 − FPR ≥ e^ε·(1 − TPR)), guessing (the diagonal) and the best
+    attacker's exact point."""
+    grid = np.linspace(0.0, 1.0, 201)
+    ceiling = np.minimum(np.minimum(math.exp(epsilon) * grid, 1 - math.exp(-epsilon) * (1 - grid)), 1.0)
+    best = lesson.likelihood_ratio_rates(epsilon)
+    series = [
+        Series(f"most any {epsilon:g}-DP attacker can reach", grid, np.maximum(ceiling, grid), kind="theory",
+               color=METHOD_COLORS["theory"]),
+        Series("guessing", grid, grid, kind="baseline", color=METHOD_COLORS["lower_bound"]),
+        Series("likelihood-ratio attacker (exact)", [best["fpr"]], [best["tpr"]], kind="points",
+               color=OKABE_ITO["vermillion"]),
+    ]
+    colours = (OKABE_ITO["blue"], OKABE_ITO["bluish green"])
+    for (name, (fpr, tpr)), colour in zip((players or {}).items(), colours):
+        if math.isfinite(fpr) and math.isfinite(tpr):
+            series.append(Series(name, [fpr], [tpr], kind="points", color=colour))
+    return line_figure(series, x_title="false-positive rate (said 'in' when out)", y_title="true-positive rate",
+                       title=f"The attacker against ε = {epsilon:g}", presentation=presentation)
