@@ -86,7 +86,7 @@ def attacker_plane(epsilon: float, players: dict[str, list[float]] | None = None
     ceiling = np.minimum(np.minimum(math.exp(epsilon) * grid, 1 - math.exp(-epsilon) * (1 - grid)), 1.0)
     best = lesson.likelihood_ratio_rates(epsilon)
     series = [
-        Series(f"most any {epsilon:g}-DP attacker can reach", grid, np.maximum(ceiling, grid), kind="theory",
+        Series(f"the most a {epsilon:g}-DP attacker can reach", grid, np.maximum(ceiling, grid), kind="theory",
                color=METHOD_COLORS["theory"]),
         Series("guessing", grid, grid, kind="baseline", color=METHOD_COLORS["lower_bound"]),
         Series("likelihood-ratio attacker (exact)", [best["fpr"]], [best["tpr"]], kind="points",
