@@ -526,7 +526,7 @@ def test_partition_rounds_sweep_figures_name_methods_by_label_with_their_theory(
     assert [trace.line.color for trace in lines[:6]] == [viz.METHOD_COLORS[method] for method in METHODS]
     assert [(trace.name, trace.legendgroup, trace.line.dash) for trace in lines[6:]] == [
         ("non-private rate 0.40√(d/n)", "non-private", "dash"),
-        ("seed 000 rate (DPSGLearner)", "seed 000 rate (DPSGLearner)", "dash"),
+        ("Singhal (2023) rate", "Singhal (2023) rate", "dash"),
         ("partition rounds (pure): fitted c·d^1.5/(εn)", "partition rounds (pure)", "dash"),
         ("naive Laplace: fitted c·d^2/(εn)", "naive Laplace", "dash")]
     assert [frame.name for frame in fig.frames] == ["0.1", "0.2", "0.5", "1", "2", "5"]

@@ -105,12 +105,12 @@ def rounds(profile: str, dimension: int, n: int, epsilon: float, delta: float = 
 
 
 def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: float) -> list[Series]:
-    """Theory shapes next to the simulation: non-private and seed 000's rate, and the fitted d^1.5 / d² laws."""
+    """Theory shapes next to the simulation: non-private and Singhal's (2023) rate, and the fitted d^1.5 / d² laws."""
     curves = lesson.rate_curves(result, profile, dimension, epsilon)
     non_private = "non_private"
     series = [Series("non-private rate 0.40√(d/n)", curves.n, curves.non_private, kind="theory",
                      color=method_color(non_private), group=label(non_private)),
-              Series("seed 000 rate (DPSGLearner)", curves.n, curves.seed_000, kind="theory",
+              Series("Singhal (2023) rate", curves.n, curves.seed_000, kind="theory",
                      color=method_color("theory"))]
     for method, (power, curve) in curves.fitted.items():
         series.append(Series(f"{label(method)}: fitted c·d^{power:g}/(εn)", curves.n, curve, kind="theory",

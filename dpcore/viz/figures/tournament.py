@@ -257,13 +257,13 @@ def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, r
 @validated(seed=_SEED, presentation=_FLAG)
 def users_needed(seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Users each user-level selection needs for mean TV ≤ 0.1 vs m, one frame per ε (opening on ``start``), with
-    seed 002's shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
+    Ghazi et al.'s (2023) shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
     frames = []
     for epsilon in lesson.USER_EPSILONS:
         curves = lesson.users_needed_curves(seed, epsilon, run=run)
         frames.append(FrameData(f"{epsilon:g}", [Series(label(method), curves["m"], values)
                                                   for method, values in curves["needed"].items()]
-                                + [Series("seed 002's shape × fitted constant", curves["m"], curves["theory"],
+                                + [Series("Ghazi et al.'s shape × fitted constant", curves["m"], curves["theory"],
                                           kind="theory", color=METHOD_COLORS["theory"])]))
     return animated_sweep(frames, x_title="examples per user m",
                           y_title=f"users needed for mean TV ≤ {lesson.TARGET_TV:g}", frame_title="ε",
