@@ -6,7 +6,7 @@ Each page uses only what the pages before it introduced.
 
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "PageInfo", "by_script", "by_url_path"]
+__all__ = ["PAGES", "PageInfo", "by_script", "by_url_path", "next_page"]
 
 KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (seed 004)
 HKM22 = "Hopkins, Kamath & Majid (2022)"  # Efficient Private Mean Estimation, the SoS exponential mechanism (seed 001)
@@ -24,7 +24,9 @@ class PageInfo:
     script: the page's script, relative to the repository root; title: its one name (sidebar, page title, home
     map, README); url_path: its address ("" for home, served at /); icon: a Streamlit material icon; summary:
     what it teaches, one line; papers: the seed papers it draws on, as "Authors (year)"; page_title: the heading on
-    the page itself when it differs from the title (the home page is headed by the lab's name).
+    the page itself when it differs from the title (the home page is headed by the lab's name); objectives: what a
+    student can do after the page, each completing "After this page you can …" (the course view on the home page
+    and the top of the page show them); minutes: the time it takes in class; needs: what to know first.
     """
 
     script: str
@@ -34,6 +36,9 @@ class PageInfo:
     summary: str
     papers: tuple[str, ...] = ()
     page_title: str = ""
+    objectives: tuple[str, ...] = ()
+    minutes: int = 0
+    needs: str = ""
 
     @property
     def heading(self) -> str:
@@ -46,23 +51,48 @@ PAGES: tuple[PageInfo, ...] = (
              "What ε promises, seen on the Laplace mechanism; the map of the lab", page_title="Private Estimation Lab"),
     PageInfo("app_pages/noise_tradeoff.py", "Pure vs approximate DP", "pure-vs-approximate", ":material/balance:",
              "What δ buys: Laplace (ε-DP) against Gaussian ((ε, δ)-DP) noise as the dimension and the number of "
-             "releases grow", (KSU20, HKM22)),
+             "releases grow", (KSU20, HKM22),
+             objectives=("explain why Laplace noise costs d/ε, and Gaussian noise √d·σ, in the error of a "
+                         "d-dimensional mean",
+                         "read a privacy profile δ(ε) and say what accepting a small δ buys",
+                         "compare pure and approximate DP when the same data are released k times"),
+             minutes=25, needs="the home page: what ε and δ promise"),
     PageInfo("app_pages/exponential_mechanism.py", "Exponential mechanism", "exponential-mechanism",
              ":material/casino:",
              "Choosing privately with probability ∝ exp(ε·score / 2Δ): the election, the ln k price, the private "
-             "median, user-level scores", (HKM22, GHAZI23)),
+             "median, user-level scores", (HKM22, GHAZI23),
+             objectives=("compute the exponential mechanism's selection probabilities from scores, with its factor 2",
+                         "explain why choosing among k candidates costs about ln(k)/ε in score",
+                         "read the error of a private median as the sample grows"),
+             minutes=25, needs="Pure vs approximate DP"),
     PageInfo("app_pages/truncation.py", "Truncation bias", "truncation-bias", ":material/content_cut:",
              "Clipping bounds the sensitivity but biases the mean, more so for heavy tails; removing the bias by "
-             "truncated maximum likelihood", (KSU20, ZZ25)),
+             "truncated maximum likelihood", (KSU20, ZZ25),
+             objectives=("explain how clipping bounds one person's influence, and why it biases the mean of a "
+                         "skewed distribution",
+                         "choose a clipping radius that balances bias against noise",
+                         "describe how truncated maximum likelihood takes the bias back"),
+             minutes=30, needs="Pure vs approximate DP; the exponential mechanism"),
     PageInfo("app_pages/tournament.py", "Tournament selection", "scheffe-tournament", ":material/emoji_events:",
              "Privately picking the best of k distributions by pairwise Scheffé contests; the cost grows like log k",
-             (KSU20, GHAZI23)),
+             (KSU20, GHAZI23),
+             objectives=("run one Scheffé contest between two distributions and read its winner from the data",
+                         "explain why a private tournament's cost grows only like log k",
+                         "say how many users user-level privacy needs as each user's examples grow"),
+             minutes=25, needs="the exponential mechanism"),
     PageInfo("app_pages/partition_rounds.py", "Partitioning rounds", "partitioning-rounds", ":material/view_column:",
              "Learning a binary product distribution with pure DP: partition the coordinates, add Laplace noise "
-             "round by round, measure total variation", (SINGHAL23,)),
+             "round by round, measure total variation", (SINGHAL23,),
+             objectives=("explain why releases on disjoint blocks of data cost ε in total, not one ε per round",
+                         "read total-variation error against n and d for pure and approximate DP learners"),
+             minutes=25, needs="Pure vs approximate DP"),
     PageInfo("app_pages/audit_lab.py", "Privacy audit lab", "privacy-audit-lab", ":material/policy:",
              "Catch a mechanism breaking its promise from its outputs alone (a lower bound on ε), then play the "
-             "attacker who guesses whether one person is in the data", (JUO20, NASR21)),
+             "attacker who guesses whether one person is in the data", (JUO20, NASR21),
+             objectives=("turn a privacy claim into a statistical test that gives a lower bound on ε",
+                         "say why passing an audit does not prove a mechanism private",
+                         "relate a membership-inference attacker's success to ε"),
+             minutes=20, needs="Pure vs approximate DP; the exponential mechanism"),
 )
 
 
@@ -74,3 +104,8 @@ def by_script(script: str) -> PageInfo:
 def by_url_path(url_path: str) -> PageInfo:
     """The page served at ``/url_path`` ("" or "/" for home); a leading slash is ignored."""
     return next(page for page in PAGES if page.url_path == url_path.lstrip("/"))
+
+
+def next_page(info: PageInfo) -> PageInfo:
+    """The page after ``info`` in teaching order; after the last, the home page (the course's start)."""
+    return PAGES[(PAGES.index(info) + 1) % len(PAGES)]

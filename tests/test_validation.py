@@ -246,6 +246,8 @@ VALID_CALLS = {
                                          epsilon=1.0),
     "lessons.audit_lab.likelihood_ratio_rates": dict(epsilon=1.0),
     "lessons.audit_lab.accuracy_bound": dict(epsilon=1.0),
+    "lessons.plain_words.belief_after": dict(epsilon=1.0, prior=0.25),
+    "lessons.plain_words.epsilon_in_words": dict(epsilon=1.0, delta=1e-6),
     "lessons.exponential_mechanism.loss_theory": dict(epsilon=1.0),
     "lessons.exponential_mechanism.median_vs_n": dict(trials=2, seed=0),
     "lessons.exponential_mechanism.median_theory": dict(epsilon=1.0),

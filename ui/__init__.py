@@ -12,7 +12,7 @@
 ================  ===================================================================================================
 """
 
-from .chrome import ASSETS, footer, guard, presentation_mode, setup_page
+from .chrome import ASSETS, footer, guard, page_link, presentation_mode, setup_page
 from .compute import cached, figure, snippet, sweep
 from .page import FIGURE_CALLS, Page, show_figure
 from .params import (
@@ -30,6 +30,6 @@ from .params import (
 )
 from .text import PageText
 
-__all__ = ["ASSETS", "footer", "guard", "presentation_mode", "setup_page", "cached", "figure", "snippet", "sweep",
-           "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec", "log_grid",
-           "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]
+__all__ = ["ASSETS", "footer", "guard", "page_link", "presentation_mode", "setup_page", "cached", "figure", "snippet",
+           "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec",
+           "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]

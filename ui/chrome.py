@@ -9,8 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
-__all__ = ["ASSETS", "presentation_mode", "setup_page", "guard", "footer"]
+from registry import PageInfo
+
+__all__ = ["ASSETS", "presentation_mode", "setup_page", "guard", "footer", "page_link"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PRESENT = "present"  #: URL key of presentation mode
@@ -52,6 +55,15 @@ def setup_page(title: str, icon: str) -> None:
         st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                   on_click=_leave_presentation, key="leave_presentation")
     st.title(f"{icon} {title}")
+
+
+def page_link(info: PageInfo, label: str, icon: str | None = None) -> None:
+    """A link to the page ``info`` in this browser tab (its session, and presentation mode, go along); as a plain
+    Markdown link when the page runs on its own, outside the app's navigation (a test, ``./lab.sh precompute``)."""
+    try:
+        st.page_link(info.script, label=label, icon=icon or info.icon)
+    except StreamlitPageNotFoundError:
+        st.markdown(f"[{label}](/{info.url_path})")
 
 
 @contextmanager

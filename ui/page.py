@@ -24,9 +24,10 @@ import streamlit as st
 
 import registry
 from dpcore import viz
+from dpcore.lessons.plain_words import epsilon_in_words
 
 from . import compute
-from .chrome import guard, presentation_mode, setup_page
+from .chrome import guard, page_link, presentation_mode, setup_page
 from .params import TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
 from .text import PageText
@@ -66,6 +67,8 @@ class Page:
         reproduced = compute.reproduced_trials(self.info.url_path)  # ./lab.sh sweep: trial counts beyond the slider
         specs = [spec.with_options(reproduced) if spec.key == TRIALS_KEY else spec for spec in specs]
         self.params = controls(specs)
+        if "eps" in self.params:  # what the chosen ε means, in odds, under the controls
+            st.sidebar.caption(epsilon_in_words(self.params["eps"], self.params.get("delta", 0.0)))
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
@@ -85,7 +88,11 @@ class Page:
                 st.markdown(text)
 
     def intro(self, **fields: Any) -> None:
-        """The page's opening: the Markdown part ``intro``."""
+        """The page's opening: what a student can do after it (its registry objectives, hidden in presentation
+        mode), then the Markdown part ``intro``."""
+        if self.info.objectives and not self.present:
+            st.markdown("**After this page you can**\n" + "\n".join(f"- {line}" for line in self.info.objectives))
+            st.caption(f"About {self.info.minutes} minutes in class. First: {self.info.needs}.")
         self.prose("intro", **fields)
 
     @contextmanager
@@ -129,20 +136,31 @@ class Page:
 
     def go_deeper(self, **fields: Any) -> None:
         """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
-        chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet."""
+        chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet; last,
+        the link to the next page of the course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
         self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
-            for _, text in self.text.blocks("go-deeper", **fields):
-                st.markdown(text)
-            if not self._downloads:
-                return
-            figures = {key: shown or compute.figure(builder, False, **kwargs)
-                       for key, (builder, kwargs, shown) in self._downloads.items()}
-            key = st.selectbox("Download a figure", list(figures), key="download_figure",
-                               format_func=lambda key: figures[key].layout.title.text or key)
-            builder, kwargs, _ = self._downloads[key]
-            _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+            self._deeper(fields)
+        self.next_page()
+
+    def _deeper(self, fields: dict) -> None:
+        for _, text in self.text.blocks("go-deeper", **fields):
+            st.markdown(text)
+        if not self._downloads:
+            return
+        figures = {key: shown or compute.figure(builder, False, **kwargs)
+                   for key, (builder, kwargs, shown) in self._downloads.items()}
+        key = st.selectbox("Download a figure", list(figures), key="download_figure",
+                           format_func=lambda key: figures[key].layout.title.text or key)
+        builder, kwargs, _ = self._downloads[key]
+        _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+
+    def next_page(self) -> None:
+        """The link to the next page of the course (registry order); the last page leads back to the start."""
+        following = registry.next_page(self.info)
+        page_link(following, f"Next: {following.title}" if following.url_path else "Back to the start: the course",
+                  ":material/arrow_forward:")
 
     def _refine_when_ready(self) -> None:
         """If quick passes are on screen: say so at the top, with the progress of the requested runs and the queue

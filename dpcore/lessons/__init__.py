@@ -12,9 +12,10 @@ from . import (
            methods,
            noise_tradeoff,
            partition_rounds,
+           plain_words,
            tournament,
            truncation,
 )
 
 __all__ = ["audit_lab", "exponential_mechanism", "grids", "home", "methods", "noise_tradeoff", "partition_rounds",
-           "tournament", "truncation"]
+           "plain_words", "tournament", "truncation"]

@@ -360,7 +360,7 @@ def savings_note(alpha: float = SAVINGS_ALPHA, per_user: int = SAVINGS_PER_USER)
     >>> "12.83× at α = 0.05, m = 20" in savings_note()
     True
     """
-    return (f"Bound (algorithms.md §5.5): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
+    return (f"Bound (Ghazi et al. 2023): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
             f"{savings_factor(alpha, per_user):.2f}× at α = {alpha:g}, m = {per_user}. The simulation shows the "
             "direction; the bound is conservative.")
 

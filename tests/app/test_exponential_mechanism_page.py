@@ -79,7 +79,7 @@ def test_clipping_beats_group_privacy_once_users_hold_many_examples(default_page
 def test_takeaways_and_captions_are_the_lessons(default_page):
     notes = next(text for text in texts(default_page.markdown) if text.startswith("- At ε = 0.1 the leader C"))
     assert notes == "\n".join(f"- {line}" for line in lesson.takeaways(0.1, 100, 200, 0))
-    assert texts(default_page.caption)[:2] == [lesson.savings_note(), lesson.median_note(100, 0.1, 0)]
+    assert texts(default_page.caption)[1:3] == [lesson.savings_note(), lesson.median_note(100, 0.1, 0)]
 
 
 def test_every_monte_carlo_animation_is_offered_for_download(default_page):

@@ -98,13 +98,17 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
     assert [plotly_spec(at)["layout"]["template"]["layout"]["font"]["size"] for at in (plain, present)] == [16, 22]
 
 
-def test_the_lab_map_links_every_topic_page_of_the_registry_in_teaching_order():
+def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
     at = run(APP)
     links = [link.proto for link in at.get("page_link")]
-    assert [(link.label, link.page) for link in links] == [(f"{i}. {page.title}", page.url_path)
-                                                          for i, page in enumerate(PAGES[1:], start=1)]
+    assert [(link.label, link.page) for link in links] == [
+        (f"{i}. {page.title} (about {page.minutes} minutes)", page.url_path) for i, page in enumerate(PAGES[1:], 1)
+    ] + [(f"Next: {PAGES[1].title}", PAGES[1].url_path)]
     summaries = [caption.value for caption in at.caption if caption.value.startswith(tuple(p.summary for p in PAGES))]
-    assert summaries == [f"{page.summary}. Papers: {'; '.join(page.papers)}." for page in PAGES[1:]]
+    assert summaries == [f"{page.summary}. First: {page.needs}. Papers: {'; '.join(page.papers)}."
+                         for page in PAGES[1:]]
+    objectives = [text for text in texts(at.markdown) if text.startswith("After it you can ")]
+    assert objectives == [f"After it you can {'; '.join(page.objectives)}." for page in PAGES[1:]]
     assert [page.url_path for page in PAGES[1:]] == ["pure-vs-approximate", "exponential-mechanism",
                                                      "truncation-bias", "scheffe-tournament", "partitioning-rounds",
                                                      "privacy-audit-lab"]
@@ -115,4 +119,4 @@ def test_downloads_and_footer():
     at = run(APP)
     buttons = at.get("download_button")
     assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet"]
-    assert "PCG64" in at.caption[-1].value and "not a hardened release mechanism" in at.caption[-1].value
+    assert "PCG64" in at.main.caption[-1].value and "not a hardened release mechanism" in at.main.caption[-1].value
