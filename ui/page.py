@@ -24,6 +24,7 @@ import streamlit as st
 
 import registry
 from dpcore import viz
+from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 
 from . import compute
@@ -69,6 +70,7 @@ class Page:
         self.params = controls(specs)
         if "eps" in self.params:  # what the chosen ε means, in odds, under the controls
             st.sidebar.caption(epsilon_in_words(self.params["eps"], self.params.get("delta", 0.0)))
+        _glossary()
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
@@ -177,6 +179,12 @@ class Page:
             st.info(_refining_text(pending, compute.queued_ahead(pending)), icon=":material/hourglass_top:")
         with self._status.container():
             progress()
+
+
+def _glossary() -> None:
+    """The lab's glossary (:data:`dpcore.lessons.glossary.TERMS`), folded at the foot of the sidebar on every page."""
+    with st.sidebar.expander("Glossary", icon=":material/menu_book:"):
+        st.markdown("\n".join(f"- **{term}**: {definition}" for term, definition in TERMS.items()))
 
 
 def _refining_text(pending: list[Preview], ahead: int) -> str:

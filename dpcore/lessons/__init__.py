@@ -7,6 +7,7 @@ call these functions and draw what they return.
 from . import (
            audit_lab,
            exponential_mechanism,
+           glossary,
            grids,
            home,
            methods,
@@ -17,5 +18,5 @@ from . import (
            truncation,
 )
 
-__all__ = ["audit_lab", "exponential_mechanism", "grids", "home", "methods", "noise_tradeoff", "partition_rounds",
-           "plain_words", "tournament", "truncation"]
+__all__ = ["audit_lab", "exponential_mechanism", "glossary", "grids", "home", "methods", "noise_tradeoff",
+           "partition_rounds", "plain_words", "tournament", "truncation"]

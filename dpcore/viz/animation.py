@@ -288,7 +288,7 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
     labels = [f.label for f in frames]
     steps = [dict(method="animate", label=label, args=[[label], _animate(0)]) for label in labels]
     slider = dict(active=shown, steps=steps, x=0, len=1, y=0, yanchor="top",
-                  pad=dict(t=below_axis + button_row, b=10, l=10, r=round(2 * size)),  # r: room for the last label
+                  pad=dict(t=below_axis + button_row, b=10, r=size),  # r: room for the last step's label
                   currentvalue=dict(prefix=f"{frame_title} = ", xanchor="left", font=dict(size=size)),
                   transition=dict(duration=0))
     replay = shown in (0, len(labels) - 1)  # from the first frame (or the last, which has nothing after it)

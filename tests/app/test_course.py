@@ -7,6 +7,7 @@ import pytest
 from helpers import ROOT, run, texts
 
 import registry
+from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import belief_after, epsilon_in_words
 from registry import PAGES
 
@@ -18,7 +19,7 @@ def test_every_topic_page_opens_with_its_objectives_and_ends_with_the_next_page(
     assert 2 <= len(info.objectives) <= 4 and 10 <= info.minutes <= 45 and info.needs
     at = run(str(ROOT / info.script), timeout=600)
     assert not at.exception
-    markdown = texts(at.markdown)
+    markdown = texts(at.main.markdown)
     assert markdown[0] == "**After this page you can**\n" + "\n".join(f"- {line}" for line in info.objectives)
     assert f"About {info.minutes} minutes in class. First: {info.needs}." in texts(at.caption)
     following = registry.next_page(info)
@@ -50,3 +51,12 @@ def test_epsilon_in_words_gives_the_odds_and_the_attackers_belief():
     assert "×1.1;" in words and "at most 52.5 %" in words and "δ" not in words
     with_delta = epsilon_in_words(2.0, 1e-5)
     assert "×7.4;" in with_delta and "at most 88.1 %" in with_delta and "one chance in 100,000" in with_delta
+
+
+@pytest.mark.parametrize("info", PAGES, ids=[info.url_path or "home" for info in PAGES])
+def test_every_page_has_the_glossary_in_its_sidebar(info):
+    at = run(str(ROOT / info.script), timeout=600)
+    (glossary,) = [expander for expander in at.sidebar.expander if expander.label == "Glossary"]
+    text = glossary.markdown[0].value
+    assert [line.split("**")[1] for line in text.splitlines()] == list(TERMS)
+    assert "- **δ (delta)**: A small probability with which the ε promise may fail" in text
