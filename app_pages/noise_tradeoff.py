@@ -36,6 +36,10 @@ with page.section("error-vs-d"):
     page.figure("error_vs_d", figures.error_vs_dimension, animated=True, download=True, n=n, epsilon=epsilon, **sweep)
 with page.section("profiles"):
     page.figure("profiles", figures.privacy_profiles, animated=True)
+with page.section("tradeoff"):
+    page.figure("tradeoff", figures.tradeoff_curves, animated=True, download=True, delta=delta,
+                start=f"{ui.nearest(lesson.TRADEOFF_FRAMES, epsilon):g}")
+    page.caption(lesson.tradeoff_caption, epsilon, delta)
 with page.section("composition"):
     page.figure("composition", figures.composition, animated=True, delta=delta)
 with page.section("delta"):

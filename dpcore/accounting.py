@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
-from .core.validation import Integer, Real, validated
+from .core.validation import Array, Integer, Real, validated
 
 __all__ = [
     "laplace_delta",
@@ -31,6 +31,9 @@ __all__ = [
     "advanced_composition",
     "zcdp_composition",
     "gaussian_composition",
+    "laplace_tradeoff",
+    "gaussian_tradeoff",
+    "dp_tradeoff",
 ]
 
 _POSITIVE = Real(low=0, low_open=True)
@@ -285,3 +288,57 @@ def gaussian_composition(mu: float, releases: int) -> float:
     Pass the result to :func:`gaussian_epsilon` for the exact total :math:`\varepsilon` at a given :math:`\delta`.
     """
     return mu * math.sqrt(releases)
+
+
+# ------------------------------------------------------------------------------------------- trade-off functions
+#: Type-I errors: probabilities in [0, 1].
+_ALPHA = Array(low=0, high=1)
+
+
+@validated(alpha=_ALPHA, epsilon=_NONNEGATIVE)
+def laplace_tradeoff(alpha, epsilon: float) -> np.ndarray:
+    r"""The Laplace mechanism's trade-off function (f-DP; Dong, Roth & Su 2022): the smallest type-II error of any
+    test between :math:`M(X)` and :math:`M(X')` whose type-I error is at most :math:`\alpha`, for noise of scale
+    :math:`\Delta/\varepsilon` (the test of :math:`\mathrm{Lap}(0, 1)` against :math:`\mathrm{Lap}(\varepsilon, 1)`):
+
+    .. math:: f_\varepsilon(\alpha) = \begin{cases} 1 - e^{\varepsilon}\alpha & \alpha < e^{-\varepsilon}/2 \\
+              e^{-\varepsilon}/(4\alpha) & e^{-\varepsilon}/2 \le \alpha \le 1/2 \\
+              e^{-\varepsilon}(1 - \alpha) & \alpha > 1/2 \end{cases}
+
+    (the likelihood-ratio tests "output above t"; the three pieces are t above ε, between 0 and ε, below 0).
+
+    >>> [round(float(v), 4) for v in laplace_tradeoff([0.0, 0.1, 0.5, 1.0], 1.0)]
+    [1.0, 0.7282, 0.1839, 0.0]
+    """
+    a = np.asarray(alpha, dtype=float)
+    tail = math.exp(-epsilon)
+    with np.errstate(divide="ignore"):
+        middle = tail / (4 * np.maximum(a, tail / 2))
+    return np.where(a < tail / 2, 1 - a / tail, np.where(a <= 0.5, middle, tail * (1 - a)))
+
+
+@validated(alpha=_ALPHA, mu=_NONNEGATIVE)
+def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
+    r"""The trade-off function of :math:`\mu`-Gaussian DP (Dong, Roth & Su 2022), the Gaussian mechanism with
+    :math:`\mu = \Delta_2/\sigma`: :math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1 - \alpha) - \mu)`.
+
+    >>> round(float(gaussian_tradeoff(0.05, 1.0)), 4)
+    0.7405
+    """
+    return stats.norm.cdf(stats.norm.ppf(1 - np.asarray(alpha, dtype=float)) - mu)
+
+
+@validated(alpha=_ALPHA, epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True))
+def dp_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray:
+    r"""The least trade-off :math:`(\varepsilon, \delta)`-DP allows (Wasserman & Zhou 2010; Kairouz, Oh & Viswanath
+    2015): a mechanism is :math:`(\varepsilon, \delta)`-DP exactly when its trade-off function lies above
+
+    .. math:: f_{\varepsilon,\delta}(\alpha) = \max\{0,\; 1 - \delta - e^{\varepsilon}\alpha,\;
+              e^{-\varepsilon}(1 - \delta - \alpha)\}.
+
+    >>> [round(float(v), 4) for v in dp_tradeoff([0.0, 0.2, 1.0], 1.0, 0.01)]
+    [0.99, 0.4463, 0.0]
+    """
+    a = np.asarray(alpha, dtype=float)
+    return np.maximum.reduce([np.zeros_like(a), 1 - delta - math.exp(epsilon) * a,
+                              math.exp(-epsilon) * (1 - delta - a)])

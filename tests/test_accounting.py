@@ -138,3 +138,50 @@ def test_analytic_sigma_is_never_larger_than_classical_where_classical_is_valid(
         for delta in (1e-3, 1e-6, 1e-10):
             assert mechanisms.gaussian_sigma(1.0, epsilon, delta) <= mechanisms.gaussian_sigma(
                 1.0, epsilon, delta, "classical")
+
+
+# ------------------------------------------------------------------------------------------- trade-off functions
+def test_laplace_tradeoff_is_the_neyman_pearson_curve_of_laplace_noise():
+    """Every threshold test 'output > t' of Lap(0, 1) against Lap(ε, 1), computed with scipy, lies on the curve (the
+    likelihood ratio is monotone, so these tests are the most powerful)."""
+    from scipy import stats
+
+    for epsilon in (0.1, 1.0, 4.0):
+        t = np.linspace(-10, 12, 801)
+        alpha, beta = stats.laplace.sf(t), stats.laplace.cdf(t, loc=epsilon)
+        np.testing.assert_allclose(accounting.laplace_tradeoff(alpha, epsilon), beta, atol=1e-14)
+
+
+def test_gaussian_tradeoff_is_the_test_of_two_unit_normals():
+    from scipy import stats
+
+    t = np.linspace(-6, 8, 401)
+    np.testing.assert_allclose(accounting.gaussian_tradeoff(stats.norm.sf(t), 1.5), stats.norm.cdf(t, loc=1.5),
+                               atol=1e-14)
+
+
+def test_tradeoff_functions_are_symmetric_and_span_the_square():
+    alpha = np.linspace(0, 1, 1001)
+    for curve in (accounting.laplace_tradeoff(alpha, 1.0), accounting.gaussian_tradeoff(alpha, 1.0)):
+        assert curve[0] == pytest.approx(1.0) and curve[-1] == pytest.approx(0.0, abs=1e-15)
+        assert np.all(np.diff(curve) <= 1e-15)  # non-increasing
+    laplace = lambda a: accounting.laplace_tradeoff(a, 1.0)  # noqa: E731
+    np.testing.assert_allclose(laplace(laplace(alpha)), alpha, atol=1e-12)  # f = f⁻¹ for a symmetric mechanism
+
+
+@pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-12), (1.0, 1e-6), (4.0, 1e-3)])
+def test_the_calibrated_gaussian_sits_in_its_dp_region_and_needs_its_delta(epsilon, delta):
+    """A mechanism is (ε, δ)-DP iff its curve lies above f_{ε,δ}: the analytic Gaussian does (up to rounding), falls
+    below the pure-ε line (by at most δ), and Laplace at ε lies above the pure line and touches it."""
+    alpha = np.r_[np.geomspace(1e-14, 1e-3, 200), np.linspace(0, 1, 2001)]
+    gaussian = accounting.gaussian_tradeoff(alpha, accounting.gaussian_mu(epsilon, delta))
+    assert np.min(gaussian - accounting.dp_tradeoff(alpha, epsilon, delta)) >= -1e-12
+    dip = np.min(gaussian - accounting.dp_tradeoff(alpha, epsilon))
+    assert -delta - 1e-12 <= dip < 0
+    laplace = accounting.laplace_tradeoff(alpha, epsilon) - accounting.dp_tradeoff(alpha, epsilon)
+    assert np.min(laplace) >= -1e-12 and np.min(np.abs(laplace)) < 1e-12
+
+
+def test_dp_tradeoff_known_values():
+    np.testing.assert_allclose(accounting.dp_tradeoff([0.0, 0.25, 0.5, 1.0], np.log(2), 0.0),
+                               [1.0, 0.5, 0.25, 0.0])

@@ -33,6 +33,7 @@ from .methods import LABELS
 __all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
            "TARGET_ERROR", "COMPOSITION_EPSILON", "CLOUD_RELEASES", "CLOUD_MAX_N", "CLOUD_MECHANISMS",
            "PROFILE_FLOOR", "PROFILE_EPSILONS", "COVER_RADIUS",
+           "TRADEOFF_FRAMES", "TRADEOFF_ALPHA", "TINY_ALPHA", "tradeoff_curves", "tradeoff_caption",
            "error_sweep", "mechanisms_for", "nearest_frame", "error_vs_n", "error_vs_dimension", "theory_vs_n",
            "theory_vs_dimension", "error_ratio_exponent", "release_cloud", "crossover_dimension", "privacy_profiles",
            "profile_curves", "composition_epsilons", "composition_curves", "advanced_beats_basic_from",
@@ -56,6 +57,9 @@ CLOUD_MECHANISMS = ("laplace", "gaussian_analytic")  #: the mechanisms of the on
 PROFILE_FLOOR = 1e-12  #: δ below this leaves the profile chart (the Laplace profile's exact 0 included)
 PROFILE_EPSILONS = np.linspace(0.0, 6.0, 121)  #: the ε axis of the privacy profiles
 COVER_RADIUS = 2.0  #: public box [-R, R]^d known to contain the mean, for the cover mechanism
+TRADEOFF_FRAMES = (0.25, 0.5, 1.0, 2.0, 4.0)  #: the ε frames of the trade-off-curve figure
+TRADEOFF_ALPHA = np.linspace(0.0, 1.0, 401)  #: the type-I error axis of the trade-off curves
+TINY_ALPHA = 1e-9  #: the type-I error at which the trade-off caption shows what δ allows
 
 _DIMENSION = Integer(low=1, high=100_000)
 _SAMPLES = Integer(low=2)
@@ -465,3 +469,33 @@ def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: in
                                          if delta * n <= 0.01 else
                                          "**too large** — δ should be far below 1/n (δ × n ≪ 1)."),
     ]
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA)
+def tradeoff_curves(epsilon: float, delta: float) -> dict[str, np.ndarray | float]:
+    r"""The hypothesis-testing view of one release (f-DP; Dong, Roth & Su 2022): over type-I errors
+    :data:`TRADEOFF_ALPHA` (``"alpha"``), the least type-II error of any test of "X" against "X′" for the Laplace
+    mechanism at ε (``"laplace"``) and for the analytic Gaussian calibrated to (ε, δ) (``"gaussian"``, μ-GDP with
+    ``"mu"``), and the least that ε-DP (``"pure"``) and (ε, δ)-DP (``"approximate"``) allow. Laplace stays above
+    the pure curve; the Gaussian dips below it (by up to δ) only near α = 0, and stays above the (ε, δ) curve.
+
+    ``"tiny_power"``: the power 1 − β of the best test against the Gaussian at α = :data:`TINY_ALPHA`, and
+    ``"tiny_pure"``: the most ε-DP allows there, e^ε·α: the excess is what δ permits.
+    """
+    mu = accounting.gaussian_mu(epsilon, delta)
+    alpha = TRADEOFF_ALPHA
+    return {"alpha": alpha, "laplace": accounting.laplace_tradeoff(alpha, epsilon),
+            "gaussian": accounting.gaussian_tradeoff(alpha, mu), "pure": accounting.dp_tradeoff(alpha, epsilon),
+            "approximate": accounting.dp_tradeoff(alpha, epsilon, delta), "mu": mu,
+            "tiny_power": 1.0 - float(accounting.gaussian_tradeoff(TINY_ALPHA, mu)),
+            "tiny_pure": math.exp(epsilon) * TINY_ALPHA}
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA)
+def tradeoff_caption(epsilon: float, delta: float) -> str:
+    """What the trade-off figure shows at the sidebar's ε and δ, in numbers."""
+    curves = tradeoff_curves(epsilon, delta)
+    return (f"At ε = {epsilon:g}, δ = {delta:.0e}: the analytic Gaussian is μ-GDP with μ = {curves['mu']:.3g}. A test "
+            f"that wrongly says \"X′\" only {TINY_ALPHA:.0e} of the time (type-I error α) can still detect X′ with "
+            f"probability {curves['tiny_power']:.2g} against the Gaussian, where ε-DP would allow at most "
+            f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")

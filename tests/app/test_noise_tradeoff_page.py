@@ -22,7 +22,7 @@ from dpcore.lessons import noise_tradeoff as lesson
 from dpcore.lessons.methods import LABELS
 
 PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
-ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "composition")
+ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "tradeoff", "composition")
 DIMENSIONS = ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 CLASSICAL = {"Gaussian (classical)", "Gaussian (classical) (theory)"}
 SLIDERS = ("eps", "delta", "d", "n", "k", "trials")
@@ -61,7 +61,7 @@ def test_page_runs_at_defaults(default_page):
     assert (default_page.error, default_page.warning, default_page.info) == ([], [], [])
     assert set(ANIMATED) | {"clouds"} <= set(specs)
     assert [frame["name"] for frame in specs["error_vs_n"]["frames"]] == DIMENSIONS
-    assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "0.1"]
+    assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "1", "0.1"]
     assert CLASSICAL <= trace_names(specs["error_vs_n"]["data"])  # ε = 1: the classical Gaussian is valid
 
 
@@ -161,20 +161,31 @@ def test_url_round_trip():
             np.testing.assert_array_equal(decode(trace["y"]), decode(same["y"]))
 
 
-def test_go_deeper_offers_both_monte_carlo_figures(default_page):
+def test_go_deeper_offers_both_monte_carlo_figures_and_the_tradeoff_curves(default_page):
     offered = default_page.session_state[ui.FIGURE_CALLS]
-    assert list(offered) == ["error_vs_n", "error_vs_d"]
+    assert list(offered) == ["error_vs_n", "error_vs_d", "tradeoff"]
     assert offered["error_vs_d"][1] == dict(n=10_000, epsilon=1.0, delta=1e-6, trials=200, seed=0)
-    assert_downloads(run_page(), ["error_vs_n", "error_vs_d"])
+    assert_downloads(run_page(), ["error_vs_n", "error_vs_d", "tradeoff"])
     headings = [element.value for element in default_page.subheader]
     assert headings[0] == "One run: the shape of the noise" and headings[-1] == "What to notice"
 
 
 def test_presentation_mode_keeps_headings_formulas_figures_and_takeaways(default_page):
     shown = run_page(present="1")
-    assert not shown.exception and len(shown.latex) == len(default_page.latex) == 2
+    assert not shown.exception and len(shown.latex) == len(default_page.latex) == 3
     assert [h.value for h in shown.subheader] == [h.value for h in default_page.subheader]
     assert not any(text.startswith("Markers: Monte Carlo RMSE") for text in texts(shown.markdown))
     assert any(text.startswith("Markers: Monte Carlo RMSE") for text in texts(default_page.markdown))
     assert any(text.startswith("- At ε = 1") for text in texts(shown.markdown))
     assert charts(shown)["error_vs_n"]["layout"]["template"]["layout"]["font"]["size"] == 22
+
+
+def test_the_tradeoff_curves_open_on_the_sidebars_epsilon_with_the_lessons_numbers():
+    at = run_page(eps="2", delta="1e-05")
+    spec = charts(at)["tradeoff"]
+    assert active_frame(spec) == "2"
+    curves = lesson.tradeoff_curves(2.0, 1e-5)
+    shown = {trace["name"]: decode(trace["y"]) for trace in spec["data"]}
+    np.testing.assert_allclose(shown["Laplace"], curves["laplace"])
+    np.testing.assert_allclose(shown["Gaussian (analytic)"], curves["gaussian"])
+    assert lesson.tradeoff_caption(2.0, 1e-5) in texts(at.caption)

@@ -17,7 +17,8 @@ from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
 from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template
 
-__all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "privacy_profiles", "composition"]
+__all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles",
+           "composition"]
 
 #: The composition curves (accountings, not methods) of :func:`dpcore.lessons.noise_tradeoff.composition_epsilons`:
 #: key -> (legend name, colour: the method each accounting belongs to).
@@ -139,6 +140,32 @@ def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: fl
 
 
 # --------------------------------------------------------------------------------------- exact curves
+@validated(delta=DELTA, presentation=_FLAG)
+def tradeoff_curves(delta: float, start: str | None = None, presentation: bool = False) -> go.Figure:
+    """Privacy as a hypothesis test (f-DP): the trade-off curves of Laplace (ε-DP) and of the analytic Gaussian
+    calibrated to (ε, δ), with the least type-II error ε-DP and (ε, δ)-DP allow, one frame per ε of
+    :data:`~dpcore.lessons.noise_tradeoff.TRADEOFF_FRAMES` (:func:`dpcore.lessons.noise_tradeoff.tradeoff_curves`),
+    opening on ``start``."""
+    frames = []
+    for epsilon in lesson.TRADEOFF_FRAMES:
+        curves = lesson.tradeoff_curves(epsilon, delta)
+        alpha = curves["alpha"]
+        frames.append(FrameData(f"{epsilon:g}", [
+            Series(LABELS["laplace"], alpha, curves["laplace"], kind="curve", color=METHOD_COLORS["laplace"]),
+            Series(LABELS["gaussian_analytic"], alpha, curves["gaussian"], kind="curve",
+                   color=METHOD_COLORS["gaussian_analytic"]),
+            Series("least β ε-DP allows", alpha, curves["pure"], kind="theory", color=METHOD_COLORS["theory"]),
+            Series("least β (ε, δ)-DP allows", alpha, curves["approximate"], kind="baseline",
+                   color=METHOD_COLORS["lower_bound"]),
+            Series("no better than guessing: β = 1 − α", alpha, 1.0 - alpha, kind="baseline", color=OKABE_ITO["black"]),
+        ]))
+    return animated_sweep(frames, x_title="type-I error α (says X′ when the data are X)",
+                          y_title="type-II error β (says X when X′)", frame_title="ε",
+                          title=f"Privacy as a test between X and X′, δ = {delta:.0e}", log_x=False, log_y=False,
+                          presentation=presentation, start=start)
+
+
+
 @validated(presentation=_FLAG)
 def privacy_profiles(presentation: bool = False) -> go.Figure:
     """δ(ε) of Laplace and the Gaussian at matched zCDP, one frame per noise level ε₀ of
