@@ -154,7 +154,7 @@ class Page:
         figures = {key: shown or compute.figure(builder, False, **kwargs)
                    for key, (builder, kwargs, shown) in self._downloads.items()}
         key = st.selectbox("Download a figure", list(figures), key="download_figure",
-                           format_func=lambda key: figures[key].layout.title.text or key)
+                           format_func=lambda key: (figures[key].layout.title.text or key).replace("<br>", " "))
         builder, kwargs, _ = self._downloads[key]
         _downloads(key, figures[key], compute.snippet(builder, **kwargs))
 

@@ -95,3 +95,9 @@ BAD_LINKS = [(dict(variant="C"), "error", "Invalid variant='C'"), (dict(mechanis
 @pytest.mark.parametrize("query, level, words", BAD_LINKS)
 def test_bad_links_give_messages_not_tracebacks(query, level, words):
     assert_message(run_page(**query), level, words)
+
+
+def test_the_download_choices_read_as_one_line_titles(default_page):
+    labels = default_page.selectbox(key="download_figure").options
+    assert labels == ["200,000 draws each: ε ≥ 1.96, claim 1: caught",  # the title of the frame on show
+                      "Variant A: the bound as draws grow"]  # wrapped titles, without their <br>
