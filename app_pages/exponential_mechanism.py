@@ -1,4 +1,4 @@
-"""Exponential mechanism: choosing privately, from an election to the sum-of-squares score (seeds 001, 002, 004)."""
+"""Exponential mechanism: choosing privately, from an election to the sum-of-squares score."""
 
 import streamlit as st
 
@@ -26,8 +26,10 @@ def start(frames: tuple[float, ...]) -> str:
 
 page.intro()
 with page.section("election"):
-    page.figure("election", figures.election_bars, epsilon=epsilon, seed=seed)
-    page.figure("election_vs_epsilon", figures.election_sweep, animated=True, start=start(lesson.ELECTION_EPSILONS))
+    if page.predict(lesson.election_question(epsilon)):
+        page.figure("election", figures.election_bars, epsilon=epsilon, seed=seed)
+        page.figure("election_vs_epsilon", figures.election_sweep, animated=True,
+                    start=start(lesson.ELECTION_EPSILONS))
 with page.section("user-level", users=lesson.USERS):
     page.figure("user_level", figures.user_level_errors, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=start(lesson.USER_EPSILONS))
@@ -39,6 +41,7 @@ with page.section("median"):
     page.figure("median_score", figures.median_score, n=n, epsilon=epsilon, seed=seed)
     page.figure("median_density", figures.median_density, n=n, epsilon=epsilon, seed=seed)
     st.caption(lesson.median_note(n, epsilon, seed))
+    page.draw_again()
     page.figure("median_vs_n", figures.median_error, animated=True, download=True, trials=trials, seed=page["mc"],
                 start=start(lesson.MEDIAN_EPSILONS))
 with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATIVE['epsilon']:g}",

@@ -26,6 +26,8 @@ page.intro()
 with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)
+with page.section("deployments"):
+    st.dataframe(home.deployment_table(), hide_index=True, width="stretch")
 with page.section("lab"):
     course()
 page.prose("how-to")

@@ -1,4 +1,4 @@
-"""Binary product distributions: pure DP and total variation by partitioning rounds (seed 000; algorithms.md §3)."""
+"""Binary product distributions: pure DP and total variation by partitioning rounds."""
 
 import streamlit as st
 
@@ -33,9 +33,11 @@ page.caption(lambda: lesson.run_caption(lesson.one_run(**one_run)))
 with page.section("one-run"):
     single = lesson.one_run(**one_run)
     page.figure("rounds", figures.rounds, animated=True, download=True, **one_run)
-    page.prose("blocks")
-    st.dataframe(lesson.block_table(single), **table)
-    page.prose("no-composition", **lesson.block_summary(single))
+    page.draw_again()
+    if page.predict(lesson.composition_question(single)):
+        page.prose("blocks")
+        st.dataframe(lesson.block_table(single), **table)
+        page.prose("no-composition", **lesson.block_summary(single))
     st.dataframe(lesson.distance_table(single), **table)
 
 with page.section("tv-vs-n", trials=page["trials"]):

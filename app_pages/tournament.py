@@ -1,4 +1,4 @@
-"""Tournament (Scheffé) hypothesis selection, item- and user-level (seeds 002, 004; BKSW19; algorithms.md §4)."""
+"""Tournament (Scheffé) hypothesis selection, item- and user-level."""
 
 import streamlit as st
 
@@ -9,7 +9,8 @@ from dpcore.viz.figures import tournament as figures
 SPECS = [
     ui.epsilon_spec(default=0.1, low=0.01, high=5.0),
     ui.n_spec(default=300, low=30, high=10_000),
-    ui.ParamSpec(key="k", label="Hypotheses k", kind="choice", default=41, options=lesson.K_GRID,
+    ui.ParamSpec(key="hypotheses", label="Hypotheses k", kind="choice", default=41, options=lesson.K_GRID,
+                 aliases=("k",),
                  help="Unit-variance Gaussians N(μ, 1) with means 0.1 apart, centred on 0 (k = 41: μ ∈ [−2, 2])."),
     ui.ParamSpec(key="a", label="Contest: H_i's mean", kind="choice", default=0.3, options=lesson.MEANS,
                  help="The pair whose Scheffé set is drawn."),
@@ -22,7 +23,7 @@ SPECS = [
 ]
 
 page = ui.Page(__file__, SPECS)
-epsilon, n, k, per_user, trials, seed = (page[key] for key in ("eps", "n", "k", "m", "trials", "seed"))
+epsilon, n, k, per_user, trials, seed = (page[key] for key in ("eps", "n", "hypotheses", "m", "trials", "seed"))
 one_run = dict(k=k, n=n, epsilon=epsilon, seed=seed)
 item_epsilon, user_epsilon = lesson.frame_epsilon(epsilon), lesson.frame_epsilon(epsilon, user_level=True)
 
@@ -34,6 +35,7 @@ with page.section("contest"):
                    f"{page['a']:g}; pick another H_j's mean.")
     else:
         page.figure("contest", figures.one_contest, a=page["a"], b=page["b"], **one_run)
+    page.draw_again()
 with page.section("tournament", contests=f"{k * (k - 1) // 2:,}"):
     page.figure("win_matrix", figures.whole_tournament, **one_run)
 with page.section("scores"):
@@ -42,8 +44,9 @@ with page.section("tv-vs-n", trials=trials, epsilon=f"{item_epsilon:g}"):
     page.figure("tv_vs_n", figures.tv_vs_n, animated=True, download=True, trials=trials, seed=page["mc"],
                 epsilon=item_epsilon, start=str(k))
 with page.section("price-of-k", target=f"{lesson.TARGET_TV:g}"):
-    page.figure("price_of_k", figures.price_of_k, animated=True, download=True, trials=trials, seed=page["mc"],
-                start=f"{item_epsilon:g}")
+    if page.predict(lesson.price_question(trials, page["mc"], item_epsilon, run=ui.sweep)):
+        page.figure("price_of_k", figures.price_of_k, animated=True, download=True, trials=trials, seed=page["mc"],
+                    start=f"{item_epsilon:g}")
 with page.section("user-level", epsilon=f"{user_epsilon:g}", trials=lesson.USER_TRIALS):
     page.figure("users_needed", figures.users_needed, animated=True, download=True, seed=page["mc"],
                 start=f"{user_epsilon:g}")

@@ -1,4 +1,4 @@
-"""Truncation bias: clip to bound sensitivity, pay in bias, and take the bias back (seeds 004 and 003)."""
+"""Truncation bias: clip to bound sensitivity, pay in bias, and take the bias back."""
 
 import streamlit as st
 
@@ -8,7 +8,8 @@ from dpcore.viz.figures import truncation as figures
 
 SPECS = [
     ui.epsilon_spec(default=1.0, low=0.01, high=5.0),
-    ui.ParamSpec(key="k", label="Bounded moment order k", kind="choice", default="3", options=truncation.MOMENTS,
+    ui.ParamSpec(key="moment", label="Bounded moment order k", kind="choice", default="3",
+                 options=truncation.MOMENTS, aliases=("k",),
                  help="The data have E|X − μ|^k = 1. Smaller k = heavier tails; inf = Gaussian."),
     ui.ParamSpec(key="family", label="Distribution", kind="choice", default="lomax", options=truncation.FAMILIES,
                  help="Lomax and the two-point law are asymmetric, so clipping them is biased."),
@@ -21,7 +22,8 @@ SPECS = [
 ]
 
 page = ui.Page(__file__, SPECS)
-epsilon, moment, family, radius, trials, seed = (page[key] for key in ("eps", "k", "family", "t", "trials", "seed"))
+epsilon, moment, family, radius, trials, seed = (page[key]
+                                                 for key in ("eps", "moment", "family", "t", "trials", "seed"))
 monte_carlo = page["mc"]  # the sweeps' seed: the one-run seed redraws the pictures only
 law = dict(family=family, moment=moment, n=page["n"], epsilon=epsilon)
 sweep = dict(family=family, epsilon=epsilon, trials=trials, seed=monte_carlo)
@@ -29,7 +31,9 @@ page.intro()
 with page.section("one-run"):
     page.figure("clipping_histogram", figures.clipping_window, **law, radius=radius, seed=seed)
     st.caption(truncation.window_caption(**law, radius=radius, seed=seed))
-    page.figure("bias_noise_tradeoff", figures.bias_noise_tradeoff, **law, radius=radius)
+    page.draw_again()
+    if page.predict(truncation.radius_question(family, moment, page["n"], epsilon)):
+        page.figure("bias_noise_tradeoff", figures.bias_noise_tradeoff, **law, radius=radius)
 with page.section("error-vs-n", mean_range=f"{truncation.MEAN_RANGE:g}"):
     page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, **sweep, start=moment)
     st.markdown(truncation.slope_note(**sweep, moment=moment, run=ui.sweep))

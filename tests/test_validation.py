@@ -254,6 +254,14 @@ VALID_CALLS = {
     "lessons.noise_tradeoff.tradeoff_caption": dict(epsilon=1.0, delta=1e-6),
     "viz.figures.noise_tradeoff.tradeoff_curves": dict(delta=1e-6, start="1", presentation=False),
     "lessons.plain_words.epsilon_in_words": dict(epsilon=1.0, delta=1e-6),
+    "lessons.questions.bucket": dict(value=5.77, edges=[1.0, 3.0, 10.0, 30.0]),
+    "viz.summary.figure_summary": dict(fig=EXAMPLE_FIGURE),
+    "lessons.home.deployment_table": dict(),
+    "lessons.noise_tradeoff.crossover_question": dict(epsilon=1.0, delta=1e-6),
+    "lessons.exponential_mechanism.election_question": dict(epsilon=0.1),
+    "lessons.truncation.radius_question": dict(family="lomax", moment="3", n=100, epsilon=1.0),
+    "lessons.tournament.price_question": dict(trials=100, seed=0, epsilon=0.1, run=TOURNAMENT_STORED),
+    "lessons.partition_rounds.composition_question": dict(single=PARTITION_RUN),
     "lessons.exponential_mechanism.loss_theory": dict(epsilon=1.0),
     "lessons.exponential_mechanism.median_vs_n": dict(trials=2, seed=0),
     "lessons.exponential_mechanism.median_theory": dict(epsilon=1.0),
@@ -380,7 +388,7 @@ VALID_CALLS = {
         n=1000, delta=1e-6, trials=2, seed=0, epsilon=0.3, presentation=False
     ),
     "viz.figures.noise_tradeoff.privacy_profiles": dict(presentation=False),
-    "viz.figures.noise_tradeoff.composition": dict(delta=1e-6, presentation=False),
+    "viz.figures.noise_tradeoff.composition": dict(delta=1e-6, releases=100, presentation=False),
     "estimators.heavy_tailed_mean.clipped_laplace_mean": dict(
         x=np.array([0.0, 1.0, 5.0]), epsilon=1.0, low=0.0, high=2.0, rng=0
     ),

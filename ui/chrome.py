@@ -13,24 +13,37 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from registry import PageInfo
 
-__all__ = ["ASSETS", "presentation_mode", "setup_page", "guard", "footer", "page_link"]
+__all__ = ["ASSETS", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PRESENT = "present"  #: URL key of presentation mode
+TEACHER = "teacher"  #: URL key of the teacher view
 _PRESENTING = "_presenting"  # session-state key: presentation mode is on in this browser tab
+_TEACHING = "_teaching"  # session-state key: the teacher view is on in this browser tab
+
+
+def _sticky_flag(url_key: str, state_key: str) -> bool:
+    """A switch of the browser tab set in the URL: ``?key=1`` turns it on, ``?key=0`` off. A navigation that drops
+    the key from the URL (Streamlit's sidebar and page links start the next page with an empty query) keeps it on,
+    and the key is written back, so the address bar still reproduces what is on screen."""
+    raw = st.query_params.get(url_key)
+    if raw is not None:
+        st.session_state[state_key] = raw.lower() in ("1", "true", "yes", "on")
+    elif st.session_state.get(state_key):
+        st.query_params[url_key] = "1"
+    return bool(st.session_state.get(state_key))
 
 
 def presentation_mode() -> bool:
-    """Whether presentation mode is on (bigger fonts, no prose, the sidebar folded): ``?present=1`` in the URL turns
-    it on for the browser tab, ``?present=0`` off. A navigation that drops the key from the URL (Streamlit's
-    sidebar and page links start the next page with an empty query) keeps it on, and the key is written back, so the
-    address bar still reproduces what is on screen."""
-    raw = st.query_params.get(PRESENT)
-    if raw is not None:
-        st.session_state[_PRESENTING] = raw.lower() in ("1", "true", "yes", "on")
-    elif st.session_state.get(_PRESENTING):
-        st.query_params[PRESENT] = "1"
-    return bool(st.session_state.get(_PRESENTING))
+    """Whether presentation mode is on (bigger fonts, no prose, the sidebar folded): ``?present=1`` in the URL,
+    kept across navigation (:func:`_sticky_flag`)."""
+    return _sticky_flag(PRESENT, _PRESENTING)
+
+
+def teacher_mode() -> bool:
+    """Whether the teacher view is on (discussion questions with their answers, settings worth showing live, the
+    answers of the predict-then-reveal questions): ``?teacher=1`` in the URL, kept across navigation."""
+    return _sticky_flag(TEACHER, _TEACHING)
 
 
 def _leave_presentation() -> None:

@@ -3,13 +3,17 @@
     page = ui.Page(__file__, SPECS)                      # title and icon from the registry, controls from the URL
     page.intro()                                         # the Markdown's <!-- intro --> part (formulas always shown)
     with page.section("one-run"):                        # heading + prose from the Markdown; errors stay in the section
-        page.figure("clipping", figures.clipping, n=page["n"], ...)
+        page.figure("clipping", figures.clipping, n=page["n"], ...)   # with its one-sentence summary
+        page.draw_again()                                # the next seed for the one-run pictures
+        if page.predict(lesson.radius_question(...)):    # predict, then reveal: the figure after the guess
+            page.figure("tradeoff", ...)
     page.takeaways(lesson.takeaways, eps=…)              # "What to notice": computed in the lesson, shown here
     page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
 
-Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures and takeaways are not. A figure or
-text drawn from a quick pass (:mod:`ui.progressive`) says so, and the page reruns by itself when the requested runs are
-ready.
+Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures, questions and takeaways are not.
+``?teacher=1`` adds the Markdown's ``<!-- teacher -->`` part (discussion, live settings) and answers every question.
+A figure or text drawn from a quick pass (:mod:`ui.progressive`) says so, and the page reruns by itself when the
+requested runs are ready.
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ import registry
 from dpcore import viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
+from dpcore.lessons.questions import Question
+from dpcore.viz.summary import figure_summary
 
 from . import compute
-from .chrome import guard, page_link, presentation_mode, setup_page
-from .params import TRIALS_KEY, ParamSpec, controls
+from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
+from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
 from .text import PageText
 
@@ -38,6 +44,8 @@ __all__ = ["Page", "show_figure", "FIGURE_CALLS", "PAGE_SPECS"]
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
 PAGE_SPECS = "_page_specs"  # session-state key: the page's ParamSpecs (for ui.precompute and the tests)
+GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's index, or None} of the revealed questions
+REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
@@ -74,11 +82,19 @@ class Page:
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
+        self.teacher = teacher_mode()
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict, go.Figure | None]] = {}  # key -> builder, kwargs, figure
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
+
+    def control(self, spec: ParamSpec) -> Any:
+        """A control drawn here, in the page beside the figure it changes (not in the sidebar), mirrored in the URL
+        like the sidebar's; returns its value."""
+        st.session_state[PAGE_SPECS] = (*st.session_state[PAGE_SPECS], spec)
+        self.params[spec.key] = controls([spec], location="main")[spec.key]
+        return self.params[spec.key]
 
     # -------------------------------------------------------------------- text
     def prose(self, part: str, **fields: Any) -> None:
@@ -96,6 +112,10 @@ class Page:
             st.markdown("**After this page you can**\n" + "\n".join(f"- {line}" for line in self.info.objectives))
             st.caption(f"About {self.info.minutes} minutes in class. First: {self.info.needs}.")
         self.prose("intro", **fields)
+        if self.teacher and "teacher" in self.text.parts:
+            with st.expander("Teacher view: questions for discussion, settings to show live", expanded=not self.present,
+                             icon=":material/school:"):
+                st.markdown("\n\n".join(text for _, text in self.text.blocks("teacher")))
 
     @contextmanager
     def section(self, part: str, **fields: Any) -> Iterator[None]:
@@ -112,14 +132,51 @@ class Page:
     def figure(self, key: str, builder: Callable[..., go.Figure], *, animated: bool = False, download: bool = False,
                **kwargs: Any) -> go.Figure:
         """Build (cached, see :func:`ui.compute.figure`) and show ``builder(**kwargs)``; ``download=True`` offers its
-        data, HTML and notebook snippet under "Go deeper"."""
+        data, HTML and notebook snippet under "Go deeper". A sentence computed from the figure's data says what it
+        shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`)."""
         shown = len(compute.previews())
         fig = compute.figure(builder, self.present, **kwargs)
         show_figure(fig, key, animated)
+        st.caption(f"In words: {figure_summary(fig)}")
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)
         return fig
+
+    def draw_again(self) -> None:
+        """A button that redraws the page's one-run pictures with the next random seed: the URL's ``seed`` advances
+        with it, so the address still reproduces what is on screen."""
+        following = (self.params[SEED_KEY] + 1) % (SEED_MAX + 1)
+        st.button("Draw again", key="draw_again", icon=":material/casino:", on_click=_set_seed, args=(following,),
+                  help=f"New random data and noise for the one-run pictures: seed {following}.")
+
+    # -------------------------------------------------------------------- predict, then reveal
+    def predict(self, question: Question) -> bool:
+        """Ask ``question`` before the figure that answers it; return whether to show the figure.
+
+        The student picks a choice and reveals; the answer, computed from the numbers the figure draws, appears with
+        the figure. A revealed question stays revealed in this browser tab while the settings change (its answer is
+        recomputed for them). ``?reveal=1`` and the teacher view show everything at once."""
+        guesses = st.session_state.setdefault(GUESSES, {})
+        key = (self.info.url_path, question.key)
+        with st.container(border=True, key=f"question_{question.key}"):
+            st.markdown(f"{'### ' if self.present else ''}**Predict first:** {question.prompt}")
+            if key in guesses or self.teacher or st.query_params.get(REVEAL) == "1":
+                guess = guesses.get(key)
+                if guess is None:
+                    st.markdown(f":material/lightbulb: {question.feedback(guess)}")
+                else:
+                    (st.success if guess == question.answer else st.error)(question.feedback(guess))
+                return True
+            radio = f"guess_{question.key}"
+            st.radio("Your guess", question.choices, index=None, key=radio)
+
+            def reveal() -> None:
+                chosen = st.session_state.get(radio)
+                guesses[key] = None if chosen is None else question.choices.index(chosen)
+            st.button("Reveal the answer and the figure", key=f"reveal_{question.key}", on_click=reveal,
+                      icon=":material/visibility:", type="primary")
+        return False
 
     # -------------------------------------------------------------------- computed text
     def caption(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
@@ -179,6 +236,10 @@ class Page:
             st.info(_refining_text(pending, compute.queued_ahead(pending)), icon=":material/hourglass_top:")
         with self._status.container():
             progress()
+
+
+def _set_seed(seed: int) -> None:
+    st.session_state[f"w_{SEED_KEY}"] = seed
 
 
 def _glossary() -> None:

@@ -14,11 +14,12 @@ import streamlit as st
 from dpcore.lessons.grids import log_grid, nearest
 
 __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_spec", "trials_spec", "seed_spec",
-           "monte_carlo_spec", "TRIALS_KEY",
+           "monte_carlo_spec", "TRIALS_KEY", "SEED_KEY", "SEED_MAX",
            "parse_param", "url_text", "grid_settings", "controls"]
 
 SEED_MAX = 2**31 - 1
 TRIALS_KEY = "trials"  #: URL key of the Monte Carlo trial count (:func:`trials_spec`)
+SEED_KEY = "seed"  #: URL key of the one-run pictures' random seed (:func:`seed_spec`)
 KINDS = ("log", "float", "int", "choice", "seed")
 
 Note = tuple[str, str]  # (level, message), level in {"error", "warning", "info"}
@@ -51,6 +52,9 @@ class ParamSpec:
         Display format, e.g. ``"{:g}"``.
     step : float, optional
         Slider step for ``float``/``int``.
+    aliases : tuple of str
+        Older URL keys of the same control: a saved link that sets one still works (the page reads it when ``key``
+        is absent and rewrites the address with ``key``).
     crossed : bool
         Whether ``./lab.sh precompute`` stores the page's sweeps at every combination of this control's options with
         those of the page's other crossed controls (:func:`grid_settings`), for controls whose sweeps are too slow
@@ -68,6 +72,7 @@ class ParamSpec:
     format: str = "{:g}"
     step: float | None = None
     crossed: bool = False
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -145,7 +150,7 @@ def trials_spec(default: int = 200, low: int = 20, high: int = 2000) -> ParamSpe
 def seed_spec(default: int = 0) -> ParamSpec:
     """The random seed of the one-run pictures (URL key ``seed``): the same seed reproduces the same pictures."""
     return ParamSpec(
-        key="seed", label="Random seed (one run)", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
+        key=SEED_KEY, label="Random seed (one run)", kind="seed", default=default, low=0, high=SEED_MAX, format="{:d}",
         help="Same seed, same simulated data and noise in the one-run pictures: share the link to show exactly this "
              "run. The Monte Carlo curves keep their own random numbers (next control).",
     )
@@ -277,7 +282,7 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
     for spec in specs:
         widget_key = f"w_{spec.key}"
         if widget_key not in st.session_state:
-            value, notes = parse_param(spec, st.query_params.get(spec.key))
+            value, notes = parse_param(spec, _from_url(spec))
             for level, message in notes:
                 getattr(st, level)(message)
             st.session_state[widget_key] = value
@@ -286,4 +291,14 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
         text = url_text(values[spec.key])
         if st.query_params.get(spec.key) != text:
             st.query_params[spec.key] = text
+        for alias in spec.aliases:
+            st.query_params.pop(alias, None)
     return values
+
+
+def _from_url(spec: ParamSpec) -> str | None:
+    """The URL's value for ``spec``: under its key, else under its first alias present (an older link)."""
+    for key in (spec.key, *spec.aliases):
+        if key in st.query_params:
+            return st.query_params[key]
+    return None

@@ -29,6 +29,7 @@ from ..estimators.user_level import THRESHOLD, savings_factor, select_threshold,
 from ..experiments import SweepResult, compute, run_sweep
 from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
+from .questions import Question, bucket
 
 __all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDIDATE_COUNTS", "SELECTION_EPSILONS",
            "MEDIAN_N", "MEDIAN_EPSILONS", "MEDIAN_LOCATION", "MEDIAN_SD", "PER_USER", "USER_EPSILONS", "USERS",
@@ -36,7 +37,8 @@ __all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDID
            "quantile_error_sweep", "SELECTION_METHODS", "selection_loss_sweep", "USER_SWEEP_METHODS",
            "user_level_sweep", "loss_vs_k", "loss_theory", "median_vs_n", "median_theory", "user_level_vs_m",
            "election_probabilities", "election", "median_run", "sum_of_squares", "savings_note", "median_note",
-           "sdp_note", "takeaways"]
+           "sdp_note", "takeaways",
+           "election_question"]
 
 # --------------------------------------------------------------------------------------- the page's grids
 
@@ -414,3 +416,28 @@ def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute, monte
         f"The private median's {ELECTION_DRAWS:,} draws spread {median['draws'].std():.3f} around the sample median "
         f"{median['sample_median']:.3f} at n = {n}, ε = {epsilon:g}.",
     ]
+
+
+@validated(epsilon=EPSILON)
+def election_question(epsilon: float) -> Question:
+    r"""Predict, then reveal (before the election's bars): how often the exponential mechanism (factor 2) announces
+    C, the true winner of :data:`VOTES`, at ``epsilon``; the answer is :func:`election_probabilities`.
+
+    >>> question = election_question(0.1)
+    >>> question.choices[question.answer]
+    'Less than 40 % of the time: close to a fair three-sided die'
+    """
+    probability = float(election_probabilities(epsilon)["standard"][-1])
+    weights = ", ".join(f"{name}: e^{epsilon * votes / 2:.3g}" for name, votes in zip(CANDIDATES, VOTES))
+    return Question(
+        key="election",
+        prompt=(f"Votes: A {VOTES[0]:g}, B {VOTES[1]:g}, C {VOTES[2]:g}. The exponential mechanism announces a "
+                f"winner with probability ∝ exp(ε·votes/2) at ε = {epsilon:g}. How often does it announce C, the "
+                "true winner?"),
+        choices=("Less than 40 % of the time: close to a fair three-sided die", "40 % to 60 % of the time",
+                 "60 % to 90 % of the time", "More than 90 % of the time"),
+        answer=bucket(probability, (0.4, 0.6, 0.9)),
+        explanation=(f"The weights are {weights}; C's share of their sum is {100 * probability:.1f} %. One voter "
+                     "changes any candidate's votes by at most 1, which changes each weight by at most ×e^(ε/2): "
+                     "that is what makes the announcement ε-DP, and why a lead of one vote buys so little at small "
+                     "ε."))

@@ -8,13 +8,17 @@ densities differ by a factor of at most :math:`e^{\varepsilon}`.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import mechanisms
 from ..core.validation import EPSILON, Integer, validated
+from .plain_words import belief_after
 
-__all__ = ["COUNT", "SEED", "EPSILONS", "RELEASES", "neighbouring_densities", "takeaways"]
+__all__ = ["COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "DEPLOYMENTS", "ODDS", "BELIEF",
+           "neighbouring_densities",
+           "deployment_table", "takeaways"]
 
 COUNT = 42  #: f(X): how many people in X have the property; f(X′) = COUNT + 1
 SEED = 0
@@ -68,3 +72,69 @@ def takeaways(epsilon: float) -> list[str]:
         f"The price: {RELEASES:,} simulated releases (seed {SEED}) miss the true count by {median_error:.2f} people "
         f"in the median (theory: ln 2 / ε = {math.log(2) / epsilon:.2f}).",
     ]
+
+
+# --------------------------------------------------------------------------------------- ε in the real world
+@dataclass(frozen=True)
+class Deployment:
+    """A deployed differentially private release and the privacy parameters its publisher reported.
+
+    who: the organisation and the data; epsilon, delta: the reported guarantee (delta 0 for pure DP); unit: whose
+    data and over what period the guarantee protects; model: "local" (noise added on each device) or "central"
+    (noise added by the data holder); source: where the numbers are published.
+    """
+
+    who: str
+    epsilon: float
+    delta: float
+    unit: str
+    model: str
+    source: str
+
+
+#: Deployments with publicly documented parameters, as reported by their publishers (compiled in the OpenDP
+#: Deployments Registry, registry.opendp.org, and Desfontaines' list of real-world uses of differential privacy).
+DEPLOYMENTS: tuple[Deployment, ...] = (
+    Deployment("Apple: which health data types are used (iOS)", 2.0, 0.0, "one user, one day", "local",
+               "Apple Differential Privacy Team (2017)"),
+    Deployment("Apple: most popular emoji (iOS, macOS)", 4.0, 0.0, "one user, one day", "local",
+               "Apple Differential Privacy Team (2017)"),
+    Deployment("Apple: websites where Safari should not autoplay", 8.0, 0.0, "one user, one day", "local",
+               "Apple Differential Privacy Team (2017)"),
+    Deployment("Wikimedia: Wikipedia page views by country", 1.0, 1e-7, "one device's first 10 page views, one day",
+               "central", "Adeleye et al. (2023); ρ = 0.015 zCDP, reported as about (1, 10⁻⁷)"),
+    Deployment("Microsoft: assistive AI (text suggestions)", 4.0, 1e-7, "one user", "central",
+               "Microsoft (2020), quoted in the OpenDP Deployments Registry"),
+    Deployment("Israel Ministry of Health: live births of 2014", 9.98, 0.0, "one birth", "central",
+               "Israeli Ministry of Health (2024), OpenDP Deployments Registry"),
+    Deployment("LinkedIn: audience engagement statistics for advertisers", 34.9, 7e-9, "one member, one month",
+               "central", "Rogers et al. (2020)"),
+)
+
+
+ODDS = "odds change ≤"  #: column of deployment_table: e^ε, the most one person changes any outcome's odds
+BELIEF = "a 50 % guess becomes ≤"  #: column of deployment_table: an attacker's belief after one release
+
+
+@validated()
+def deployment_table() -> list[dict]:
+    """:data:`DEPLOYMENTS` as table rows, with what each ε means in odds (×e^ε) and for an attacker's 50 % belief
+    (:func:`~dpcore.lessons.plain_words.belief_after`), sorted by ε.
+
+    >>> [(row["ε"], row[BELIEF]) for row in deployment_table()][:2]
+    [('1', '73.1 %'), ('2', '88.1 %')]
+    """
+    return [{"release": item.who, "ε": f"{item.epsilon:g}", "δ": f"{item.delta:.0e}" if item.delta else "0 (pure)",
+             ODDS: _times(math.exp(item.epsilon)), BELIEF: _percent(belief_after(item.epsilon)),
+             "protects": item.unit, "noise added": item.model, "source": item.source}
+            for item in sorted(DEPLOYMENTS, key=lambda item: item.epsilon)]
+
+
+def _percent(belief: float) -> str:
+    """A belief as a percentage, never rounded up to a certainty it is not: 73.1 %, over 99.99 %."""
+    return f"{100 * belief:.3g} %" if belief < 0.9999 else "over 99.99 %"
+
+
+def _times(factor: float) -> str:
+    """A multiplicative factor for a student: ×7.4, ×2,981, ×1.4e+15."""
+    return f"×{factor:.2g}" if factor < 10 else f"×{factor:,.0f}" if factor < 1e6 else f"×{factor:.2g}"

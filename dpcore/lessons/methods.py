@@ -23,7 +23,7 @@ LABELS: dict[str, str] = {
     "zcdp_gaussian": "zCDP Gaussian",
     "clipped_laplace": "clipped Laplace",
     # heavy-tailed means (truncation bias)
-    "ksu20": "KSU20 estimator",
+    "ksu20": "private range, then clip",
     "naive_window": "naive",
     "private_part": "private part (bias + noise)",
     "naive_truncated_mean": "naive truncated mean",
@@ -55,6 +55,6 @@ def label(method: str) -> str:
     """The label of method id ``method``.
 
     >>> label("ksu20")
-    'KSU20 estimator'
+    'private range, then clip'
     """
     return LABELS[method]

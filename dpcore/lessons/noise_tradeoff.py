@@ -29,6 +29,7 @@ from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_r
 from ..experiments import SweepResult, compute, fit_power_law, run_sweep
 from .grids import nearest
 from .methods import LABELS
+from .questions import Question, bucket
 
 __all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
            "TARGET_ERROR", "COMPOSITION_EPSILON", "CLOUD_RELEASES", "CLOUD_MAX_N", "CLOUD_MECHANISMS",
@@ -38,7 +39,8 @@ __all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EP
            "theory_vs_dimension", "error_ratio_exponent", "release_cloud", "crossover_dimension", "privacy_profiles",
            "profile_curves", "composition_epsilons", "composition_curves", "advanced_beats_basic_from",
            "samples_needed", "ComplexityRow", "cover_samples_needed", "sample_complexity_table", "complexity_rows",
-           "delta_table", "accuracy_caption", "takeaways"]
+           "delta_table", "accuracy_caption", "takeaways",
+           "crossover_question"]
 
 # ---------------------------------------------------------------------------------------------------- page grids
 DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  #: the dimension axis (frames of "error vs n")
@@ -386,7 +388,8 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
         ComplexityRow("Exponential mechanism over a cover", "ε-DP (pure)", "Õ(d/α² + d/(αε))",
                       f"exponential in d ({points_per_axis}^{dimension} candidates)", cover_samples,
                       "Monte Carlo" if cover_samples else "not run (d > 2)"),
-        ComplexityRow("SoS exponential mechanism (HKM22)", "ε-DP (pure)", "Õ(d/α² + d/(αε))",
+        ComplexityRow("Sum-of-squares exponential mechanism (Hopkins, Kamath & Majid 2022)", "ε-DP (pure)",
+                      "Õ(d/α² + d/(αε))",
                       "polynomial (SDP scores)", None, "not run here"),
     ]
 
@@ -499,3 +502,31 @@ def tradeoff_caption(epsilon: float, delta: float) -> str:
             f"that wrongly says \"X′\" only {TINY_ALPHA:.0e} of the time (type-I error α) can still detect X′ with "
             f"probability {curves['tiny_power']:.2g} against the Gaussian, where ε-DP would allow at most "
             f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA)
+def crossover_question(epsilon: float, delta: float) -> Question:
+    r"""Predict, then reveal (before "error vs d"): from which dimension on the Gaussian's error is below Laplace's,
+    at the figure's opening frame (the ε of :data:`EPSILON_FRAMES` nearest ``epsilon``) and ``delta``; the answer is
+    :func:`crossover_dimension` :math:`d^* = (\varepsilon\sigma_1)^2/2`, where the exact-RMSE curves cross.
+
+    >>> question = crossover_question(1.0, 1e-6)
+    >>> question.choices[question.answer]
+    'From about ten to a few tens of dimensions (5 ≤ d ≤ 64)'
+    """
+    frame = nearest_frame(epsilon)
+    crossover = crossover_dimension(frame, delta)
+    sigma = mechanisms.gaussian_sigma(1.0, frame, delta, "analytic")
+    return Question(
+        key="crossover",
+        prompt=(f"At ε = {frame:g} and δ = {delta:.0e}, a d-dimensional mean is released with Laplace noise (ε-DP) or "
+                "with Gaussian noise ((ε, δ)-DP). From which dimension d on does the Gaussian give the smaller "
+                "error?"),
+        choices=("Already at d = 1", "From a few dimensions (2 ≤ d ≤ 4)",
+                 "From about ten to a few tens of dimensions (5 ≤ d ≤ 64)", "Only above d = 64",
+                 "Never: Laplace always wins"),
+        answer=bucket(crossover, (1.0, 4.0, 64.0)),
+        explanation=(f"Laplace's noise grows like d/ε (its ℓ1 sensitivity grows with d), the Gaussian's like "
+                     f"√d·σ₁ with σ₁ = {sigma:.3g} here (its ℓ2 sensitivity grows like √d). The two cross at "
+                     f"d* = (ε·σ₁)²/2 = {crossover:.1f}: below it Laplace wins, above it the Gaussian, and the gap "
+                     "keeps growing like √d. The figure's exact curves cross there."))

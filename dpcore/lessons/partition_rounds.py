@@ -24,12 +24,14 @@ from ..estimators import partition_rounds as rounds
 from ..experiments import SweepResult, compute, fit_power_law, join_methods, run_sweep, samples_needed
 from .grids import nearest
 from .methods import label
+from .questions import Question
 
 __all__ = ["DIMENSIONS", "N_GRID", "EPSILONS", "PROFILES", "TARGET_TV", "RATE_POWERS", "SAMPLING_CONSTANT",
            "error_sweep", "rate_curve", "fit_rate_constant", "nearest_n", "OneRun", "RunDistance", "one_run",
            "run_caption", "block_table", "block_summary", "distance_table", "sweep_vs_n", "sweep_vs_dimension",
            "sweep_by_profile", "RateCurves", "rate_curves", "Complexity", "sample_complexity", "complexity_table",
-           "takeaways"]
+           "takeaways",
+           "composition_question"]
 
 DIMENSIONS = (16, 64, 256, 1024, 4096)  #: the dimensions d of the page (the "vs d" sweep)
 N_GRID = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)  #: the sweeps' n
@@ -466,6 +468,33 @@ def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, s
          if np.isfinite(exponents[rounds.PARTITION_PURE]) else
          "Too few dimensions reach the target TV to fit exponents here."),
         f"Under approximate DP the one-shot Gaussian (δ = {delta:g}) is already as good as partition + Gaussian at "
-        "these sizes: the partition's approximate-DP advantage (KLSU19) is asymptotic, and its pure final round "
-        "dominates its error.",
+        "these sizes: the partition's approximate-DP advantage (Kamath, Li, Singhal & Ullman 2019) is asymptotic, and "
+        "its pure final round dominates its error.",
     ]
+
+
+@validated(single=_ONE_RUN)
+def composition_question(single: OneRun) -> Question:
+    r"""Predict, then reveal (before the run's rounds): the privacy of the whole run, whose releases each spend ε on
+    their own block of rows; the answer is the largest ε any row is charged in :func:`block_table` (parallel
+    composition), against the sum a sequential composition would charge.
+
+    >>> question = composition_question(one_run("two-level", 16, 10_000, 1.0))
+    >>> question.choices[question.answer]
+    'ε = 1 in total'
+    """
+    releases = len(single.trace.rounds) + 2
+    charged = max(float(row["ε on these rows"]) for row in block_table(single))
+    epsilon = single.epsilon
+    return Question(
+        key="composition",
+        prompt=(f"This run makes {releases} Laplace releases, each ε = {epsilon:g}-DP, but each release reads its "
+                "own block of rows and no row is read twice. How private is the whole run?"),
+        choices=(f"ε = {epsilon:g} in total", f"√{releases}·ε = {math.sqrt(releases) * epsilon:.3g} in total",
+                 f"{releases}·ε = {releases * epsilon:g} in total",
+                 f"ε/{releases} = {epsilon / releases:.3g} in total"),
+        answer=0 if charged == epsilon else 2,
+        explanation=(f"Changing one person changes one row, and that row sits in one block only: the other "
+                     f"{releases - 1} releases do not depend on it at all. So the whole run is as private as one "
+                     f"release, ε = {charged:g} (parallel composition); {releases} releases reading the same rows "
+                     f"would cost up to {releases}·ε."))

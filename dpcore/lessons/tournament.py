@@ -32,6 +32,7 @@ from ..estimators.selection import (
 from ..experiments import SweepResult, compute, run_sweep, samples_needed
 from ..mechanisms import exponential
 from .grids import nearest
+from .questions import Question, bucket
 
 __all__ = ["PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED", "GROUP", "ONE_PER_USER",
            "ITEM_LEVEL", "USER_METHODS", "SPACING", "N_GRID", "K_GRID", "EPSILON_FRAMES", "USER_N", "PER_USER",
@@ -39,7 +40,8 @@ __all__ = ["PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED
            "COVER_AXIS", "PLANE_MEAN", "PLANE_N", "OPT", "OneRun", "Contest", "PlaneRun", "spaced_grid",
            "selection_sweep", "user_level_sweep", "frame_epsilon", "one_run", "contest", "run_caption", "guarantee",
            "item_sweep", "user_sweep", "needed_by_k", "users_needed", "privacy_term", "price_of_k", "k_growth",
-           "users_needed_curves", "plane_run", "takeaways"]
+           "users_needed_curves", "plane_run", "takeaways",
+           "price_question"]
 
 _ALPHA = Real(0, 0.25, low_open=True)
 _RESULT = InstanceOf(SweepResult, "a dpcore.experiments.SweepResult")
@@ -466,3 +468,38 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
          f"At m = {per_user}, ε = {user_epsilon:g} not every method reaches TV ≤ {TARGET_TV:g} with ≤ "
          f"{USER_N[-1]:,} users."),
     ]
+
+
+@validated(trials=Integer(low=1), seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+def price_question(trials: int, seed: int, epsilon: float, run=compute) -> Question:
+    r"""Predict, then reveal (before "the price of k"): by how much the samples the private selection needs grow from
+    the fewest to the most hypotheses of :data:`K_GRID`; the answer is the ratio of the Monte Carlo curve
+    (:func:`price_of_k`) the figure draws, and the privacy term of the guarantee,
+    :math:`\ln(k_{\max}/\beta)/\ln(k_{\min}/\beta)`, falls in the same choice.
+
+    >>> from dpcore.experiments import compute
+    >>> question = price_question(20, 0, 1.0, run=compute)
+    >>> question.choices[question.answer]
+    'More, but far less than k: between ×1.1 and ×6'
+    """
+    fewest, most = K_GRID[0], K_GRID[-1]
+    curve = price_of_k(trials, seed, epsilon, run=run)
+    needed, theory = curve["needed"][[0, -1]], curve["theory"][[0, -1]]
+    measured = bool(np.all(np.isfinite(needed)))
+    growth = float(needed[1] / needed[0]) if measured else float(theory[1] / theory[0])
+    source = (f"The Monte Carlo run needs {needed[0]:,.0f} samples at k = {fewest} and {needed[1]:,.0f} at k = {most}: "
+              f"×{growth:.1f}." if measured else
+              f"The Monte Carlo run does not reach the target at every k here; the guarantee's privacy term grows "
+              f"×{growth:.2f}.")
+    return Question(
+        key="price",
+        prompt=(f"A private tournament picks among k hypotheses at ε = {epsilon:g}. From k = {fewest} to k = {most} "
+                f"(×{most / fewest:.0f} more hypotheses, ×{most * (most - 1) / (fewest * (fewest - 1)):.0f} more "
+                "contests), how much do the samples it needs grow?"),
+        choices=("Not at all (less than ×1.1)", "More, but far less than k: between ×1.1 and ×6",
+                 f"About ×{most / fewest:.0f}: in proportion to k", "Like the number of contests: ×50 or more"),
+        answer=bucket(growth, (1.1, 6.0, 50.0)),
+        explanation=(f"{source} The exponential mechanism pays about ln(k/β)/ε in score to choose among k "
+                     f"candidates, whatever the number of contests: the guarantee's privacy term grows "
+                     f"×{theory[1] / theory[0]:.2f} (the dashed line). On the figure's logarithmic k axis that is a "
+                     "straight line: the same number of extra samples for every doubling of k."))

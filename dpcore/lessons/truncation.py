@@ -32,12 +32,14 @@ from ..estimators.truncated_mle import (
     truncated_mle_mean,
 )
 from ..experiments import SweepResult, compute, fit_power_law, run_sweep, trials_for_budget
+from .questions import Question, bucket
 
 __all__ = ["FAMILIES", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_EPSILONS", "TRUE_MEAN", "WARM_START",
            "SURVIVAL_RADIUS", "DELTA", "TRUNCATED_MEAN", "SWEEP_BUDGET", "TRADEOFF_RADIUS_MAX", "SWEEP_METHODS",
            "BIAS_CORRECTION_METHODS", "OneRun", "moment_order", "law", "sweep_budget", "bias_frame", "one_run",
            "window_caption", "bias_noise_tradeoff", "error_sweep", "error_vs_n", "rate_companions", "theory_slope",
-           "private_slope", "slope_note", "bias_correction_sweep", "bias_correction", "bias_companions", "takeaways"]
+           "private_slope", "slope_note", "bias_correction_sweep", "bias_correction", "bias_companions", "takeaways",
+           "radius_question"]
 
 FAMILIES = distributions.FAMILIES  #: the distributions the page offers
 MOMENTS = ("2", "2.5", "3", "4", "6", "10", "inf")  #: the moment orders k (labels; "inf" = the Gaussian)
@@ -203,17 +205,16 @@ def bias_noise_tradeoff(family: str, moment: str, n: int, epsilon: float) -> dic
 
 @validated(**_ONE_RUN)
 def window_caption(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int) -> str:
-    """The one-run caption: the share clipped, the bias and the noise at radius ``radius``, and the best radius.
+    """The one-run caption: the share clipped, the bias and the noise at radius ``radius`` (the best radius is the
+    answer of :func:`radius_question`, revealed with the trade-off figure).
 
     >>> window_caption("lomax", "3", 10_000, 2.0, 1.0, 0).split(":")[0]
     'Window radius t = 2'
     """
     run = one_run(family, moment, n, radius, epsilon, seed)
-    curve = bias_noise_tradeoff(family, moment, n, epsilon)
     return (f"Window radius t = {radius:g}: {100 * run.clipped_fraction:.2f} % of points clipped (counted "
             f"on the data without noise: not private), exact bias {run.bias:+.4f}, privacy noise sd "
-            f"{run.noise_sd:.4f}. The best radius for this distribution is t = {curve['best']:.3g} (root MSE "
-            f"{curve['best_rmse']:.4f}).")
+            f"{run.noise_sd:.4f}.")
 
 
 # --------------------------------------------------------------------------------------- error vs n
@@ -403,7 +404,7 @@ def _naive_vs_ksu20(result: SweepResult, moment: str) -> str:
                     for method in ("ksu20", "naive_window"))
     ratio = naive[0] / ksu20[0]
     head = (f"At n = {N_GRID[0]:,} and k = {moment} the naive window [−R, R]'s median error is {naive[0]:.2g}, "
-            f"the KSU20 estimator's {ksu20[0]:.2g}")
+            f"the private-range-then-clip estimator's {ksu20[0]:.2g}")
     if ratio >= 2:
         return (head + f" ({ratio:.0f}× smaller): finding the window privately is what makes clipping pay, because "
                 f"the naive window's noise grows with the public bound R = {MEAN_RANGE:g}. "
@@ -447,3 +448,28 @@ def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, s
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
         f"{matched_error:.4f} — {naive_error / matched_error:.0f}× smaller for the same privacy.",
     ]
+
+
+@validated(family=Choice(FAMILIES), moment=Choice(MOMENTS), n=Integer(low=2), epsilon=EPSILON)
+def radius_question(family: str, moment: str, n: int, epsilon: float) -> Question:
+    r"""Predict, then reveal (before the bias-noise trade-off): which clipping radius t gives the smallest error of
+    the clipped Laplace mean; the answer is the best radius of :func:`bias_noise_tradeoff`.
+
+    >>> question = radius_question("lomax", "3", 10_000, 1.0)
+    >>> question.choices[question.answer]
+    '3 < t ≤ 10'
+    """
+    curve = bias_noise_tradeoff(family, moment, n, epsilon)
+    tails = "Gaussian tails" if moment == "inf" else f"tails with E|X − μ|^{moment} = 1"
+    return Question(
+        key="radius",
+        prompt=(f"n = {n:,} points from the {family} distribution ({tails}) are clipped to the window "
+                f"[μ − t, μ + t], and their mean gets Laplace noise of scale 2t/(εn) at ε = {epsilon:g}. Which window "
+                "radius t gives the smallest error?"),
+        choices=("t ≤ 1: clip hard, the least noise", "1 < t ≤ 3", "3 < t ≤ 10", "10 < t ≤ 30",
+                 "t > 30: barely clip, the least bias"),
+        answer=bucket(curve["best"], (1.0, 3.0, 10.0, 30.0)),
+        explanation=(f"The noise grows like t (its standard deviation is √2·2t/(εn)) while the bias from the "
+                     f"clipped tail shrinks as t grows; their sum is smallest at t = {curve['best']:.2f}, with a "
+                     f"root mean squared error of {curve['best_rmse']:.3g}. The figure's total curve bottoms out "
+                     "there."))

@@ -28,9 +28,12 @@ def assert_clean_and_animated(at: AppTest, animated: dict[str, str]) -> dict[str
     return specs
 
 
-def run(script: str, timeout: float = 30, **query: str) -> AppTest:
-    """Run ``script`` (absolute path) once with the given URL query parameters."""
+def run(script: str, timeout: float = 30, answered: bool = True, **query: str) -> AppTest:
+    """Run ``script`` (absolute path) once with the given URL query parameters; ``answered`` opens it with every
+    predict-then-reveal question revealed (``?reveal=1``), so that the figures behind them are drawn at once."""
     at = AppTest.from_file(script, default_timeout=timeout)
+    if answered:
+        query = {"reveal": "1", **query}
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()

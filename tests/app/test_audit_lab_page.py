@@ -22,7 +22,7 @@ def verdicts(at) -> list[str]:
 def test_page_runs_at_defaults_and_catches_the_broken_variant(default_page):
     specs = assert_clean_and_animated(default_page, {"audit_histograms": LAST})
     assert {"audit_histograms", "bound_vs_draws", "attacker_plane"} <= set(specs)
-    assert dict(default_page.query_params) == {"mechanism": "laplace-count", "variant": "A", "eps": "1",
+    assert dict(default_page.query_params) == {"reveal": "1", "mechanism": "laplace-count", "variant": "A", "eps": "1",
                                                "draws": "200000", "conf": "0.95", "seed": "0"}
     assert lesson.variant_letters("laplace-count", 0)[0] == "noise halved"  # seed 0 puts the bug under A
     assert verdicts(default_page) == [lesson.verdict("laplace-count", "A", 1.0, lesson.DRAWS, 0.95, 0)]

@@ -60,3 +60,24 @@ def test_every_page_has_the_glossary_in_its_sidebar(info):
     text = glossary.markdown[0].value
     assert [line.split("**")[1] for line in text.splitlines()] == list(TERMS)
     assert "- **δ (delta)**: A small probability with which the ε promise may fail" in text
+
+
+def test_the_home_page_places_the_sliders_against_deployed_epsilons():
+    """The table of deployed ε: what each publisher reported, sorted by ε, with the odds and the attacker's belief
+    each implies (computed, not typed), and a source for every row."""
+    from dpcore.lessons.home import BELIEF, DEPLOYMENTS, ODDS, deployment_table
+
+    at = run(str(ROOT / "app.py"))
+    (table,) = [frame.value for frame in at.dataframe if "source" in frame.value.columns]
+    rows = deployment_table()
+    assert table["ε"].tolist() == [row["ε"] for row in rows] == sorted((f"{d.epsilon:g}" for d in DEPLOYMENTS),
+                                                                         key=float)
+    for row, epsilon in zip(rows, sorted(d.epsilon for d in DEPLOYMENTS)):
+        factor = row[ODDS].lstrip("×").replace(",", "")
+        assert float(factor) == pytest.approx(math.exp(epsilon), rel=0.05)  # two significant digits at least
+        belief = row[BELIEF]
+        assert belief == "over 99.99 %" if belief_after(epsilon) >= 0.9999 else \
+            float(belief.removesuffix(" %")) == pytest.approx(100 * belief_after(epsilon), abs=0.05)
+        assert "(20" in row["source"]  # authors and year
+    assert {"local", "central"} == {d.model for d in DEPLOYMENTS}
+    assert rows[-1]["δ"] == "7e-09" and rows[-1]["ε"] == "34.9"  # LinkedIn's monthly (34.9, 7 × 10⁻⁹)

@@ -18,7 +18,8 @@ def test_page_runs_at_defaults_with_every_figure(default_page):
     specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"election", "median_score", "median_density", *ANIMATED} <= set(specs)
     assert "sdp_disk" not in specs  # the SDP section is solved only on request
-    assert dict(default_page.query_params) == {"eps": "0.1", "n": "100", "trials": "200", "seed": "0", "mc": "0"}
+    assert dict(default_page.query_params) == {"reveal": "1", "eps": "0.1", "n": "100", "trials": "200", "seed": "0",
+                                               "mc": "0"}
 
 
 def test_election_bars_show_both_conventions_exactly(default_page):
@@ -79,7 +80,8 @@ def test_clipping_beats_group_privacy_once_users_hold_many_examples(default_page
 def test_takeaways_and_captions_are_the_lessons(default_page):
     notes = next(text for text in texts(default_page.markdown) if text.startswith("- At ε = 0.1 the leader C"))
     assert notes == "\n".join(f"- {line}" for line in lesson.takeaways(0.1, 100, 200, 0))
-    assert texts(default_page.caption)[1:3] == [lesson.savings_note(), lesson.median_note(100, 0.1, 0)]
+    captions = [text for text in texts(default_page.caption) if not text.startswith("In words: ")]  # figures' own
+    assert captions[1:3] == [lesson.savings_note(), lesson.median_note(100, 0.1, 0)]
 
 
 def test_every_monte_carlo_animation_is_offered_for_download(default_page):

@@ -25,7 +25,7 @@ PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "tradeoff", "composition")
 DIMENSIONS = ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 CLASSICAL = {"Gaussian (classical)", "Gaussian (classical) (theory)"}
-SLIDERS = ("eps", "delta", "d", "n", "k", "trials")
+SLIDERS = ("eps", "delta", "d", "n", "releases", "trials")
 
 
 def run_page(**query: str) -> AppTest:
@@ -56,7 +56,8 @@ def default_page() -> AppTest:
 
 
 def test_page_runs_at_defaults(default_page):
-    assert widget_values(default_page, SLIDERS) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, k=100, trials=200, seed=0)
+    assert widget_values(default_page, SLIDERS) == dict(eps=1.0, delta=1e-6, d=64, n=10_000, releases=100,
+                                                        trials=200, seed=0)
     specs = assert_healthy(default_page)
     assert (default_page.error, default_page.warning, default_page.info) == ([], [], [])
     assert set(ANIMATED) | {"clouds"} <= set(specs)
@@ -142,10 +143,10 @@ def test_delta_of_one_in_the_url_is_clamped():
 
 
 def test_url_round_trip():
-    query = dict(eps="0.3", delta="1e-08", d="16", n="3000", k="30", trials="100", seed="7")
+    query = dict(eps="0.3", delta="1e-08", d="16", n="3000", releases="30", trials="100", seed="7")
     at = run_page(**query)
     assert not at.exception and not at.error and not at.warning and not at.info
-    assert widget_values(at, SLIDERS) == dict(eps=0.3, delta=1e-8, d=16, n=3000, k=30, trials=100, seed=7)
+    assert widget_values(at, SLIDERS) == dict(eps=0.3, delta=1e-8, d=16, n=3000, releases=30, trials=100, seed=7)
     assert {key: at.query_params[key] for key in query} == query  # the URL states the page exactly
 
     at.select_slider(key="w_d").set_value(256).run()
@@ -189,3 +190,14 @@ def test_the_tradeoff_curves_open_on_the_sidebars_epsilon_with_the_lessons_numbe
     np.testing.assert_allclose(shown["Laplace"], curves["laplace"])
     np.testing.assert_allclose(shown["Gaussian (analytic)"], curves["gaussian"])
     assert lesson.tradeoff_caption(2.0, 1e-5) in texts(at.caption)
+
+
+def test_a_saved_link_with_the_old_key_k_sets_the_releases_and_the_address_is_rewritten():
+    """Teachers' saved links said k= for the composed releases; the control is now releases= beside its chart."""
+    at = run_page(k="30")
+    assert not at.exception and not at.error and not at.warning
+    assert at.select_slider(key="w_releases").value == 30
+    assert at.query_params["releases"] == "30" and "k" not in at.query_params
+    line = charts(at)["composition"]["layout"]["shapes"][0]
+    assert line["x0"] == line["x1"] == 30  # the dotted line marks the chosen k on the chart beside the control
+    assert any("After k = 30 releases" in text for text in texts(at.markdown))

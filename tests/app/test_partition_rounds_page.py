@@ -33,8 +33,9 @@ default_page = page_fixture("partition_rounds.py")
 
 def test_page_runs_at_defaults_with_every_figure(default_page):
     assert_clean_and_animated(default_page, ANIMATED)
-    assert dict(default_page.query_params) == {"eps": "1", "d": "1024", "n": "1000000", "profile": "log-uniform",
-                                               "delta": "1e-06", "trials": "30", "seed": "0", "mc": "0"}
+    assert dict(default_page.query_params) == {"reveal": "1", "eps": "1", "d": "1024", "n": "1000000",
+                                               "profile": "log-uniform", "delta": "1e-06", "trials": "30", "seed": "0",
+                                               "mc": "0"}
 
 
 def test_rounds_animation_replays_the_trace(default_page):

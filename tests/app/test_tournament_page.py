@@ -34,8 +34,8 @@ def default_page():
 def test_page_runs_at_defaults_with_every_figure(default_page):
     specs = assert_clean_and_animated(default_page, ANIMATED)
     assert {"contest", "win_matrix", "scores", "plane_scores", "plane_probabilities", *ANIMATED} <= set(specs)
-    assert dict(default_page.query_params) == {"eps": "0.1", "n": "300", "k": "41", "a": "0.3", "b": "0.8",
-                                               "m": "16", "trials": "100", "seed": "0", "mc": "0"}
+    assert dict(default_page.query_params) == {"reveal": "1", "eps": "0.1", "n": "300", "hypotheses": "41", "a": "0.3",
+                                               "b": "0.8", "m": "16", "trials": "100", "seed": "0", "mc": "0"}
 
 
 def test_contest_title_states_the_exact_scheffe_probabilities(default_page):
@@ -103,19 +103,19 @@ def test_presentation_mode_keeps_the_formulas_and_drops_the_prose(default_page):
     assert any(text.startswith("The histogram is the data") for text in texts(default_page.markdown))
 
 
-@pytest.mark.parametrize("query", [dict(eps="0.01", n="30", k="321", m="256"),
-                                   dict(eps="5", n="10000", k="21", m="1", a="-2", b="2")])
+@pytest.mark.parametrize("query", [dict(eps="0.01", n="30", hypotheses="321", m="256"),
+                                   dict(eps="5", n="10000", hypotheses="21", m="1", a="-2", b="2")])
 def test_extreme_controls(query):
     at = run_page(**query)
     assert not at.exception and not at.error and not at.warning
-    assert at.select_slider(key="w_k").value == int(query["k"])
+    assert at.select_slider(key="w_hypotheses").value == int(query["hypotheses"])
 
 
 @pytest.mark.parametrize("query, level, words", [
     (dict(eps="abc"), "error", "Invalid eps='abc'"),
     (dict(n="5"), "warning", "clamped to 30"),
     (dict(a="0.3", b="0.3"), "warning", "two different hypotheses"),
-    (dict(k="40"), "info", "using the nearest, 41"),
+    (dict(hypotheses="40"), "info", "using the nearest, 41"),
 ])
 def test_bad_links_give_messages_not_tracebacks(query, level, words):
     at = run_page(**query)
@@ -139,3 +139,11 @@ def test_equal_contest_means_get_one_message_in_the_pages_words_and_every_other_
     others = {"win_matrix", "scores", "tv_vs_n", "price_of_k", "users_needed", "user_tv", "plane_scores",
               "plane_probabilities"}
     assert set(charts(at)) == others
+
+
+def test_a_saved_link_with_the_old_key_k_sets_the_hypotheses():
+    """Teachers' saved links said k= for the number of hypotheses; the key is now hypotheses=."""
+    at = run_page(k="81")
+    assert not at.exception and not at.error and not at.warning
+    assert at.select_slider(key="w_hypotheses").value == 81
+    assert at.query_params["hypotheses"] == "81" and "k" not in at.query_params

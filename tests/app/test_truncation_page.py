@@ -21,8 +21,8 @@ EPSILON_FRAMES = ["0.25", "0.5", "1", "2", "4"]
 ANIMATED = ("error_vs_n", "bias_correction")
 CHARTS = {"clipping_histogram", "bias_noise_tradeoff", *ANIMATED}
 SLIDERS = ("eps", "n", "t", "trials")
-RADIOS = ("k", "family")
-DEFAULTS = dict(eps=1.0, k="3", family="lomax", n=10_000, t=2.0, trials=200, seed=0)
+RADIOS = ("moment", "family")
+DEFAULTS = dict(eps=1.0, moment="3", family="lomax", n=10_000, t=2.0, trials=200, seed=0)
 PRIVATE = "private part (bias + noise)"
 SLOPE = re.compile(r"Measured log–log slope of the private part at k = (\S+): \*\*(-?\d+\.\d+)\*\*; "
                    r"theory −\(k−1\)/k = \*\*(-?\d+\.\d+)\*\*")
@@ -83,20 +83,20 @@ def test_page_runs_at_defaults(default_page):
     assert active_frame(specs["error_vs_n"]) == "3"  # the sidebar's k
     assert active_frame(specs["bias_correction"]) == "1"  # the sidebar's ε
     assert {key: default_page.query_params[key] for key in DEFAULTS} == dict(
-        eps="1", k="3", family="lomax", n="10000", t="2", trials="200", seed="0")
+        eps="1", moment="3", family="lomax", n="10000", t="2", trials="200", seed="0")
 
 
 def test_error_figure_shows_the_library_sweep(default_page):
     """Frame k = 3 plots truncation.error_sweep's medians (streams keyed by values: a k = 3 sweep gives the same
     numbers), the naive window is ≥ 5× worse than KSU20 at n = 10^3, 10^4, and KSU20's error falls with n."""
     traces = frame_traces(charts(default_page)["error_vs_n"], "3")
-    n_grid = decode(traces["KSU20 estimator"]["x"]).astype(int)
+    n_grid = decode(traces["private range, then clip"]["x"]).astype(int)
     np.testing.assert_array_equal(n_grid, [100, 300, 1000, 3000, 10_000, 30_000, 100_000])
     result = truncation.error_sweep("lomax", [3.0], n_grid, 1.0, 400_000, 0, mean_range=1000.0)
     for method in truncation.SWEEP_METHODS:
         # the page serves the stored sweep; a fresh run on another CPU differs in the last bits (precomputed_check)
         np.testing.assert_allclose(decode(traces[LABELS[method]]["y"]), result.curve(method, "n")["median"], rtol=1e-6)
-    ksu20, naive = decode(traces["KSU20 estimator"]["y"]), decode(traces["naive"]["y"])
+    ksu20, naive = decode(traces["private range, then clip"]["y"]), decode(traces["naive"]["y"])
     assert np.all((naive / ksu20)[(n_grid >= 1000) & (n_grid <= 10_000)] >= 5)
     assert np.all(np.diff(ksu20[n_grid >= 1000]) < 0)
 
@@ -141,8 +141,8 @@ def test_clipped_bar_follows_t(default_page):
 
 
 @pytest.mark.parametrize("query", [
-    dict(n="10", eps="0.01", k="2"),  # the issue's extreme controls
-    dict(k="inf", family="two-point", t="100"),
+    dict(n="10", eps="0.01", moment="2"),  # the issue's extreme controls
+    dict(moment="inf", family="two-point", t="100"),
     dict(n="1000000"),
 ])
 def test_extreme_controls(query):
@@ -152,7 +152,7 @@ def test_extreme_controls(query):
     values = widget_values(at, SLIDERS, RADIOS)
     for key, raw in query.items():
         assert values[key] == (raw if key in RADIOS else float(raw))
-    k = query.get("k", "3")
+    k = query.get("moment", "3")
     assert active_frame(specs["error_vs_n"]) == k
     label, slope, theory = measured_slope(at)
     assert label == k and theory == (-1.0 if k == "inf" else round(-(float(k) - 1) / float(k), 2))
@@ -162,7 +162,7 @@ def test_extreme_controls(query):
 
 
 @pytest.mark.parametrize("key, raw, level, words, repaired", [
-    ("k", "1", "error", ["k='1'", "not one of 2, 2.5, 3, 4, 6, 10, inf", "default 3"], "3"),
+    ("moment", "1", "error", ["moment='1'", "not one of 2, 2.5, 3, 4, 6, 10, inf", "default 3"], "3"),
     ("family", "cauchy", "error", ["family='cauchy'", "not one of lomax"], "lomax"),
     ("eps", "abc", "error", ["eps='abc'", "not a number"], "1"),
     ("t", "-3", "warning", ["t=-3", "outside [0.1, 100]", "clamped to 0.1"], "0.1"),
@@ -180,17 +180,17 @@ def test_bad_url_parameters_give_a_message(key, raw, level, words, repaired):
 
 
 def test_url_round_trip():
-    query = dict(eps="0.5", k="4", family="student-t", n="3000", t="5", trials="100", seed="7")
+    query = dict(eps="0.5", moment="4", family="student-t", n="3000", t="5", trials="100", seed="7")
     at = run_page(**query)
     assert_healthy(at)
     assert not at.error and not at.warning and not at.info
-    assert widget_values(at, SLIDERS, RADIOS) == dict(eps=0.5, k="4", family="student-t", n=3000, t=5.0, trials=100,
-                                                      seed=7)
+    assert widget_values(at, SLIDERS, RADIOS) == dict(eps=0.5, moment="4", family="student-t", n=3000, t=5.0,
+                                                      trials=100, seed=7)
     assert {key: at.query_params[key] for key in query} == query  # the URL states the page exactly
     assert active_frame(charts(at)["error_vs_n"]) == "4" and active_frame(charts(at)["bias_correction"]) == "0.5"
 
-    at.radio(key="w_k").set_value("6").run()
-    assert at.query_params["k"] == "6"  # the URL follows the widget
+    at.radio(key="w_moment").set_value("6").run()
+    assert at.query_params["moment"] == "6"  # the URL follows the widget
     moved = charts(at)
     assert active_frame(moved["error_vs_n"]) == "6"
     assert measured_slope(at)[0] == "6"
@@ -233,3 +233,11 @@ def test_both_animated_sweeps_are_offered_for_download(default_page):
     assert offered["error_vs_n"][1] == dict(family="lomax", epsilon=1.0, trials=200, seed=0, start="3")
     assert offered["bias_correction"][1] == dict(trials=200, seed=0, start="1")
     assert_downloads(run_page(), list(ANIMATED))
+
+
+def test_a_saved_link_with_the_old_key_k_sets_the_moment_order():
+    """Teachers' saved links said k= for the moment order; the key is now moment= (one letter had four meanings)."""
+    at = run_page(k="4")
+    assert not at.exception and not at.error and not at.warning
+    assert at.radio(key="w_moment").value == "4"
+    assert at.query_params["moment"] == "4" and "k" not in at.query_params

@@ -1,10 +1,17 @@
 """ui: URL parsing (pure), controls <-> URL sync through AppTest, guard, presentation mode."""
 
+import helpers
 import pytest
-from helpers import SCRIPTS, run, texts
+from helpers import SCRIPTS, texts
 from streamlit.testing.v1 import AppTest
 
 import ui
+
+
+def run(script: str, **query: str) -> AppTest:
+    """The test scripts are not lab pages: no predict-then-reveal question, so no ``reveal`` key in their URL."""
+    return helpers.run(script, answered=False, **query)
+
 
 CONTROLS = str(SCRIPTS / "controls_page.py")
 GUARD = str(SCRIPTS / "guard_page.py")

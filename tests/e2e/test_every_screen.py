@@ -18,7 +18,9 @@ from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
 
 from registry import PAGES
 
-SCREENS = {"projector": (dict(width=1280, height=720), "present=1"), "phone": (dict(width=390, height=844), "")}
+# Every question revealed (reveal=1), so that the figures behind predict-then-reveal questions are measured too.
+SCREENS = {"projector": (dict(width=1280, height=720), "present=1&reveal=1"),
+           "phone": (dict(width=390, height=844), "reveal=1")}
 MIN_PLOT_SHARE = 0.6
 MIN_TEXT_PX = 14
 

@@ -86,6 +86,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
                          scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
     fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
                       hovermode="closest", height=560 if presentation else 480)
+    fig.update_layout(title_pad_b=28)  # room for the panel titles under the figure's own (they overlapped)
     return fig
 
 
@@ -185,18 +186,22 @@ def privacy_profiles(presentation: bool = False) -> go.Figure:
                           presentation=presentation, start="1")
 
 
-@validated(delta=DELTA, presentation=_FLAG)
-def composition(delta: float, presentation: bool = False) -> go.Figure:
+@validated(delta=DELTA, releases=Integer(low=1), presentation=_FLAG)
+def composition(delta: float, releases: int | None = None, presentation: bool = False) -> go.Figure:
     """Total ε at δ after k releases by four accountings, one frame per per-release ε₀ of
     :data:`~dpcore.lessons.noise_tradeoff.RELEASE_EPSILON_FRAMES`
-    (:func:`dpcore.lessons.noise_tradeoff.composition_curves`)."""
-    releases = np.array(lesson.RELEASES, dtype=float)
+    (:func:`dpcore.lessons.noise_tradeoff.composition_curves`), with a dotted line at k = ``releases`` if given."""
+    counts = np.array(lesson.RELEASES, dtype=float)
     frames = []
     for release_epsilon in lesson.RELEASE_EPSILON_FRAMES:
         totals = lesson.composition_curves(release_epsilon, delta)
         frames.append(FrameData(f"{release_epsilon:g}", [
-            Series(COMPOSITION_CURVES[key][0], releases, values, color=COMPOSITION_CURVES[key][1])
+            Series(COMPOSITION_CURVES[key][0], counts, values, color=COMPOSITION_CURVES[key][1])
             for key, values in totals.items()]))
-    return animated_sweep(frames, x_title="number of releases k", y_title=f"total ε at δ = {delta:g}",
-                          frame_title="per-release ε₀", title="Composition: total ε after k releases",
-                          presentation=presentation, start="0.1")
+    fig = animated_sweep(frames, x_title="number of releases k", y_title=f"total ε at δ = {delta:g}",
+                         frame_title="per-release ε₀", title="Composition: total ε after k releases",
+                         presentation=presentation, start="0.1")
+    if releases is not None:
+        fig.add_vline(x=releases, line=dict(color="#555555", dash="dot", width=2),
+                      label=dict(text=f"k = {releases:,}", textposition="end", yanchor="top", xanchor="right"))
+    return fig

@@ -1,0 +1,148 @@
+"""Predict, then reveal, and the teacher view, on every topic page (AppTest).
+
+A student sees the question before its figure, guesses, reveals: the figure appears with the verdict and the
+answer computed from the page's numbers. The teacher view (``?teacher=1``) shows the discussion questions, every
+answer at once, and links to the settings worth showing live, each a valid state of its page.
+"""
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from helpers import ROOT, charts, page_path, run, texts
+
+import registry
+from dpcore import experiments
+from dpcore.lessons import exponential_mechanism, noise_tradeoff, partition_rounds, tournament, truncation
+from ui.page import PAGE_SPECS
+from ui.params import parse_param
+from ui.text import PageText
+
+STORED = ROOT / "assets" / "precomputed"
+
+
+def stored(function, **params):
+    """The stored sweeps the page serves at its defaults."""
+    return experiments.load_or_run(STORED, function, **params)
+
+
+#: page script -> (question key, the chart it hides or None for the block table, the question at the defaults)
+QUESTIONS = {
+    "noise_tradeoff.py": ("crossover", "error_vs_d", lambda: noise_tradeoff.crossover_question(1.0, 1e-6)),
+    "exponential_mechanism.py": ("election", "election", lambda: exponential_mechanism.election_question(0.1)),
+    "truncation.py": ("radius", "bias_noise_tradeoff", lambda: truncation.radius_question("lomax", "3", 10_000, 1.0)),
+    "tournament.py": ("price", "price_of_k", lambda: tournament.price_question(100, 0, 0.1, run=stored)),
+    "partition_rounds.py": ("composition", None, lambda: partition_rounds.composition_question(
+        partition_rounds.one_run("log-uniform", 1024, 1_000_000, 1.0))),
+}
+TOPIC_PAGES = [info for info in registry.PAGES if info.script.removeprefix("app_pages/") in QUESTIONS]
+LINK = re.compile(r"\]\((/[^)]*)\)")
+
+
+def open_page(script: str, **query: str):
+    return run(page_path(script), timeout=120, answered=False, **query)
+
+
+def block_table_shown(at) -> bool:
+    return any("ε on these rows" in frame.value.columns for frame in at.dataframe)
+
+
+@pytest.mark.parametrize("script", QUESTIONS)
+def test_a_wrong_guess_then_reveal_shows_the_figure_and_the_computed_answer(script):
+    key, chart, expected = QUESTIONS[script]
+    at = open_page(script)
+    assert not at.exception and not at.error
+    radio = at.radio(key=f"guess_{key}")
+    assert radio.value is None  # nothing is pre-selected: the student commits first
+    assert chart not in charts(at) if chart else not block_table_shown(at)
+    question = expected()
+    assert f"**Predict first:** {question.prompt}" in texts(at.markdown)
+    wrong = question.choices[(question.answer + 1) % len(question.choices)]
+    radio.set_value(wrong)
+    at.button(key=f"reveal_{key}").click().run()
+    assert not at.exception
+    assert chart in charts(at) if chart else block_table_shown(at)
+    assert texts(at.error) == [question.feedback(question.choices.index(wrong))] and not at.success
+    assert texts(at.error)[0].startswith("Not quite: you said")
+
+
+def test_a_right_guess_is_confirmed_and_stays_revealed_when_the_settings_change():
+    at = open_page("truncation.py")
+    question = truncation.radius_question("lomax", "3", 10_000, 1.0)
+    at.radio(key="guess_radius").set_value(question.choices[question.answer])
+    at.button(key="reveal_radius").click().run()
+    assert texts(at.success) == [question.feedback(question.answer)]
+    at.select_slider(key="w_n").set_value(1_000_000).run()  # a new n: the answer is recomputed, the figure stays
+    moved = truncation.radius_question("lomax", "3", 1_000_000, 1.0)
+    assert "bias_noise_tradeoff" in charts(at)
+    assert moved.explanation in (texts(at.success) + texts(at.error))[0]
+    assert moved.explanation != question.explanation  # the best radius moves with n
+
+
+def test_revealing_without_a_guess_gives_the_answer_plainly():
+    at = open_page("exponential_mechanism.py")
+    at.button(key="reveal_election").click().run()
+    question = exponential_mechanism.election_question(0.1)
+    assert f":material/lightbulb: {question.feedback(None)}" in texts(at.markdown)
+    assert not at.success and not at.error and "election" in charts(at)
+
+
+def test_presentation_mode_asks_the_question_big():
+    at = open_page("noise_tradeoff.py", present="1")
+    question = noise_tradeoff.crossover_question(1.0, 1e-6)
+    assert f"### **Predict first:** {question.prompt}" in texts(at.markdown)
+
+
+# ---------------------------------------------------------------------------------------------------- teacher view
+@pytest.mark.parametrize("info", TOPIC_PAGES, ids=lambda info: info.url_path)
+def test_the_teacher_view_shows_discussion_and_every_answer(info):
+    script = info.script.removeprefix("app_pages/")
+    key, chart, _ = QUESTIONS[script]
+    student = open_page(script)
+    assert not [e for e in student.expander if e.label.startswith("Teacher view")]
+    at = open_page(script, teacher="1")
+    assert not at.exception and not at.error and not at.warning
+    panel = next(e for e in at.expander if e.label.startswith("Teacher view"))
+    shown = "\n".join(texts(panel.markdown))
+    assert "Questions for discussion" in shown and shown.count("Answer:") >= 3
+    assert not at.get("radio") or f"guess_{key}" not in [r.key for r in at.radio]  # answered, not asked
+    assert chart in charts(at) if chart else block_table_shown(at)
+    assert any(text.startswith(":material/lightbulb: The answer:") for text in texts(at.markdown))
+    assert at.query_params["teacher"] == "1"
+
+
+@pytest.mark.parametrize("info", TOPIC_PAGES, ids=lambda info: info.url_path)
+def test_every_live_setting_link_opens_a_valid_state_of_its_page(info):
+    """Each link of the teacher view points at a page of the lab and sets only its current keys (no alias) to values
+    its controls hold exactly (no clamping, no snapping), and keeps the teacher view on."""
+    text = PageText.load(page_path(info.script.removeprefix("app_pages/")).removesuffix(".py") + ".md")
+    links = LINK.findall(text.parts["teacher"])
+    assert len(links) >= 2
+    specs = {spec.key: spec for spec in open_page(info.script.removeprefix("app_pages/")).session_state[PAGE_SPECS]}
+    for link in links:
+        parts = urlsplit(link)
+        assert parts.path == f"/{info.url_path}", link
+        query = dict(parse_qsl(parts.query))
+        assert query.pop("teacher") == "1", link
+        for key, value in query.items():
+            assert key in specs, (link, key)
+            assert parse_param(specs[key], value)[1] == [], (link, key)  # not clamped, not snapped
+
+
+# ---------------------------------------------------------------------------------------------------- draw again
+def test_draw_again_advances_the_seed_in_the_url_and_the_link_reproduces_the_draw():
+    at = run(page_path("noise_tradeoff.py"), timeout=120, seed="41")
+    before = charts(at)["clouds"]
+    at.button(key="draw_again").click().run()
+    assert at.number_input(key="w_seed").value == 42 and at.query_params["seed"] == "42"
+    drawn = charts(at)["clouds"]
+    assert drawn["data"] != before["data"]  # new data and noise
+    again = run(page_path("noise_tradeoff.py"), timeout=120, seed="42")
+    assert charts(again)["clouds"]["data"] == drawn["data"]  # the same URL, the same figure
+
+
+def test_every_figure_says_what_it_shows_in_words():
+    at = run(page_path("truncation.py"), timeout=120)
+    sentences = [text for text in texts(at.caption) if text.startswith("In words: ")]
+    assert len(sentences) == len(charts(at))
+    assert any("total MSE falls from" in text and "to its lowest" in text for text in sentences)
