@@ -37,4 +37,7 @@ TERMS: dict[str, str] = {
     "Monte Carlo trials": "Independent repetitions of a simulation; the curves show their median and a 10–90 % band.",
     "audit": "A statistical test of a privacy claim from a mechanism's outputs: it gives a lower bound on ε, never a "
              "proof of privacy.",
+    "k (the letter)": "Counts one thing per page, as its papers write it: composed releases (pure vs approximate DP), "
+                      "candidates (exponential mechanism), the order of the bounded moment E|X − μ|^k (truncation), "
+                      "hypotheses (tournament). The page's control says which.",
 }
