@@ -131,8 +131,10 @@ def deployment_table() -> list[dict]:
 
 
 def _percent(belief: float) -> str:
-    """A belief as a percentage, never rounded up to a certainty it is not: 73.1 %, over 99.99 %."""
-    return f"{100 * belief:.3g} %" if belief < 0.9999 else "over 99.99 %"
+    """A belief as a percentage, never rounded up to a certainty it is not: 73.1 %, 99.97 %, over 99.99 %."""
+    if belief < 0.99:
+        return f"{100 * belief:.3g} %"
+    return f"{100 * belief:.2f} %" if belief < 0.9999 else "over 99.99 %"
 
 
 def _times(factor: float) -> str:

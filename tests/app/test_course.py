@@ -76,6 +76,7 @@ def test_the_home_page_places_the_sliders_against_deployed_epsilons():
         factor = row[ODDS].lstrip("×").replace(",", "")
         assert float(factor) == pytest.approx(math.exp(epsilon), rel=0.05)  # two significant digits at least
         belief = row[BELIEF]
+        assert not belief.startswith("100")  # a belief below certainty is never shown as certainty (99.97 % at ε = 8)
         assert belief == "over 99.99 %" if belief_after(epsilon) >= 0.9999 else \
             float(belief.removesuffix(" %")) == pytest.approx(100 * belief_after(epsilon), abs=0.05)
         assert "(20" in row["source"]  # authors and year
