@@ -3,7 +3,6 @@
 import streamlit as st
 
 import ui
-from dpcore import accounting
 from dpcore.lessons import noise_tradeoff as lesson
 from dpcore.viz.figures import noise_tradeoff as figures
 
@@ -33,7 +32,7 @@ with page.section("one-run"):
     page.figure("clouds", figures.clouds, n=n, epsilon=epsilon, delta=delta, seed=seed)
     page.draw_again()
 with page.section("error-vs-n", epsilon=f"{epsilon:g}",
-                  zcdp_epsilon=f"{accounting.zcdp_to_approx(accounting.pure_to_zcdp(epsilon), delta):.3g}"):
+                  zcdp_epsilon=f"{lesson.zcdp_gaussian_epsilon(epsilon, delta):.3g}"):
     page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, epsilon=epsilon, dimension=dimension,
                 **sweep)
 with page.section("error-vs-d"):

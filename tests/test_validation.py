@@ -258,6 +258,7 @@ VALID_CALLS = {
     "viz.summary.figure_summary": dict(fig=EXAMPLE_FIGURE),
     "lessons.home.deployment_table": dict(),
     "lessons.noise_tradeoff.crossover_question": dict(epsilon=1.0, delta=1e-6),
+    "lessons.noise_tradeoff.zcdp_gaussian_epsilon": dict(epsilon=1.0, delta=1e-6),
     "lessons.exponential_mechanism.election_question": dict(epsilon=0.1),
     "lessons.truncation.radius_question": dict(family="lomax", moment="3", n=100, epsilon=1.0),
     "lessons.tournament.price_question": dict(trials=100, seed=0, epsilon=0.1, run=TOURNAMENT_STORED),

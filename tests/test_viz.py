@@ -544,3 +544,19 @@ def test_short_log_axes_label_nice_values_in_full():
     assert fig.layout.yaxis.ticktext == ("300", "500", "700", "1000")
     wide = line_figure([Series("Laplace", [1, 1000], [1, 2])], x_title="n", y_title="e", log_x=True, log_y=False)
     assert wide.layout.xaxis.dtick == 1 and wide.layout.xaxis.tickvals is None
+
+
+def test_a_short_log_axis_reaching_ten_thousand_counts_in_thousands():
+    """1,000 to 32,000: "10000" and "20000" overlapped on a phone; in thousands they fit."""
+    fig = line_figure([Series("MLE", [1000, 32_000], [0.1, 0.01])], x_title="n", y_title="e", log_x=True)
+    assert fig.layout.xaxis.ticktext == ("1k", "2k", "5k", "10k", "20k")
+    assert fig.layout.xaxis.tickvals == (1000, 2000, 5000, 10_000, 20_000)
+
+
+def test_a_log_axis_over_many_decades_labels_every_other_power():
+    """Thirteen decades (the bias-noise trade-off) labelled at every power stacked the labels when presenting: at most
+    seven labels, the other powers kept as minor grid lines."""
+    fig = line_figure([Series("bias²", [1, 100], [1.0, 1e-13])], x_title="t", y_title="e", log_x=True, log_y=True)
+    low, high = fig.layout.yaxis.range
+    assert fig.layout.yaxis.dtick == 2 and (high - low) / 2 <= 7 and fig.layout.yaxis.minor.dtick == 1
+    assert fig.layout.xaxis.dtick == 1  # two decades: every power

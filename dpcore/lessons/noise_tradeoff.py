@@ -40,7 +40,7 @@ __all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EP
            "profile_curves", "composition_epsilons", "composition_curves", "advanced_beats_basic_from",
            "samples_needed", "ComplexityRow", "cover_samples_needed", "sample_complexity_table", "complexity_rows",
            "delta_table", "accuracy_caption", "takeaways",
-           "crossover_question"]
+           "zcdp_gaussian_epsilon", "crossover_question"]
 
 # ---------------------------------------------------------------------------------------------------- page grids
 DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  #: the dimension axis (frames of "error vs n")
@@ -502,6 +502,19 @@ def tradeoff_caption(epsilon: float, delta: float) -> str:
             f"that wrongly says \"X′\" only {TINY_ALPHA:.0e} of the time (type-I error α) can still detect X′ with "
             f"probability {curves['tiny_power']:.2g} against the Gaussian, where ε-DP would allow at most "
             f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
+
+
+@validated(epsilon=_EPSILON, delta=_DELTA)
+def zcdp_gaussian_epsilon(epsilon: float, delta: float) -> float:
+    r"""What the "zCDP Gaussian" curve (noise :math:`\sigma = \Delta_2/\varepsilon`) promises, as (ε′, δ)-DP: it is
+    :math:`\rho`-zCDP with :math:`\rho = \varepsilon^2/2` (Bun & Steinke 2016), worth
+    :math:`\varepsilon' = \rho + 2\sqrt{\rho\ln(1/\delta)}` (:func:`dpcore.accounting.zcdp_to_approx`), more
+    than ε: the curve is lower because it promises less.
+
+    >>> round(zcdp_gaussian_epsilon(1.0, 1e-6), 2)
+    5.76
+    """
+    return accounting.zcdp_to_approx(accounting.pure_to_zcdp(epsilon), delta)
 
 
 @validated(epsilon=_EPSILON, delta=_DELTA)

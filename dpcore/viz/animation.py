@@ -195,6 +195,9 @@ def _check_same_layout(frames: Sequence[FrameData]) -> None:
 
 #: A log axis shows at most this many decades below its largest value; smaller values leave the chart.
 MAX_LOG_DECADES = 12
+#: A log axis labels at most this many powers of ten (every 2nd or 3rd beyond): a 13-decade axis labelled at every
+#: power stacked its labels on top of each other in presentation mode.
+MAX_LOG_LABELS = 7
 
 
 def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[float]:
@@ -220,29 +223,42 @@ def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[floa
 
 
 def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict:
-    """A fixed-range axis; a log axis spanning two decades or more labels only the powers of ten, a shorter one
-    the 1s, 2s and 5s."""
+    """A fixed-range axis; a log axis spanning two decades or more labels only the powers of ten (every one, or every
+    2nd, 3rd, … to keep at most :data:`MAX_LOG_LABELS` labels), a shorter one the 1s, 2s and 5s (in thousands, "20k",
+    when they reach 10,000)."""
     low, high = _fixed_range(frames, axis, log)
     spec = dict(title=dict(text=wrapped(title, AXIS_TITLE_WIDTH if axis == "y" else 2 * AXIS_TITLE_WIDTH)),
                 range=[low, high], autorange=False, type="log" if log else "linear")
     if log:
         spec["exponentformat"] = "power"
     if log and high - low >= 2:
-        spec |= dict(dtick=1, minor=dict(dtick="D1", showgrid=True, gridcolor="#F2F2F2"))
+        step = int(np.ceil((high - low) / MAX_LOG_LABELS))
+        spec |= dict(dtick=step, minor=dict(dtick=1 if step > 1 else "D1", showgrid=True, gridcolor="#F2F2F2"))
     elif log:  # under two decades: label the 1s, 2s and 5s in full (20, 50, 100), not every digit
         def nice(mantissas):
             return [m * 10.0 ** e for e in range(int(np.floor(low)), int(np.ceil(high)) + 1) for m in mantissas
                     if low <= np.log10(m) + e <= high]
         ticks = nice((1, 2, 5)) if len(nice((1, 2, 5))) >= 3 else nice((1, 1.5, 2, 3, 5, 7))
-        spec |= dict(tickmode="array", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
+        thousands = bool(ticks) and ticks[-1] >= 10_000  # "10000" and "20000" overlapped on a phone: "10k", "20k"
+        spec |= dict(tickmode="array", tickvals=ticks,
+                     ticktext=[f"{v / 1000:g}k" if thousands and v >= 1000 else f"{v:g}" for v in ticks])
     return spec
 
 
-def _height(presentation: bool, animated: bool) -> int:
+#: Legend entries a figure holds at its base height; each further entry adds LEGEND_ENTRY_PX (not when presenting).
+FEW_LEGEND_ENTRIES = 4
+LEGEND_ENTRY_PX = 24
+
+
+def _height(presentation: bool, animated: bool, legend_entries: int = 0) -> int:
     """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height). An animated
     figure adds room for its buttons and slider; in presentation mode it still fits a 720 px projector with its
-    Play button (680 px)."""
-    return (530 if presentation else 460) + (150 if animated and presentation else 140 if animated else 0)
+    Play button (680 px). A long legend adds :data:`LEGEND_ENTRY_PX` per entry beyond :data:`FEW_LEGEND_ENTRIES`: on
+    a phone the legend under the figure wraps to about one entry per row and, at a fixed height, squeezed a
+    ten-entry figure's plot to 39 px (on a wide screen the room goes to the plot; a projector's legend fits in two
+    rows, so presentation mode keeps its height)."""
+    extra = 0 if presentation else LEGEND_ENTRY_PX * max(0, legend_entries - FEW_LEGEND_ENTRIES)
+    return (530 if presentation else 460) + (150 if animated and presentation else 140 if animated else 0) + extra
 
 
 def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
@@ -253,7 +269,8 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
     titled = any(f.title for f in frames)
     layout = dict(template=template(presentation), title=figure_title(frames[shown].title or title),
                   uirevision="dplab",
-                  height=_height(presentation, animated=frame_title is not None),
+                  height=_height(presentation, animated=frame_title is not None,
+                                 legend_entries=sum(series.group is None for series in frames[shown].series)),
                   xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y))
     if frame_title is None:
         return go.Figure(data=_traces(frames[shown].series), layout=layout)

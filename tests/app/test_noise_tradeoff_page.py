@@ -64,6 +64,8 @@ def test_page_runs_at_defaults(default_page):
     assert [frame["name"] for frame in specs["error_vs_n"]["frames"]] == DIMENSIONS
     assert [active_frame(specs[key]) for key in ANIMATED] == ["64", "1", "1", "1", "0.1"]
     assert CLASSICAL <= trace_names(specs["error_vs_n"]["data"])  # ε = 1: the classical Gaussian is valid
+    zcdp = next(text for text in texts(default_page.markdown) if "not a fairer Gaussian" in text)
+    assert "= 5.76, not ε = 1" in zcdp  # what the zCDP Gaussian's curve promises, converted at the page's δ
 
 
 def test_error_vs_n_figure_shows_the_library_sweep_and_exact_rmse(default_page):

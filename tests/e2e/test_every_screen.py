@@ -23,8 +23,22 @@ SCREENS = {"projector": (dict(width=1280, height=720), "present=1&reveal=1"),
            "phone": (dict(width=390, height=844), "reveal=1")}
 MIN_PLOT_SHARE = 0.6
 MIN_TEXT_PX = 14
+MIN_PLOT_HEIGHT_PX = 150  # a long legend wrapping on a phone squeezed one plot to 39 px
 
 GEOMETRY = """() => {
+    // Labels of one kind (the x ticks, the y ticks, the bars' values) drawn on top of one another: their pairs.
+    const overlapping = gd => ['.xtick text', '.ytick text', '.bartext'].flatMap(sel => {
+        const boxes = [...gd.querySelectorAll(sel)].filter(t => t.textContent.trim()
+                                                          && getComputedStyle(t).display !== 'none')
+            .map(t => ({text: t.textContent, r: t.getBoundingClientRect()})).filter(b => b.r.width > 0);
+        const pairs = [];
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+            const dx = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+            const dy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+            if (dx > 1 && dy > 1) pairs.push(`${a.text} / ${b.text}`);
+        }));
+        return pairs;
+    });
     const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map(gd => {
         const full = gd._fullLayout, box = gd.getBoundingClientRect();
         const texts = [...gd.querySelectorAll('svg text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
@@ -34,10 +48,12 @@ GEOMETRY = """() => {
                                                                             top: r.top, bottom: r.bottom,
                                                                             width: r.width}; };
         return {title: (full.title && full.title.text) || '', width: full.width, plot: full._size.w,
+                plotHeight: full._size.h,
                 top: box.top + window.scrollY, bottom: box.bottom + window.scrollY, left: box.left, right: box.right,
                 animated: !!(full.sliders && full.sliders.length), minFont: Math.min(...fonts),
                 smallest: texts[fonts.indexOf(Math.min(...fonts))]?.textContent.slice(0, 40) || '',
-                titleBox: rect('.gtitle'), play: rect('.updatemenu-button'), slider: rect('.slider-rail-rect')};
+                titleBox: rect('.gtitle'), play: rect('.updatemenu-button'), slider: rect('.slider-rail-rect'),
+                overlaps: overlapping(gd)};
     });
     const formulas = [...document.querySelectorAll('.katex-display')].map(el => ({
         text: el.textContent.slice(0, 60), overflow: el.scrollWidth - el.clientWidth,
@@ -62,6 +78,10 @@ def problems(found: dict, screen: str) -> list[str]:
             issues.append(f"{name}: plot area {chart['plot']:.0f} of {chart['width']:.0f} px")
         if chart["minFont"] < MIN_TEXT_PX - 0.5:
             issues.append(f"{name}: text {chart['smallest']!r} at {chart['minFont']:.1f} px")
+        if chart["plotHeight"] < MIN_PLOT_HEIGHT_PX:
+            issues.append(f"{name}: plot area {chart['plotHeight']:.0f} px tall")
+        if chart["overlaps"]:
+            issues.append(f"{name}: labels on top of each other: {', '.join(chart['overlaps'][:3])}")
         title = chart["titleBox"]
         if title and (title["right"] > chart["right"] + 1 or title["left"] < chart["left"] - 1):
             issues.append(f"{name}: title runs out of the figure")

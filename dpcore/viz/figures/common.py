@@ -17,14 +17,15 @@ __all__ = ["bar_figure"]
 # --------------------------------------------------------------------------------------- one run
 
 
-
 @validated(categories=_ItemsOf(str), x_title=_TITLE, y_title=_TITLE, title=_TITLE, presentation=_FLAG)
 def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str, y_title: str, title: str = "",
                colors: Sequence[str] | None = None, presentation: bool = False) -> go.Figure:
     """Grouped bars: one group per category, one bar per entry of ``bars`` (legend name -> values).
 
     Colours: ``colors`` (one per entry of ``bars``), else :data:`REFERENCE_COLORS`, else :func:`method_color`.
-    Used for single-run views such as an election's vote counts and its selection probabilities.
+    Used for single-run views such as an election's vote counts and its selection probabilities. Each bar is labelled
+    with its value where the label fits over it; on a narrow screen (a phone) the labels that would overlap their
+    neighbours are left out, and the values stay in the hover and the figure's summary.
     """
     if colors is not None and len(colors) != len(bars):
         raise ValueError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
@@ -38,6 +39,7 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
                              REFERENCE_COLORS.get(name) or method_color(name)))
     fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="group",
                       height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+                      xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)),
+                      uniformtext_mode="hide")  # at the template's smallest readable size, or not at all
     return fig
 

@@ -85,8 +85,8 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
         fig.update_yaxes(range=[focus[1] - half_width, focus[1] + half_width], constrain="domain",
                          scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
     fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      hovermode="closest", height=560 if presentation else 480)
-    fig.update_layout(title_pad_b=28)  # room for the panel titles under the figure's own (they overlapped)
+                      hovermode="closest", height=560 if presentation else 480,
+                      title_pad_b=28)  # room for the panel titles under the figure's own (they overlapped)
     return fig
 
 
@@ -164,7 +164,6 @@ def tradeoff_curves(delta: float, start: str | None = None, presentation: bool =
                           y_title="type-II error β (says X when X′)", frame_title="ε",
                           title=f"Privacy as a test between X and X′, δ = {delta:.0e}", log_x=False, log_y=False,
                           presentation=presentation, start=start)
-
 
 
 @validated(presentation=_FLAG)
