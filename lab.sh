@@ -73,7 +73,11 @@ case "$command" in
     install_nginx
     for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done  # bench_dask: 1 vs 2 Dask workers
     "$VENV/bin/python" benchmarks/interaction_latency.py "$@"
+    "$VENV/bin/python" benchmarks/fresh_seed.py                                                # CPU of a new draw
     "$VENV/bin/python" benchmarks/load.py
+    "$VENV/bin/python" benchmarks/load.py --sessions 100 --changes 3 --ramp 20 --think 3 8   # a class reading
+    "$VENV/bin/python" benchmarks/load.py --sequential 200                                     # memory levels off
+    "$VENV/bin/python" benchmarks/fairness.py                                                  # beside a heavy visitor
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 2 ;;
   load)

@@ -26,7 +26,7 @@ def start(frames: tuple[float, ...]) -> str:
 
 page.intro()
 with page.section("election"):
-    if page.predict(lesson.election_question(epsilon)):
+    if page.predict(lesson.election_question, epsilon):
         page.figure("election", figures.election_bars, epsilon=epsilon, seed=seed)
         page.figure("election_vs_epsilon", figures.election_sweep, animated=True,
                     start=start(lesson.ELECTION_EPSILONS))

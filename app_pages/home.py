@@ -27,7 +27,7 @@ with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)
 with page.section("deployments"):
-    st.dataframe(home.deployment_table(), hide_index=True, width="stretch")
+    page.table(home.deployment_table)
 with page.section("lab"):
     course()
 page.prose("how-to")

@@ -36,7 +36,7 @@ with page.section("error-vs-n", epsilon=f"{epsilon:g}",
     page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, epsilon=epsilon, dimension=dimension,
                 **sweep)
 with page.section("error-vs-d"):
-    if page.predict(lesson.crossover_question(epsilon, delta)):
+    if page.predict(lesson.crossover_question, epsilon, delta):
         page.figure("error_vs_d", figures.error_vs_dimension, animated=True, download=True, n=n, epsilon=epsilon,
                     **sweep)
 with page.section("profiles"):
@@ -49,7 +49,7 @@ with page.section("composition"):
     releases = page.control(RELEASES)
     page.figure("composition", figures.composition, animated=True, delta=delta, releases=releases)
 with page.section("delta"):
-    st.dataframe(lesson.delta_table(epsilon, dimension, n), hide_index=True, width="stretch")
+    page.table(lesson.delta_table, epsilon, dimension, n)
 with page.section("complexity", target=f"{lesson.TARGET_ERROR:g}"):
     with st.spinner("Running the exponential mechanism over the cover…"):
         rows = ui.cached(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"])

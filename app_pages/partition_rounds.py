@@ -28,13 +28,13 @@ one_run = dict(profile=profile, dimension=dimension, n=n, epsilon=epsilon, delta
 table = dict(hide_index=True, width="stretch")
 
 page.intro()
-page.caption(lambda: lesson.run_caption(lesson.one_run(**one_run)))
+page.caption(lesson.one_run_caption, **one_run)
 
 with page.section("one-run"):
     single = lesson.one_run(**one_run)
     page.figure("rounds", figures.rounds, animated=True, download=True, **one_run)
     page.draw_again()
-    if page.predict(lesson.composition_question(single)):
+    if page.predict(lesson.composition_question, single):
         page.prose("blocks")
         st.dataframe(lesson.block_table(single), **table)
         page.prose("no-composition", **lesson.block_summary(single))

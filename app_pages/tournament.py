@@ -44,7 +44,7 @@ with page.section("tv-vs-n", trials=trials, epsilon=f"{item_epsilon:g}"):
     page.figure("tv_vs_n", figures.tv_vs_n, animated=True, download=True, trials=trials, seed=page["mc"],
                 epsilon=item_epsilon, start=str(k))
 with page.section("price-of-k", target=f"{lesson.TARGET_TV:g}"):
-    if page.predict(lesson.price_question(trials, page["mc"], item_epsilon, run=ui.sweep)):
+    if page.predict(lesson.price_question, trials, page["mc"], item_epsilon, run=ui.sweep):
         page.figure("price_of_k", figures.price_of_k, animated=True, download=True, trials=trials, seed=page["mc"],
                     start=f"{item_epsilon:g}")
 with page.section("user-level", epsilon=f"{user_epsilon:g}", trials=lesson.USER_TRIALS):

@@ -32,7 +32,7 @@ with page.section("one-run"):
     page.figure("clipping_histogram", figures.clipping_window, **law, radius=radius, seed=seed)
     st.caption(truncation.window_caption(**law, radius=radius, seed=seed))
     page.draw_again()
-    if page.predict(truncation.radius_question(family, moment, page["n"], epsilon)):
+    if page.predict(truncation.radius_question, family, moment, page["n"], epsilon):
         page.figure("bias_noise_tradeoff", figures.bias_noise_tradeoff, **law, radius=radius)
 with page.section("error-vs-n", mean_range=f"{truncation.MEAN_RANGE:g}"):
     page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, **sweep, start=moment)

@@ -4,6 +4,7 @@ guard that turns a dpcore ``ValueError`` into a message in the page instead of a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +14,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from registry import PageInfo
 
-__all__ = ["ASSETS", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link"]
+__all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PRESENT = "present"  #: URL key of presentation mode
@@ -51,6 +52,12 @@ def _leave_presentation() -> None:
     st.query_params.pop(PRESENT, None)
 
 
+@functools.cache
+def asset(name: str) -> str:
+    """The text of ``assets/<name>``, read once per server."""
+    return (ASSETS / name).read_text(encoding="utf-8")
+
+
 def setup_page(title: str, icon: str) -> None:
     """Shared chrome: CSS (larger in presentation mode) and the page title. Call it first in every page.
 
@@ -61,10 +68,10 @@ def setup_page(title: str, icon: str) -> None:
         for key in [key for key in st.session_state if str(key).startswith("w_")]:
             del st.session_state[key]
         st.session_state["_ui_page"] = title
-    st.html(ASSETS / "style.css")
-    st.html(f"<script>{(ASSETS / 'fit_formulas.js').read_text()}</script>", unsafe_allow_javascript=True)
+    st.html(asset("style.css"))
+    st.html(f"<script>{asset('fit_formulas.js')}</script>", unsafe_allow_javascript=True)
     if presentation_mode():
-        st.html(ASSETS / "present.css")
+        st.html(asset("present.css"))
         st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                   on_click=_leave_presentation, key="leave_presentation")
     st.title(f"{icon} {title}")

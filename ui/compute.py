@@ -8,7 +8,10 @@
   the same numbers.
 * :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its
-  sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building).
+  sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building);
+  :func:`described` adds the sentence that says what it shows. Sessions asking for one figure (or text) at once wait
+  for the one that builds it: a class opening a page on a fresh server builds each figure once.
+* :func:`shared` is a lesson's computed text, table or question, computed once per setting for every session.
 * :func:`snippet` is the notebook code that rebuilds such a figure: generated from the builder and its arguments,
   so the download always calls what the page calls.
 
@@ -17,25 +20,30 @@ Sweeps and figures are cached on their function's qualified name and JSON argume
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import importlib
 import inspect
 import json
 import math
 import os
-from collections.abc import Callable
+import threading
+import uuid
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_calls
+from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
 from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
-           "sweep", "previews", "cached", "figure", "snippet"]
+           "sweep", "previews", "cached", "shared", "figure", "described", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -55,9 +63,10 @@ def _arguments(values: dict[str, Any]) -> str:
 
 _PREVIEWS = "_sweep_previews"  # session-state key: the quick passes shown by this script run
 _SUPERSEDED = "_sweep_previews_before"  # session-state key: those of the previous script run
+_VISITOR = "_visitor"  # session-state key: the visitor's id (their line in the shared worker's queue)
 
 
-@st.cache_resource(show_spinner=False)
+@functools.cache
 def _progressive() -> Progressive:
     """One worker pool and one bounded result store for every session of the server. One worker process: the other
     core stays free for the pages (their quick passes and one-run pictures), on the 2-core machine the lab targets.
@@ -73,9 +82,18 @@ def start_worker() -> None:
     _stored_calls()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@functools.cache
+def _loaded() -> Bounded:
+    return Bounded(128)
+
+
 def _stored(function: str, params: str) -> SweepResult | None:
-    return load_stored(PRECOMPUTED, _resolve(function), **json.loads(params))
+    """The stored result of ``function(**params)`` or ``None``, read from disk once per server (up to 128 results kept
+    and shared read-only by every session)."""
+    known = _loaded().get((function, params))
+    if known is None:
+        known = _loaded().put((function, params), (load_stored(PRECOMPUTED, _resolve(function), **json.loads(params)),))
+    return known[0]
 
 
 def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
@@ -89,13 +107,47 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     if stored is not None:
         return stored
     result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
-                                         params, lambda size: _stored_nearby(name, arguments, size))
+                                         params, lambda size: _stored_nearby(name, arguments, size), _visitor())
     if preview is not None:
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
     return result
 
 
-@st.cache_resource(show_spinner=False)
+def _visitor() -> str:
+    """This visitor's line in the shared worker's queue: one per browser, shared by its tabs (a digest of the random
+    token in Streamlit's XSRF cookie; nothing personal), else one per tab (a random id, e.g. a client without
+    cookies)."""
+    if _VISITOR not in st.session_state:
+        cookie = st.context.cookies.get(XSRF_COOKIE)
+        token = browser_token(cookie) if isinstance(cookie, str) else ""  # none outside a browser (AppTest)
+        st.session_state[_VISITOR] = token or uuid.uuid4().hex
+    return st.session_state[_VISITOR]
+
+
+XSRF_COOKIE = "_streamlit_xsrf"  #: Streamlit's XSRF cookie: one random token per browser, masked anew per answer
+
+
+def browser_token(cookie: str) -> str:
+    """A digest of the token in a Streamlit XSRF cookie ``"2|mask|masked token|time"`` (the token is the masked token
+    XOR the repeated mask), the same for every tab of the browser; ``""`` when the cookie is absent or malformed.
+
+    >>> browser_token("2|01020304|0b0a0908|1") == browser_token("2|00000000|0a080a0c|2") != ""
+    True
+    >>> browser_token(""), browser_token("2|zz|00|1")
+    ('', '')
+    """
+    parts = cookie.strip("\"'").split("|")
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except (IndexError, ValueError):
+        return ""
+    if len(parts) != 4 or parts[0] != "2" or not mask or not masked:
+        return ""
+    token = bytes(byte ^ mask[i % len(mask)] for i, byte in enumerate(masked))
+    return hashlib.sha256(token).hexdigest()[:16]
+
+
+@functools.cache
 def _stored_calls() -> list[tuple[str, dict, Any]]:
     return stored_calls(PRECOMPUTED)
 
@@ -119,9 +171,9 @@ def _stored_nearby(function: str, params: str, size: str | None) -> tuple[SweepR
     return _stored_file(path), stored.get(size, 0), stored.get("seed") if other_run else None
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def _stored_file(path: str) -> SweepResult:
-    return SweepResult.load(path)
+    known = _loaded().get(path)
+    return known[0] if known is not None else _loaded().put(path, (SweepResult.load(path),))[0]
 
 
 #: While ``./lab.sh sweep`` (:mod:`ui.reproduce`) runs, this environment variable holds its trial count.
@@ -133,7 +185,7 @@ def reproduction_mark(url_path: str) -> str:
     return f"reproduction:{url_path}"
 
 
-@st.cache_resource(show_spinner=False)
+@functools.cache
 def _reproduced(url_path: str) -> tuple[int, ...]:
     return tuple(params["trials"] for _, params, _ in stored_calls(PRECOMPUTED, reproduction_mark(url_path))
                  if "trials" in params)
@@ -183,24 +235,99 @@ def cached(function: Callable, **kwargs: Any) -> Any:
     return _called(_qualified(function), _arguments(kwargs))
 
 
-@st.cache_resource(show_spinner=False)
+def _complete(compute: Callable[[], Any], store: Callable[[Any], Any]) -> Any:
+    """``compute()``, passed to ``store`` unless a sweep it ran was a quick pass (the next run shows the requested
+    one, so a quick pass is never kept)."""
+    shown = len(previews())
+    value = compute()
+    if len(previews()) == shown:
+        store(value)
+    return value
+
+
+class _InFlight:
+    """One lock per key being computed, held while one session computes it: the sessions asking for the same key
+    meanwhile wait for that result instead of computing it too (a class opening one page on a fresh server)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Any, tuple[threading.Lock, int]] = {}  # key -> its lock, the sessions using it
+        self._guard = threading.Lock()
+
+    @contextlib.contextmanager
+    def one(self, key: Any) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.get(key, (threading.Lock(), 0))
+            self._locks[key] = lock, users + 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users == 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = lock, users - 1
+
+
+_IN_FLIGHT = _InFlight()
+
+
+def _once(cache: Bounded, key: Any, compute: Callable[[], Any]) -> Any:
+    """``cache``'s value for ``key``, else ``compute()``, computed by one session at a time and kept (unless drawn from
+    a quick pass: :func:`_complete`)."""
+    known = cache.get(key)
+    if known is not None:
+        return known
+    with _IN_FLIGHT.one(key):
+        known = cache.get(key)
+        return known if known is not None else _complete(compute, lambda value: cache.put(key, value))
+
+
+@functools.cache
+def _shared() -> Bounded:
+    return Bounded(512)
+
+
+def _shared_argument(value: Any) -> Any:
+    return _qualified(value) if callable(value) else value
+
+
+def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)``: a lesson's computed text, table rows or question, computed once per setting and
+    shared read-only by every session (never mutate it). Arguments are JSON values, or functions (such as
+    ``run=ui.sweep``), keyed by their qualified name; with any other argument the call is not kept, nor is a value
+    drawn from a quick pass."""
+    try:
+        key = (_qualified(function), _arguments({"args": [_shared_argument(value) for value in args], "kwargs": {
+            name: _shared_argument(value) for name, value in kwargs.items()}}))
+    except TypeError:  # an argument that is no JSON value: computed, not kept
+        return function(*args, **kwargs)
+    return _once(_shared(), key, lambda: function(*args, **kwargs))
+
+
+@functools.cache
 def _figures() -> Bounded:
     return Bounded(128)
 
 
-def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> go.Figure:
-    """``builder(**kwargs, presentation=presentation)``, cached whole once complete (``kwargs``: JSON values). A
-    builder that runs sweeps takes them through its ``run`` argument: here, :func:`sweep`; a figure drawn from a quick
-    pass is not cached, so the next run draws the requested one."""
+def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> tuple[go.Figure, str]:
+    """``builder(**kwargs, presentation=presentation)`` and the one sentence that says what it shows
+    (:func:`dpcore.viz.summary.figure_summary`), built once (``kwargs``: JSON values) and shared read-only by every
+    session. A builder that runs sweeps takes them through its ``run`` argument: here, :func:`sweep`; a figure drawn
+    from a quick pass is not kept, so the next run draws the requested one."""
     key = (_qualified(builder), _arguments(kwargs), presentation)
-    fig = _figures().get(key)
-    if fig is None:
-        shown = len(previews())
-        runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
+    runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
+
+    def build() -> tuple[go.Figure, str]:
         fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
-        if len(previews()) == shown:
-            _figures().put(key, fig)
-    return fig
+        return fig, figure_summary(fig)
+    return _once(_figures(), key, build)
+
+
+def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> go.Figure:
+    """The figure of :func:`described`."""
+    return described(builder, presentation, **kwargs)[0]
 
 
 def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:

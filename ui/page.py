@@ -5,7 +5,7 @@
     with page.section("one-run"):                        # heading + prose from the Markdown; errors stay in the section
         page.figure("clipping", figures.clipping, n=page["n"], ...)   # with its one-sentence summary
         page.draw_again()                                # the next seed for the one-run pictures
-        if page.predict(lesson.radius_question(...)):    # predict, then reveal: the figure after the guess
+        if page.predict(lesson.radius_question, ...):    # predict, then reveal: the figure after the guess
             page.figure("tradeoff", ...)
     page.takeaways(lesson.takeaways, eps=…)              # "What to notice": computed in the lesson, shown here
     page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
@@ -31,7 +31,6 @@ from dpcore import viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
-from dpcore.viz.summary import figure_summary
 
 from . import compute
 from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
@@ -135,9 +134,9 @@ class Page:
         data, HTML and notebook snippet under "Go deeper". A sentence computed from the figure's data says what it
         shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`)."""
         shown = len(compute.previews())
-        fig = compute.figure(builder, self.present, **kwargs)
+        fig, summary = compute.described(builder, self.present, **kwargs)
         show_figure(fig, key, animated)
-        st.caption(f"In words: {figure_summary(fig)}")
+        st.caption(f"In words: {summary}")
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)
@@ -151,12 +150,14 @@ class Page:
                   help=f"New random data and noise for the one-run pictures: seed {following}.")
 
     # -------------------------------------------------------------------- predict, then reveal
-    def predict(self, question: Question) -> bool:
-        """Ask ``question`` before the figure that answers it; return whether to show the figure.
+    def predict(self, ask: Callable[..., Question], /, *args: Any, **kwargs: Any) -> bool:
+        """Ask the question ``ask(*args, **kwargs)`` (a lesson function, computed once per setting:
+        :func:`ui.compute.shared`) before the figure that answers it; return whether to show the figure.
 
         The student picks a choice and reveals; the answer, computed from the numbers the figure draws, appears with
         the figure. A revealed question stays revealed in this browser tab while the settings change (its answer is
         recomputed for them). ``?reveal=1`` and the teacher view show everything at once."""
+        question = compute.shared(ask, *args, **kwargs)
         guesses = st.session_state.setdefault(GUESSES, {})
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
@@ -180,9 +181,15 @@ class Page:
 
     # -------------------------------------------------------------------- computed text
     def caption(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
-        """A caption computed by the lesson function ``text(*args, **kwargs)``; an error shows as a message instead."""
+        """A caption computed by the lesson function ``text(*args, **kwargs)`` (once per setting, for every session:
+        :func:`ui.compute.shared`); an error shows as a message instead."""
         with guard():
-            st.caption(text(*args, **kwargs))
+            st.caption(compute.shared(text, *args, **kwargs))
+
+    def table(self, rows: Callable[..., Sequence[dict]], /, *args: Any, **kwargs: Any) -> None:
+        """A table of the rows the lesson function ``rows(*args, **kwargs)`` computes (once per setting:
+        :func:`ui.compute.shared`), the width of the page."""
+        st.dataframe(compute.shared(rows, *args, **kwargs), hide_index=True, width="stretch")
 
     def takeaways(self, lines: Callable[..., Sequence[str]], /, *args: Any, **kwargs: Any) -> None:
         """"What to notice": the bullet points the lesson function ``lines(*args, **kwargs)`` computes from the
@@ -190,7 +197,7 @@ class Page:
         st.subheader("What to notice")
         with guard():
             shown = len(compute.previews())
-            st.markdown("\n".join(f"- {line}" for line in lines(*args, **kwargs)))
+            st.markdown("\n".join(f"- {line}" for line in compute.shared(lines, *args, **kwargs)))
             _preview_note(compute.previews(shown))
 
     def go_deeper(self, **fields: Any) -> None:

@@ -13,9 +13,13 @@ A lesson's Monte Carlo sweep can take a minute at a setting nobody stored. :func
    ready, then reruns: the figure ends at the numbers a cold server computes for the same URL (the requested run
    *is* that cold run; the quick pass never feeds into it).
 
-The worker pool serves every session, first come, first served: a page says how many runs are queued ahead of its
-own (:meth:`Progressive.ahead`), and a page that moved on cancels the runs it no longer shows that have not started
-(:meth:`Progressive.cancel`), so a student dragging a slider does not queue every position they passed.
+The worker pool serves every visitor fairly: each visitor's requested runs wait in their own line, and a free worker
+takes the next run of the visitor it has served least so far (worker seconds, then runs started): one visitor opening
+five heavy settings costs a student at most the one heavy run in progress, not all five. A visitor keeps at most
+:data:`MAX_WAITING` runs waiting: a newer request drops the oldest (a superseded request). A page says how many runs
+are ahead of its own (:meth:`Progressive.ahead`), and a page that moved on cancels the runs it no longer shows that
+have not started (:meth:`Progressive.cancel`), so a student dragging a slider does not queue every position they
+passed.
 
 Results are kept in bounded maps shared by all sessions (:class:`Bounded`). ``DPLAB_QUICK_SECONDS=inf`` (the test
 suite's setting) turns the quick pass off: every call returns the requested run.
@@ -32,17 +36,21 @@ import sys
 import threading
 import time
 import types
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "Progressive", "quick_trials"]
+__all__ = ["Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "Progressive", "quick_trials"]
 
 QUICK_SECONDS = float(os.environ.get("DPLAB_QUICK_SECONDS", "0.2"))  #: budget of one sweep's quick pass
 WAIT_SECONDS = min(0.05, QUICK_SECONDS)  #: how long the requested run may take before a quick pass is shown instead
 MIN_TRIALS = 2  #: a quick pass has a band: at least two trials
+#: Requested runs one session may have waiting for the worker; a newer one drops its oldest. More than one page asks for
+#: at once (the tournament page: 13 sweeps), so a page never drops its own: serving the least served first is what
+#: keeps one visitor from starving the others, and a page that moves on cancels its superseded runs itself.
+MAX_WAITING = 16
 #: The Monte Carlo size parameter of a sweep, by name, and what it counts (for the page's note). A "budget" (samples
 #: per grid point, at least 20 trials each) does not shrink below the cost of its smallest run: only a stored run with
 #: a smaller budget previews it.
@@ -126,17 +134,20 @@ def _exception(future: Future) -> BaseException | None:
 
 
 class Progressive:
-    """The shared state of progressive sweeps: a worker pool for requested runs (first come, first served, for every
-    session), its queue, and bounded result maps."""
+    """The shared state of progressive sweeps: a worker pool for requested runs, the visitor served least so far first
+    (each with at most :data:`MAX_WAITING` runs waiting), and bounded result maps."""
 
     def __init__(self, workers: int = 1, size: int = 128, processes: bool = False) -> None:
         self._workers, self._processes = workers, processes
         self._pool = self._new_pool()
         self._requested = Bounded(size)   # key -> Future of the requested run
         self._quick = Bounded(size)       # key -> (SweepResult, trials, run) of its quick pass
-        self._queue: dict[Future, int] = {}  # unfinished requested runs -> their submission number
-        self._submitted = 0
-        self._lock = threading.RLock()    # reentrant: a future done at once calls back _finished under the lock
+        self._waiting: dict[str, deque[tuple[Future, Callable[[], Any]]]] = {}  # session -> its runs not started
+        self._arrived: dict[str, int] = {}  # visitor with runs waiting -> when their line opened (ties go first)
+        self._served = Bounded(4096)  # visitor -> (worker seconds, runs started) so far
+        self._running: dict[Future, tuple[str, float]] = {}  # run -> its visitor, its start (perf_counter)
+        self._arrivals = 0
+        self._lock = threading.RLock()    # reentrant: a run done at once calls back _finished under the lock
 
     def _new_pool(self) -> Executor:
         """Threads, or worker processes (``processes=True``, the app's choice): a sweep then never holds the pages'
@@ -156,35 +167,80 @@ class Progressive:
             self._pool = self._new_pool()
             return self._pool.submit(call)
 
-    def _future(self, key: str, call: Callable[[], Any]) -> Future:
-        """The requested run of ``key`` (a picklable ``call`` when the pool has processes), submitted if needed."""
+    def _future(self, key: str, call: Callable[[], Any], session: str = "") -> Future:
+        """The requested run of ``key`` (a picklable ``call`` when the pool has processes), queued in ``session``'s
+        line if needed (a session's oldest waiting run is dropped beyond :data:`MAX_WAITING`)."""
         with self._lock:
             future = self._requested.get(key)
             if future is None or future.cancelled() or isinstance(_exception(future), BrokenExecutor):
-                future = self._requested.put(key, self._submit(call))
-                self._queue[future] = self._submitted
-                self._submitted += 1
-                future.add_done_callback(self._finished)
+                future = self._requested.put(key, Future())
+                line = deque(entry for entry in self._waiting.get(session, ()) if not entry[0].cancelled())
+                line.append((future, call))
+                while len(line) > MAX_WAITING:
+                    line.popleft()[0].cancel()
+                self._waiting[session] = line
+                if session not in self._arrived:
+                    self._arrived[session], self._arrivals = self._arrivals, self._arrivals + 1
+                self._dispatch()
         return future
 
-    def _finished(self, future: Future) -> None:
-        with self._lock:
-            self._queue.pop(future, None)
+    def _turn(self, session: str) -> tuple[float, int, int]:
+        """Who the worker serves first: the least worker time so far, then the fewest runs started, then the first
+        to arrive."""
+        seconds, started = self._served.get(session) or (0.0, 0)
+        return seconds, started, self._arrived[session]
 
-    def _result(self, key: str, call: Callable[[], Any], timeout: float | None = None) -> Any:
+    def _dispatch(self) -> None:
+        """Start waiting runs while a worker is free, each from the visitor served least so far (under the lock)."""
+        while len(self._running) < self._workers and self._waiting:
+            session = min(self._waiting, key=self._turn)
+            future, call = self._waiting[session].popleft()
+            if not self._waiting[session]:
+                del self._waiting[session], self._arrived[session]
+            if not future.set_running_or_notify_cancel():  # cancelled while it waited
+                continue
+            seconds, started = self._served.get(session) or (0.0, 0)
+            self._served.put(session, (seconds, started + 1))
+            self._running[future] = session, time.perf_counter()
+            self._submit(call).add_done_callback(functools.partial(self._finished, future))
+
+    def _finished(self, future: Future, computed: Future) -> None:
+        with self._lock:
+            session, began = self._running.pop(future)
+            seconds, started = self._served.get(session) or (0.0, 0)
+            self._served.put(session, (seconds + time.perf_counter() - began, started))
+            self._dispatch()
+        error = computed.exception() if not computed.cancelled() else CancelledError()
+        if error is None:
+            future.set_result(computed.result())
+        else:
+            future.set_exception(error)
+
+    def _result(self, key: str, call: Callable[[], Any], timeout: float | None = None, session: str = "") -> Any:
         """The requested run's result (waiting up to ``timeout``); resubmitted if a page that moved on cancelled it."""
         while True:
             try:
-                return self._future(key, call).result(timeout)
+                return self._future(key, call, session).result(timeout)
             except CancelledError:
                 continue
 
     def ahead(self, futures: Sequence[Future]) -> int:
-        """How many unfinished requested runs were submitted before the first unfinished one of ``futures`` (the
-        queue in front of a page; 0 when its runs are all done or the first of them is running)."""
+        """How many requested runs the worker will start or is running before the first waiting one of ``futures``
+        (the queue in front of a page, estimated from who is served least so far; 0 when one of them is running or
+        all are done)."""
         with self._lock:
-            mine = [self._queue[future] for future in futures if future in self._queue]
-            return sum(number < min(mine) for number in self._queue.values()) if mine else 0
+            if any(future in self._running for future in futures):
+                return 0
+            lines = {session: [entry[0] for entry in line if not entry[0].cancelled()]
+                     for session, line in self._waiting.items()}
+            mine = [(session, line.index(future)) for session, line in lines.items() for future in futures
+                    if future in line]
+            if not mine:
+                return 0
+            session, place = min(mine, key=lambda found: found[1])
+            served_first = {other: self._turn(other) < self._turn(session) for other in lines}
+            return len(self._running) + place + sum(min(len(line), place + served_first[other])
+                                                    for other, line in lines.items() if other != session)
 
     @staticmethod
     def cancel(futures: Sequence[Future]) -> None:
@@ -194,10 +250,11 @@ class Progressive:
             future.cancel()
 
     def run(self, key: str, function: Callable[..., Any], params: dict[str, Any],
-            nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None
+            nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None, session: str = ""
             ) -> tuple[Any, Preview | None]:
         """``function(**params)`` if it is (or becomes, within :data:`WAIT_SECONDS`) ready, else a quick pass with
-        fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged.
+        fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged. The requested
+        run waits in the line of the visitor ``session`` (the least served first).
 
         ``nearby(size)`` may offer a result already at hand (stored) for the same parameters but another trial count
         ``size`` or another Monte Carlo run, as ``(result, trials, run)`` (``run``: its seed, ``None`` when it is the
@@ -206,21 +263,21 @@ class Progressive:
         size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
-            return self._result(key, call), None
-        future = self._future(key, call)
+            return self._result(key, call, session=session), None
+        future = self._future(key, call, session)
         quick = self._quick.get(key) or nearby(size)  # a result at hand is shown at once
         if quick is None:
             try:
-                return self._result(key, call, WAIT_SECONDS), None
+                return self._result(key, call, WAIT_SECONDS, session), None
             except TimeoutError:
                 pass
             quick = self._quick_pass(function, params, size, requested) if size in PROBED else None
             if quick is None:
-                return self._result(key, call), None
+                return self._result(key, call, session=session), None
         self._quick.put(key, quick)
         result, trials, run = quick
         if future.done():  # finished while the quick pass ran
-            return self._result(key, call), None
+            return self._result(key, call, session=session), None
         return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
 
     @staticmethod

@@ -11,6 +11,7 @@ displayed formulas. ``{{field}}`` placeholders are filled with values computed b
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,8 @@ class PageText:
 
     @classmethod
     def load(cls, path: str | Path) -> PageText:
-        return cls.parse(Path(path).read_text(encoding="utf-8"))
+        """The parts of the Markdown file ``path``, read once per server (the parts are never changed)."""
+        return _load(str(path))
 
     def _part(self, name: str, fields: dict) -> str:
         if name not in self.parts:
@@ -62,3 +64,8 @@ class PageText:
             elif block:
                 found.append(("prose", block))
         return found
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: str) -> PageText:
+    return PageText.parse(Path(path).read_text(encoding="utf-8"))

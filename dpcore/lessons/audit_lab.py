@@ -276,6 +276,13 @@ def audit_run(mechanism: str, letter: str, epsilon: float, draws: int, confidenc
                                confidence)
 
 
+def _running(counter: Callable[[np.ndarray], np.ndarray], outputs: np.ndarray, counts: list[int]) -> np.ndarray:
+    """``counter(outputs[:c])`` for each ``c`` of the increasing ``counts``: running sums of ``counter`` over the
+    pieces between them, the same integers (each output is counted on its own, so counts add up), each output
+    counted once instead of once per prefix."""
+    return np.cumsum([counter(piece) for piece in np.split(outputs[:counts[-1]], counts[:-1])], axis=0)
+
+
 @validated(draws=_DRAWS)
 def draw_counts(draws: int) -> list[int]:
     """The draw counts an audit is shown at as draws accumulate: 1, 2, 5 × powers of ten up to ``draws``."""
@@ -300,11 +307,11 @@ def _audit_path(mechanism: str, letter: str, epsilon: float, draws: int, confide
     x, neighbour = audit_draws(mechanism, letter, epsilon, draws, seed)
     events = spec.events(epsilon)
     path = {"draws": draw_counts(draws), "best": [], "weak": [], "event": [], "p_lower": [], "q_upper": []}
-    for count in path["draws"]:
-        best = epsilon_lower_bound(_counts(spec, epsilon, x[:count]), _counts(spec, epsilon, neighbour[:count]),
-                                   count, spec.delta, confidence)
-        weak = epsilon_lower_bound(_weak_counts(spec, epsilon, x[:count]),
-                                   _weak_counts(spec, epsilon, neighbour[:count]), count, spec.delta, confidence)
+    counted = [_running(functools.partial(counter, spec, epsilon), outputs, path["draws"])
+               for counter in (_counts, _weak_counts) for outputs in (x, neighbour)]
+    for count, grid_x, grid_neighbour, weak_x, weak_neighbour in zip(path["draws"], *counted):
+        best = epsilon_lower_bound(grid_x, grid_neighbour, count, spec.delta, confidence)
+        weak = epsilon_lower_bound(weak_x, weak_neighbour, count, spec.delta, confidence)
         size = events if isinstance(events, int) else events.size
         path["best"].append(best.epsilon_lower_bound)
         path["weak"].append(weak.epsilon_lower_bound)

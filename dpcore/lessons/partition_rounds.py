@@ -28,10 +28,9 @@ from .questions import Question
 
 __all__ = ["DIMENSIONS", "N_GRID", "EPSILONS", "PROFILES", "TARGET_TV", "RATE_POWERS", "SAMPLING_CONSTANT",
            "error_sweep", "rate_curve", "fit_rate_constant", "nearest_n", "OneRun", "RunDistance", "one_run",
-           "run_caption", "block_table", "block_summary", "distance_table", "sweep_vs_n", "sweep_vs_dimension",
-           "sweep_by_profile", "RateCurves", "rate_curves", "Complexity", "sample_complexity", "complexity_table",
-           "takeaways",
-           "composition_question"]
+           "one_run_caption", "run_caption", "block_table", "block_summary", "distance_table", "sweep_vs_n",
+           "sweep_vs_dimension", "sweep_by_profile", "RateCurves", "rate_curves", "Complexity", "sample_complexity",
+           "complexity_table", "takeaways", "composition_question"]
 
 DIMENSIONS = (16, 64, 256, 1024, 4096)  #: the dimensions d of the page (the "vs d" sweep)
 N_GRID = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)  #: the sweeps' n
@@ -251,6 +250,11 @@ def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float =
 
 
 _ONE_RUN = InstanceOf(OneRun, "a dpcore.lessons.partition_rounds.OneRun")
+
+
+def one_run_caption(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0) -> str:
+    """:func:`run_caption` of :func:`one_run` at these settings."""
+    return run_caption(one_run(profile, dimension, n, epsilon, delta, seed))
 
 
 @validated(single=_ONE_RUN)

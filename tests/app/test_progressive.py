@@ -11,6 +11,7 @@ import functools
 import inspect
 import os
 import threading
+import time
 
 import numpy as np
 import plotly.graph_objects as go
@@ -187,3 +188,40 @@ def test_a_worker_process_computes_the_same_sweep_and_one_that_died_is_replaced(
     assert isinstance(died.exception(timeout=120), concurrent.futures.BrokenExecutor)
     again = state._result("sweep again", call, timeout=120)  # a fresh worker process
     assert_same_sweep(again, noise_tradeoff.error_sweep(**PARAMS))
+
+
+def test_the_worker_serves_the_least_served_visitor_first_and_drops_a_visitors_oldest_waiting_runs():
+    state = progressive.Progressive(workers=1)
+    gate, started, extra = threading.Event(), [], 3
+
+    def run(name: str):
+        return lambda: started.append(name) or gate.wait(60) and name
+    first = state._future("heavy-0", run("heavy-0"), session="heavy")  # running
+    heavy = [state._future(f"heavy-{i}", run(f"heavy-{i}"), session="heavy")
+             for i in range(1, progressive.MAX_WAITING + extra + 1)]
+    student = state._future("student", run("student"), session="student")
+    # the heavy visitor keeps its newest MAX_WAITING runs waiting; the older ones are dropped
+    assert [future.cancelled() for future in heavy] == [True] * extra + [False] * progressive.MAX_WAITING
+    # only the running run is ahead of the student's: the heavy visitor has been served one run already
+    assert state.ahead([student]) == 1 and state.ahead([heavy[-1]]) == 1 + (progressive.MAX_WAITING - 1) + 1
+    gate.set()
+    assert student.result(timeout=60) == "student" and first.result(timeout=60) == "heavy-0"
+    assert [future.result(timeout=60) for future in heavy[extra:]] == [f"heavy-{i}" for i in range(
+        extra + 1, progressive.MAX_WAITING + extra + 1)]
+    assert started[:3] == ["heavy-0", "student", f"heavy-{extra + 1}"]
+
+
+def test_a_visitor_who_took_the_worker_long_waits_behind_one_who_did_not():
+    state = progressive.Progressive(workers=1)
+    state._result("long", lambda: time.sleep(0.3) or "long", session="heavy")
+    state._result("short", lambda: "short", session="student")
+    gate, started = threading.Event(), []
+    blocker = state._future("blocker", lambda: gate.wait(60), session="third")
+    for i, session in enumerate(("heavy", "student", "heavy", "student")):
+        state._future(f"{session}-{i}", lambda session=session: started.append(session), session=session)
+    gate.set()
+    blocker.result(timeout=60)
+    deadline = time.monotonic() + 60
+    while len(started) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert started == ["student", "student", "heavy", "heavy"]

@@ -40,10 +40,13 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
     path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
     edges = _bins(path["events"])
     centres = (edges[:-1] + edges[1:]) / 2
+    counts = path["draws"]
+    running = [np.cumsum([np.histogram(piece, edges)[0] for piece in  # the histogram of each prefix, piece by piece
+                          np.split(np.clip(outputs[:counts[-1]], edges[0], edges[-1]), counts[:-1])], axis=0)
+               for outputs in (path["x"], path["neighbour"])]
     frames = []
-    for count, bound, event in zip(path["draws"], path["best"], path["event"]):
-        shares = [np.histogram(np.clip(outputs[:count], edges[0], edges[-1]), edges)[0] / count
-                  for outputs in (path["x"], path["neighbour"])]
+    for index, (count, bound, event) in enumerate(zip(counts, path["best"], path["event"])):
+        shares = [histogram[index] / count for histogram in running]
         top = max(float(max(share.max() for share in shares)), 1e-3)
         marker = event if math.isfinite(event) else float(centres[0])
         verdict = "caught" if bound > epsilon else "not caught"
