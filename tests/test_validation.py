@@ -193,6 +193,7 @@ VALID_CALLS = {
         directory="/nonexistent/dplab", function=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep,
         n_values=[10], dimensions=[1], epsilons=[1.0], delta=1e-6, trials=2, seed=0),
     "experiments.store.stored_calls": dict(directory="/nonexistent/dplab"),
+    "experiments.store.stored_index": dict(directory="/nonexistent/dplab"),
     "core.guarantees.released": dict(),
     "core.guarantees.public": dict(),
     "core.guarantees.diagnostic": dict(),

@@ -36,7 +36,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_calls
+from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_index
 from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
@@ -147,9 +147,23 @@ def browser_token(cookie: str) -> str:
     return hashlib.sha256(token).hexdigest()[:16]
 
 
+_INDEX_LOCK = threading.Lock()
+
+
 @functools.cache
+def _read_index(directory: Any) -> list[tuple[str, dict, Any, str | None]]:
+    return stored_index(directory)
+
+
+def _index() -> list[tuple[str, dict, Any, str | None]]:
+    """The index of the stored results (function, parameters, file, what they were stored for), read once per
+    server: the first session reads it, the others wait for it (a class opening a fresh server reads it once)."""
+    with _INDEX_LOCK:
+        return _read_index(PRECOMPUTED)
+
+
 def _stored_calls() -> list[tuple[str, dict, Any]]:
-    return stored_calls(PRECOMPUTED)
+    return [(function, params, path) for function, params, path, _ in _index()]
 
 
 def _stored_nearby(function: str, params: str, size: str | None) -> tuple[SweepResult, int, int | None] | None:
@@ -185,10 +199,9 @@ def reproduction_mark(url_path: str) -> str:
     return f"reproduction:{url_path}"
 
 
-@functools.cache
 def _reproduced(url_path: str) -> tuple[int, ...]:
-    return tuple(params["trials"] for _, params, _ in stored_calls(PRECOMPUTED, reproduction_mark(url_path))
-                 if "trials" in params)
+    mark = reproduction_mark(url_path)
+    return tuple(params["trials"] for _, params, _, stored_for in _index() if stored_for == mark and "trials" in params)
 
 
 def reproduced_trials(url_path: str) -> tuple[int, ...]:

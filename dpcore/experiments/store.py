@@ -21,7 +21,7 @@ import numpy as np
 from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls"]
+__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
 
 
 
@@ -95,16 +95,23 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
 
 
 @validated()
-def stored_calls(directory: str | Path, stored_for: str | None = None) -> list[tuple[str, dict, Path]]:
-    """(function's qualified name, parameters, file) of every result stored in ``directory`` (only those stored
-    for ``stored_for``, the value :data:`STORE_VARIABLE` had, if given)."""
-    calls = []
+def stored_index(directory: str | Path) -> list[tuple[str, dict, Path, str | None]]:
+    """(function's qualified name, parameters, file, what it was stored for: the value :data:`STORE_VARIABLE` had) of
+    every result stored in ``directory``, read in one pass."""
+    index = []
     for path in sorted(Path(directory).glob("*.npz")):
         with np.load(path) as stored:
             meta = json.loads(str(stored["meta"]))
-        if stored_for is None or meta.get("stored_for") == stored_for:
-            calls.append((meta["function"], meta["params"], path))
-    return calls
+        index.append((meta["function"], meta["params"], path, meta.get("stored_for")))
+    return index
+
+
+@validated()
+def stored_calls(directory: str | Path, stored_for: str | None = None) -> list[tuple[str, dict, Path]]:
+    """(function's qualified name, parameters, file) of every result stored in ``directory`` (only those stored
+    for ``stored_for``, the value :data:`STORE_VARIABLE` had, if given)."""
+    return [(function, params, path) for function, params, path, mark in stored_index(directory)
+            if stored_for is None or mark == stored_for]
 
 
 @validated(path=InstanceOf(Path, "a pathlib.Path to a stored .npz result"))

@@ -20,9 +20,9 @@ def store(tmp_path, monkeypatch):
     copy = tmp_path / "precomputed"
     shutil.copytree(compute.PRECOMPUTED, copy)
     monkeypatch.setattr(compute, "PRECOMPUTED", copy)
-    compute._reproduced.cache_clear()
+    compute._read_index.cache_clear()
     yield copy
-    compute._reproduced.cache_clear()
+    compute._read_index.cache_clear()
 
 
 def test_beyond_the_slider_a_link_is_clamped_until_a_reproduction_is_stored(store, computed_sweeps):
@@ -35,7 +35,7 @@ def test_beyond_the_slider_a_link_is_clamped_until_a_reproduction_is_stored(stor
     calls = stored_calls(store, compute.reproduction_mark(PAGE.url_path))
     assert sorted(path for _, _, path in calls) == written
     assert {params["trials"] for _, params, _ in calls} == {TRIALS}
-    compute._reproduced.cache_clear()  # a server reads the index once; this one restarts
+    compute._read_index.cache_clear()  # a server reads the index once; this one restarts
     assert compute.reproduced_trials(PAGE.url_path) == (TRIALS,)
     computed_sweeps.clear()
     after = run(page_path("noise_tradeoff.py"), trials=str(TRIALS))
