@@ -107,6 +107,8 @@ def cpu_seconds(pids: list[int]) -> tuple[float, float]:
             for task in Path(f"/proc/{current}/task").iterdir():
                 stack += [(int(child), False) for child in (task / "children").read_text().split()]
         except (OSError, IndexError, ValueError):
+            if top:  # a server that cannot be read (gone, or not ours): not measured, rather than 0
+                own = math.nan
             continue
         if top:
             own += used

@@ -653,6 +653,9 @@ VALID_CALLS = {
     "lessons.partition_rounds.one_run": dict(
         profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0
     ),
+    "lessons.partition_rounds.one_run_caption": dict(
+        profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0
+    ),
     "lessons.partition_rounds.run_caption": dict(single=PARTITION_RUN),
     "lessons.partition_rounds.block_table": dict(single=PARTITION_RUN),
     "lessons.partition_rounds.block_summary": dict(single=PARTITION_RUN),

@@ -4,7 +4,8 @@
 ``params``        :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
 ``chrome``        stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
 ``text``          :class:`PageText`: a page's prose from the Markdown file beside its script
-``compute``       the one cached-sweep layer (:func:`sweep`) and cached figures (:func:`figure`), notebook snippets
+``compute``       the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
+                  (:func:`figure`, :func:`shared`), notebook snippets
 ``page``          :class:`Page`, the skeleton every page is written into
 ``figure_dicts``  each figure turned into its Plotly dictionary once, not once per visitor
 ``preload``       what the pages import, imported before any page runs (a module is never half-imported beside one)

@@ -68,10 +68,10 @@ def setup_page(title: str, icon: str) -> None:
         for key in [key for key in st.session_state if str(key).startswith("w_")]:
             del st.session_state[key]
         st.session_state["_ui_page"] = title
-    st.html(asset("style.css"))
+    st.html(f"<style>{asset('style.css')}</style>")
     st.html(f"<script>{asset('fit_formulas.js')}</script>", unsafe_allow_javascript=True)
     if presentation_mode():
-        st.html(asset("present.css"))
+        st.html(f"<style>{asset('present.css')}</style>")
         st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                   on_click=_leave_presentation, key="leave_presentation")
     st.title(f"{icon} {title}")

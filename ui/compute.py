@@ -84,12 +84,12 @@ def start_worker() -> None:
 
 @functools.cache
 def _loaded() -> Bounded:
-    return Bounded(128)
+    return Bounded(64)
 
 
 def _stored(function: str, params: str) -> SweepResult | None:
-    """The stored result of ``function(**params)`` or ``None``, read from disk once per server (up to 128 results kept
-    and shared read-only by every session)."""
+    """The stored result of ``function(**params)`` or ``None``, read from disk once per server (the last 64 results
+    looked up are kept, shared read-only by every session)."""
     known = _loaded().get((function, params))
     if known is None:
         known = _loaded().put((function, params), (load_stored(PRECOMPUTED, _resolve(function), **json.loads(params)),))

@@ -252,6 +252,7 @@ def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float =
 _ONE_RUN = InstanceOf(OneRun, "a dpcore.lessons.partition_rounds.OneRun")
 
 
+@validated(profile=_PROFILE, dimension=_DIMENSION, n=_N, epsilon=EPSILON, delta=DELTA, seed=_SEED)
 def one_run_caption(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0) -> str:
     """:func:`run_caption` of :func:`one_run` at these settings."""
     return run_caption(one_run(profile, dimension, n, epsilon, delta, seed))
