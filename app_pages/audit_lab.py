@@ -60,7 +60,7 @@ mechanism = lesson.MECHANISMS[audit["mechanism"]]
 page.intro()
 with page.section("catch", title=mechanism.title, claim=mechanism.claim, neighbours=mechanism.neighbours):
     page.figure("audit_histograms", figures.audit_histograms, animated=True, download=True, **audit)
-    st.markdown(ui.cached(lesson.verdict, **audit))
+    st.markdown(ui.shared(lesson.verdict, **audit))
     if st.toggle("Reveal which variant is which", key="reveal"):
         st.markdown("\n".join(f"- {line}" for line in lesson.reveal(audit["mechanism"], seed)))
 with page.section("draws"):

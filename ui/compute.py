@@ -6,12 +6,12 @@
   run finishes in the background (:func:`previews` lists the quick passes of this script run). Lessons take it as
   their ``run`` argument, so a notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets
   the same numbers.
-* :func:`cached` calls any other lesson function through a bounded ``st.cache_data``.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its
   sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building);
   :func:`described` adds the sentence that says what it shows. Sessions asking for one figure (or text) at once wait
   for the one that builds it: a class opening a page on a fresh server builds each figure once.
-* :func:`shared` is a lesson's computed text, table or question, computed once per setting for every session.
+* :func:`shared` is any other lesson result (a text, a table, a question, a one-run computation), computed once per
+  setting for every session.
 * :func:`snippet` is the notebook code that rebuilds such a figure: generated from the builder and its arguments,
   so the download always calls what the page calls.
 
@@ -43,7 +43,7 @@ from .chrome import ASSETS
 from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
-           "sweep", "previews", "cached", "shared", "figure", "described", "snippet"]
+           "sweep", "previews", "shared", "figure", "described", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -237,17 +237,6 @@ def queued_ahead(pending: list[Preview]) -> int:
     return _progressive().ahead([preview.future for preview in pending])
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def _called(function: str, kwargs: str) -> Any:
-    return _resolve(function)(**json.loads(kwargs))
-
-
-def cached(function: Callable, **kwargs: Any) -> Any:
-    """``function(**kwargs)`` through a bounded ``st.cache_data`` (``kwargs``: JSON values): a lesson's one-run
-    computation or table that several reruns show."""
-    return _called(_qualified(function), _arguments(kwargs))
-
-
 def _complete(compute: Callable[[], Any], store: Callable[[Any], Any]) -> Any:
     """``compute()``, passed to ``store`` unless a sweep it ran was a quick pass (the next run shows the requested
     one, so a quick pass is never kept)."""
@@ -310,7 +299,9 @@ def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)``: a lesson's computed text, table rows or question, computed once per setting and
     shared read-only by every session (never mutate it). Arguments are JSON values, or functions (such as
     ``run=ui.sweep``), keyed by their qualified name; with any other argument the call is not kept, nor is a value
-    drawn from a quick pass."""
+    drawn from a quick pass, nor a call of a lambda or a nested function (their names are not unique)."""
+    if "<" in _qualified(function):  # <lambda>, <locals>
+        return function(*args, **kwargs)
     try:
         key = (_qualified(function), _arguments({"args": [_shared_argument(value) for value in args], "kwargs": {
             name: _shared_argument(value) for name, value in kwargs.items()}}))
