@@ -10,11 +10,11 @@ import streamlit as st
 
 import ui
 from registry import PAGES
-from ui import figure_dicts
+from ui import drawn
 from ui.preload import preload
 
 preload()
-figure_dicts.install()
+drawn.install()
 st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide",
                    initial_sidebar_state="collapsed" if ui.presentation_mode() else "auto")
 

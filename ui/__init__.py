@@ -7,7 +7,7 @@
 ``compute``       the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
                   (:func:`figure`, :func:`shared`), notebook snippets
 ``page``          :class:`Page`, the skeleton every page is written into
-``figure_dicts``  each figure turned into its Plotly dictionary once, not once per visitor
+``drawn``         :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
 ``preload``       what the pages import, imported before any page runs (a module is never half-imported beside one)
 ``precompute``    ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
 ================  ===================================================================================================

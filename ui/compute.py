@@ -6,8 +6,8 @@
   run finishes in the background (:func:`previews` lists the quick passes of this script run). Lessons take it as
   their ``run`` argument, so a notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets
   the same numbers.
-* :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments, cached whole (once all its
-  sweeps are the requested runs) and shared read-only between sessions (figures are never mutated after building);
+* :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments and keeps what is drawn (a
+  :class:`ui.drawn.Drawn`, once all its sweeps are the requested runs), shared read-only between sessions;
   :func:`described` adds the sentence that says what it shows. Sessions asking for one figure (or text) at once wait
   for the one that builds it: a class opening a page on a fresh server builds each figure once.
 * :func:`shared` is any other lesson result (a text, a table, a question, a one-run computation), computed once per
@@ -40,6 +40,7 @@ from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_ind
 from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
+from .drawn import Drawn
 from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
@@ -312,24 +313,26 @@ def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
 
 @functools.cache
 def _figures() -> Bounded:
-    return Bounded(128)
+    """The figures drawn lately. A 50-session wave over every page, each student moving four controls, draws about
+    300 figures (at 128 the second wave rebuilt most of them); as dictionaries 512 take a few tens of megabytes."""
+    return Bounded(512)
 
 
-def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> tuple[go.Figure, str]:
-    """``builder(**kwargs, presentation=presentation)`` and the one sentence that says what it shows
+def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> tuple[Drawn, str]:
+    """``builder(**kwargs, presentation=presentation)`` as drawn, and the one sentence that says what it shows
     (:func:`dpcore.viz.summary.figure_summary`), built once (``kwargs``: JSON values) and shared read-only by every
     session. A builder that runs sweeps takes them through its ``run`` argument: here, :func:`sweep`; a figure drawn
     from a quick pass is not kept, so the next run draws the requested one."""
     key = (_qualified(builder), _arguments(kwargs), presentation)
     runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
 
-    def build() -> tuple[go.Figure, str]:
+    def build() -> tuple[Drawn, str]:
         fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
-        return fig, figure_summary(fig)
+        return Drawn.of(fig), figure_summary(fig)
     return _once(_figures(), key, build)
 
 
-def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> go.Figure:
+def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> Drawn:
     """The figure of :func:`described`."""
     return described(builder, presentation, **kwargs)[0]
 

@@ -34,6 +34,7 @@ from dpcore.lessons.questions import Question
 
 from . import compute
 from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
+from .drawn import Drawn
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
 from .text import PageText
@@ -48,9 +49,9 @@ REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the que
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
-def show_figure(fig: go.Figure, key: str, animated: bool = False) -> None:
-    """Show a figure of :mod:`dpcore.viz` (already styled) under a stable key; an animated one in its own fragment,
-    so that pressing Play or dragging its slider never reruns the page."""
+def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False) -> None:
+    """Show a figure of :mod:`dpcore.viz` (already styled), or what is drawn of it, under a stable key; an animated one
+    in its own fragment, so that pressing Play or dragging its slider never reruns the page."""
     def draw() -> None:
         st.plotly_chart(fig, key=key, width="stretch", theme=None, config={"displaylogo": False})
     st.fragment(draw)() if animated else draw()
@@ -83,7 +84,7 @@ class Page:
         self.present = presentation_mode()
         self.teacher = teacher_mode()
         self.text = PageText.load(path.with_suffix(".md"))
-        self._downloads: dict[str, tuple[Callable, dict, go.Figure | None]] = {}  # key -> builder, kwargs, figure
+        self._downloads: dict[str, tuple[Callable, dict, Drawn | None]] = {}  # key -> builder, kwargs, figure
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -129,7 +130,7 @@ class Page:
 
     # -------------------------------------------------------------------- figures
     def figure(self, key: str, builder: Callable[..., go.Figure], *, animated: bool = False, download: bool = False,
-               **kwargs: Any) -> go.Figure:
+               **kwargs: Any) -> None:
         """Build (cached, see :func:`ui.compute.figure`) and show ``builder(**kwargs)``; ``download=True`` offers its
         data, HTML and notebook snippet under "Go deeper". A sentence computed from the figure's data says what it
         shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`)."""
@@ -140,7 +141,6 @@ class Page:
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)
-        return fig
 
     def draw_again(self) -> None:
         """A button that redraws the page's one-run pictures with the next random seed: the URL's ``seed`` advances
@@ -218,7 +218,7 @@ class Page:
         figures = {key: shown or compute.figure(builder, False, **kwargs)
                    for key, (builder, kwargs, shown) in self._downloads.items()}
         key = st.selectbox("Download a figure", list(figures), key="download_figure",
-                           format_func=lambda key: (figures[key].layout.title.text or key).replace("<br>", " "))
+                           format_func=lambda key: figures[key].title or key)
         builder, kwargs, _ = self._downloads[key]
         _downloads(key, figures[key], compute.snippet(builder, **kwargs))
 
@@ -288,10 +288,10 @@ def _preview_text(preview: Preview) -> str:
             f"be): it refines to all {preview.requested:,} by itself.")
 
 
-def _downloads(name: str, fig: go.Figure, snippet: str) -> None:
+def _downloads(name: str, drawn: Drawn, snippet: str) -> None:
     """Three downloads, generated on click; clicking does not rerun the page (no animation restart)."""
-    files = [("Data (CSV)", lambda: viz.figure_table_csv(fig), f"{name}.csv", "text/csv"),
-             ("Figure (HTML)", lambda: viz.figure_html(fig), f"{name}.html", "text/html"),
+    files = [("Data (CSV)", lambda: viz.figure_table_csv(drawn.figure()), f"{name}.csv", "text/csv"),
+             ("Figure (HTML)", lambda: viz.figure_html(drawn.figure()), f"{name}.html", "text/html"),
              ("Python snippet", snippet, f"{name}.py", "text/x-python")]
     for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
         column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
