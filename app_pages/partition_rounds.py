@@ -52,7 +52,7 @@ with page.section("tv-vs-d"):
     page.figure("tv_vs_d", figures.error_vs_dimension, animated=True, download=True, profile=profile,
                 epsilon=epsilon, **sweep, n=n)
     page.prose("samples-needed", target=f"{lesson.TARGET_TV:g}", profile=profile, epsilon=f"{epsilon:g}")
-    st.dataframe(lesson.complexity_table(profile, epsilon, **sweep, run=ui.sweep), **table)
+    page.table(lesson.complexity_table, profile, epsilon, **sweep, run=ui.sweep)
 
 with page.section("profiles"):
     page.figure("profiles", figures.error_by_profile, animated=True, download=True, dimension=dimension,

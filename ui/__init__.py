@@ -13,7 +13,7 @@
 ================  ===================================================================================================
 """
 
-from .chrome import ASSETS, footer, guard, page_link, presentation_mode, setup_page
+from .chrome import ASSETS, footer, guard, navigation_pages, page_link, presentation_mode, setup_page
 from .compute import figure, shared, snippet, sweep
 from .page import FIGURE_CALLS, Page, show_figure
 from .params import (
@@ -31,6 +31,7 @@ from .params import (
 )
 from .text import PageText
 
-__all__ = ["ASSETS", "footer", "guard", "page_link", "presentation_mode", "setup_page", "shared", "figure", "snippet",
-           "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec", "epsilon_spec",
-           "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec", "trials_spec", "PageText"]
+__all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
+           "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
+           "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
+           "trials_spec", "PageText"]

@@ -4,6 +4,7 @@ guard that turns a dpcore ``ValueError`` into a message in the page instead of a
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,9 +13,10 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from registry import PageInfo
+from registry import PAGES, PageInfo
 
-__all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link"]
+__all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link",
+           "navigation_pages"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PRESENT = "present"  #: URL key of presentation mode
@@ -75,6 +77,19 @@ def setup_page(title: str, icon: str) -> None:
         st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                   on_click=_leave_presentation, key="leave_presentation")
     st.title(f"{icon} {title}")
+
+
+@functools.cache
+def _declared_pages() -> tuple[st.Page, ...]:
+    return tuple(st.Page(info.script, title=info.title, url_path=info.url_path, icon=info.icon,
+                         default=info.url_path == "") for info in PAGES)
+
+
+def navigation_pages() -> list[st.Page]:
+    """The registry's pages for ``st.navigation``: declared once per server (declaring one resolves its script's path
+    on disk; a cache in the app script itself would be rebuilt on every run), copied per run (navigation marks the
+    page it runs)."""
+    return [copy.copy(declared) for declared in _declared_pages()]
 
 
 def page_link(info: PageInfo, label: str, icon: str | None = None) -> None:
