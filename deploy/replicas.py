@@ -12,7 +12,13 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   seconds. nginx finds the dead replica refusing connections and passes the reconnection to the next one
   (``proxy_next_upstream``), where the page reruns from its URL (every control lives in the URL), so a student loses
   nothing but the seconds of reconnection. New sessions go to the live replicas. If none is left, every request gets
-  a short page saying the lab is restarting, which retries by itself (never a hang).
+  a short page saying the lab is restarting, which retries by itself (never a hang). The page is written into
+  nginx's configuration, not read from a file: nginx's workers run as an unprivileged user and could not read it
+  from a private folder (a home folder, a ``mktemp -d``).
+* **The supervisor** (:meth:`Deployment.supervise`, what ``./lab.sh serve`` runs) starts a replica again when it
+  exits, after a pause that doubles with each exit in a row (1 s, 2 s, 4 s, … at most 30 s; back to 1 s once it has
+  run a minute), and says so on the terminal. nginx and the other replicas keep serving meanwhile. It stops only on
+  Ctrl+C (or SIGTERM), or when nginx itself dies.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
 
@@ -31,14 +37,17 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["COOKIE", "nginx_config", "Deployment", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
-UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")
+UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
 COOKIE = "dplab_replica"  #: the affinity cookie
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  #: seconds before a replica that exited starts again (doubling in a row)
+STEADY_SECONDS = 60.0  #: a replica running this long has recovered: its next exit waits FIRST_PAUSE again
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1") -> str:
@@ -82,13 +91,21 @@ http {{
             error_page 502 503 504 /unavailable.html;
         }}
         location = /unavailable.html {{
-            root {UNAVAILABLE.parent};
+            internal;
+            default_type "text/html; charset=utf-8";
             add_header Cache-Control no-store always;
             add_header Retry-After 5 always;
+            return 502 {_nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
         }}
     }}
 }}
 """
+
+
+def _nginx_string(text: str) -> str:
+    """``text`` as a double-quoted nginx string: quotes and backslashes escaped, ``$`` as an HTML entity (nginx
+    would read it as a variable)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("$", "&#36;") + '"'
 
 
 def _healthy(url: str) -> bool:
@@ -138,11 +155,7 @@ class Deployment:
         """Start the replicas and nginx; return once every replica and nginx answer their health check."""
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.logs / kind).mkdir(parents=True, exist_ok=True)
-        for port in self.replica_ports:
-            self.replicas.append(_spawn([sys.executable, "-m", "streamlit", "run", "app.py",
-                                         "--server.headless", "true", "--server.address", "127.0.0.1",
-                                         "--server.port", str(port), "--server.fileWatcherType", "none",
-                                         "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log"))
+        self.replicas = [self._spawn_replica(port) for port in self.replica_ports]
         config = self.logs / "nginx.conf"
         config.write_text(nginx_config(self.port, self.replica_ports, self.logs, self.host))
         self.nginx = _spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
@@ -156,6 +169,35 @@ class Deployment:
                     raise RuntimeError(f"{url} did not start; see the logs in {self.logs}")
                 time.sleep(0.2)
         return self
+
+    def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
+        return _spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                       "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
+                       "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log", append)
+
+    def supervise(self, say: Callable[[str], None] = print, poll: float = 0.5) -> None:
+        """Keep the lab serving: start again each replica that exits, after a pause of :data:`FIRST_PAUSE` seconds
+        doubling with each exit in a row up to :data:`LONGEST_PAUSE` (back to the first once it has run
+        :data:`STEADY_SECONDS`), telling ``say`` what happens. Returns when nginx has stopped."""
+        count = len(self.replicas)
+        pause, started, due = [FIRST_PAUSE] * count, [time.monotonic()] * count, [None] * count
+        while self.nginx is not None and self.nginx.poll() is None:
+            now = time.monotonic()
+            for index, process in enumerate(self.replicas):
+                port = self.replica_ports[index]
+                if process.poll() is None:
+                    if now - started[index] >= STEADY_SECONDS:
+                        pause[index] = FIRST_PAUSE
+                elif due[index] is None:
+                    due[index] = now + pause[index]
+                    say(f"The replica on port {port} stopped (exit code {process.returncode}); the others keep "
+                        f"serving. Starting it again in {pause[index]:g} s.")
+                elif now >= due[index]:
+                    self.replicas[index] = self._spawn_replica(port, append=True)
+                    started[index], due[index] = now, None
+                    pause[index] = min(2 * pause[index], LONGEST_PAUSE)
+                    say(f"The replica on port {port} started again.")
+            time.sleep(poll)
 
     def kill_replica(self, index: int) -> None:
         """Stop replica ``index`` at once (SIGKILL), as a crash would."""
@@ -174,8 +216,8 @@ class Deployment:
         self.stop()
 
 
-def _spawn(command: list[str], log: Path) -> subprocess.Popen:
-    with log.open("wb") as out:
+def _spawn(command: list[str], log: Path, append: bool = False) -> subprocess.Popen:
+    with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
 
@@ -208,9 +250,8 @@ def main(argv: list[str] | None = None) -> int:
           "Ctrl+C stops it.", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        while all(process.poll() is None for process in [deployment.nginx, *deployment.replicas]):
-            time.sleep(1)
-        print("A process of the deployment stopped; see the logs.", file=sys.stderr)
+        deployment.supervise(say=lambda line: print(line, file=sys.stderr, flush=True))
+        print(f"nginx stopped; the lab is down. See {deployment.logs / 'error.log'}.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0

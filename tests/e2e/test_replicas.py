@@ -1,9 +1,14 @@
 """Two replicas behind nginx (deploy/replicas.py): every page through nginx in a real browser, one browser tab kept on
-one replica by its cookie, and a replica that dies leaves its tabs reconnected to the other and new visitors served.
+one replica by its cookie, a replica that dies leaves its tabs reconnected to the other and new visitors served, and
+under ``./lab.sh serve`` (the supervisor) it is started again while nginx and the other keep serving.
 """
 
 import hashlib
+import os
+import signal
 import socket
+import subprocess
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -13,7 +18,7 @@ from playwright.sync_api import Browser, expect
 from test_deep_links import CHART, PAGE_TIMEOUT, wait_until_rendered
 from websockets.sync.client import connect
 
-from deploy.replicas import COOKIE, Deployment, nginx_config
+from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config
 from registry import PAGES
 
 ERROR_BOX = '[data-testid="stException"], [data-testid="stAlertContentError"]'
@@ -50,9 +55,68 @@ def deployment(tmp_path_factory):
 
 @pytest.fixture
 def doomed(tmp_path):
-    """Two replicas behind nginx for a test that kills them."""
+    """Two replicas behind nginx for a test that kills them; nginx's runtime folder private (mode 700), as in a home
+    folder: its workers, running as an unprivileged user, cannot read files there."""
+    tmp_path.chmod(0o700)
     with Deployment(2, _free_block(3), logs=tmp_path) as running:
         yield running
+
+
+def _health(url: str) -> int:
+    """The HTTP status of ``url``'s health check (0: no answer)."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def _replica_pid(port: int) -> int | None:
+    """The process of the Streamlit replica serving on ``port`` (from /proc), if one runs."""
+    wanted = f"--server.port\0{port}\0".encode()
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and b"streamlit" in (command := (entry / "cmdline").read_bytes()) \
+                    and wanted in command:
+                return int(entry.name)
+        except OSError:
+            continue
+    return None
+
+
+def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serving(tmp_path):
+    port = _free_block(3)
+    nginx, replicas = f"http://127.0.0.1:{port}", [f"http://127.0.0.1:{port + i}" for i in (1, 2)]
+    said = tmp_path / "serve.log"
+    with said.open("wb") as out:
+        serve = subprocess.Popen([str(ROOT / "lab.sh"), "serve", "--replicas", "2", "--port", str(port)], cwd=ROOT,
+                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not all(_health(url) == 200 for url in [nginx, *replicas]):
+            assert serve.poll() is None and time.monotonic() < deadline, said.read_text()
+            time.sleep(0.5)
+        dead = _replica_pid(port + 1)
+        os.kill(dead, signal.SIGKILL)
+        answers, back = [], None
+        deadline = time.monotonic() + 120
+        while back is None and time.monotonic() < deadline:
+            answers.append((_health(nginx), _health(replicas[1])))
+            if _health(replicas[0]) == 200 and _replica_pid(port + 1) not in (None, dead):
+                back = time.monotonic()
+            time.sleep(0.25)
+        assert back is not None, f"the dead replica did not come back within 120 s:\n{said.read_text()}"
+        assert serve.poll() is None
+        assert answers and all(answer == (200, 200) for answer in answers), answers  # never a refused request
+        log = said.read_text()
+        assert f"The replica on port {port + 1} stopped (exit code -9)" in log and "started again" in log, log
+    finally:
+        os.killpg(serve.pid, signal.SIGINT)  # Ctrl+C: the supervisor stops nginx and the replicas
+        serve.wait(30)
+    assert serve.returncode == 0
+    assert all(_health(url) == 0 for url in [nginx, *replicas])
 
 
 def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websockets(tmp_path):
