@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -177,42 +178,63 @@ def _snap(spec: ParamSpec, value: float) -> Any:
     return min(spec.options, key=distance)
 
 
-def _parse_choice(spec: ParamSpec, raw: str) -> tuple[Any, list[Note]]:
+SHOWN_CHARACTERS = 40  #: how much of a bad value from a link its message repeats
+
+
+def as_typed(raw: str) -> str:
+    r"""``raw``, a value from a link, as the messages show it: cut to :data:`SHOWN_CHARACTERS`, in a Markdown code
+    span, so that it shows as the characters typed and never renders (no link, image, HTML or math from a link).
+
+    >>> as_typed("[Log in](https://example.org)"), as_typed("a`b"), as_typed("`$x$"), as_typed("x" * 50)[-4:]
+    ('`[Log in](https://example.org)`', '``a`b``', '`` `$x$ ``', 'xx…`')
+    """
+    if not raw.strip():
+        return "(empty)"
+    text = raw if len(raw) <= SHOWN_CHARACTERS else raw[:SHOWN_CHARACTERS] + "…"
+    text = " ".join(text.splitlines())
+    fence = "`" * (1 + max((len(run) for run in re.findall("`+", text)), default=0))
+    pad = " " if text.startswith("`") or text.endswith("`") else ""  # CommonMark strips one space at each end
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _parse_choice(spec: ParamSpec, raw: str, key: str) -> tuple[Any, list[Note]]:
     for option in spec.options:
         if raw == str(option):
             return option, []
     allowed = ", ".join(map(str, spec.options))
-    return spec.default, [("error", f"Invalid {spec.key}={raw!r} in the link: not one of {allowed}. "
+    return spec.default, [("error", f"Invalid {key} in the link: {as_typed(raw)} is not one of {allowed}. "
                                     f"Using the default {spec.show(spec.default)}.")]
 
 
-def parse_param(spec: ParamSpec, raw: str | None) -> tuple[Any, list[Note]]:
+def parse_param(spec: ParamSpec, raw: str | None, key: str | None = None) -> tuple[Any, list[Note]]:
     """Turn one raw URL value into a valid widget value, with messages for the user.
 
     Returns the value and a list of ``(level, message)`` notes: ``error`` when ``raw`` is not a
     finite number (the default is used), ``warning`` when it was clamped into range, ``info`` when
-    snapping to the widget's grid changed it by more than 1 %.
+    snapping to the widget's grid changed it by more than 1 %. A message names ``key``, the key the link used (the
+    spec's own, or an older alias), and shows the value as typed (:func:`as_typed`).
     """
+    key = key or spec.key
     if raw is None:
         return spec.default, []
     if not spec.numeric:
-        return _parse_choice(spec, raw)
+        return _parse_choice(spec, raw, key)
     try:
         number = float(raw)
     except ValueError:
         number = None
     if number is None or not math.isfinite(number):
         why = "not a number" if number is None else "not a finite number"
-        return spec.default, [("error", f"Invalid {spec.key}={raw!r} in the link: {why}. "
+        return spec.default, [("error", f"Invalid {key} in the link: {as_typed(raw)} is {why}. "
                                         f"Using the default {spec.show(spec.default)}.")]
     low, high = spec.bounds
     clamped = min(max(number, low), high)
     value = _snap(spec, clamped)
     if clamped != number:
-        return value, [("warning", f"{spec.key}={raw} in the link is outside [{spec.show(low)}, {spec.show(high)}]; "
-                                   f"clamped to {spec.show(value)}.")]
+        return value, [("warning", f"{key} = {as_typed(raw)} in the link is outside [{spec.show(low)}, "
+                                   f"{spec.show(high)}]; clamped to {spec.show(value)}.")]
     if abs(value - clamped) > 0.01 * abs(clamped):
-        return value, [("info", f"{spec.key}={raw} in the link is not one of this page's values; "
+        return value, [("info", f"{key} = {as_typed(raw)} in the link is not one of this page's values; "
                                 f"using the nearest, {spec.show(value)}.")]
     return value, []
 
@@ -282,7 +304,7 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
     for spec in specs:
         widget_key = f"w_{spec.key}"
         if widget_key not in st.session_state:
-            value, notes = parse_param(spec, _from_url(spec))
+            value, notes = parse_param(spec, *_from_url(spec))
             for level, message in notes:
                 getattr(st, level)(message)
             st.session_state[widget_key] = value
@@ -296,9 +318,9 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
     return values
 
 
-def _from_url(spec: ParamSpec) -> str | None:
-    """The URL's value for ``spec``: under its key, else under its first alias present (an older link)."""
+def _from_url(spec: ParamSpec) -> tuple[str | None, str]:
+    """The URL's value for ``spec`` and the key it is under: its own, else its first alias present (an older link)."""
     for key in (spec.key, *spec.aliases):
         if key in st.query_params:
-            return st.query_params[key]
-    return None
+            return st.query_params[key], key
+    return None, spec.key

@@ -87,8 +87,8 @@ def test_downloads():
     assert_downloads(run_page(), ["audit_histograms", "bound_vs_draws"])
 
 
-BAD_LINKS = [(dict(variant="C"), "error", "Invalid variant='C'"), (dict(mechanism="rappor"), "error",
-                                                                   "Invalid mechanism='rappor'"),
+BAD_LINKS = [(dict(variant="C"), "error", "Invalid variant in the link: `C`"), (dict(mechanism="rappor"), "error",
+                                                                   "Invalid mechanism in the link: `rappor`"),
              (dict(draws="10"), "warning", "clamped to 1,000"), (dict(eps="0"), "warning", "clamped to 0.1")]
 
 

@@ -46,7 +46,7 @@ def test_extreme_controls(query):
     assert at.select_slider(key="w_n").value == int(query["n"])
 
 
-BAD_LINKS = [(dict(eps="abc"), "error", "Invalid eps='abc'"), (dict(n="-5"), "warning", "clamped to 10"),
+BAD_LINKS = [(dict(eps="abc"), "error", "Invalid eps in the link: `abc`"), (dict(n="-5"), "warning", "clamped to 10"),
              (dict(eps="1e308"), "warning", "clamped to 10")]
 
 

@@ -100,7 +100,7 @@ def test_extreme_controls(query):
 
 
 @pytest.mark.parametrize("query, level, words", [
-    (dict(eps="abc"), "error", "Invalid eps='abc'"),
+    (dict(eps="abc"), "error", "Invalid eps in the link: `abc`"),
     (dict(n="5"), "warning", "clamped to 10,000"),
     (dict(profile="cubic"), "error", "profile"),
     (dict(d="100"), "info", "using the nearest, 64"),

@@ -28,7 +28,7 @@ def store(tmp_path, monkeypatch):
 def test_beyond_the_slider_a_link_is_clamped_until_a_reproduction_is_stored(store, computed_sweeps):
     before = run(page_path("noise_tradeoff.py"), trials=str(TRIALS))
     assert before.session_state["w_trials"] == 2000
-    assert [w.value for w in before.warning] == [f"trials={TRIALS} in the link is outside [20, 2,000]; "
+    assert [w.value for w in before.warning] == [f"trials = `{TRIALS}` in the link is outside [20, 2,000]; "
                                                  "clamped to 2,000."]
     written = reproduce.reproduce(PAGE, TRIALS)
     assert len(written) == 2

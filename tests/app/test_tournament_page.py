@@ -112,7 +112,7 @@ def test_extreme_controls(query):
 
 
 @pytest.mark.parametrize("query, level, words", [
-    (dict(eps="abc"), "error", "Invalid eps='abc'"),
+    (dict(eps="abc"), "error", "Invalid eps in the link: `abc`"),
     (dict(n="5"), "warning", "clamped to 30"),
     (dict(a="0.3", b="0.3"), "warning", "two different hypotheses"),
     (dict(hypotheses="40"), "info", "using the nearest, 41"),

@@ -36,16 +36,16 @@ def test_nearest_frame_is_nearest_on_a_log_scale():
 @pytest.mark.parametrize("raw, value, level, text", [
     (None, 1.0, None, None),
     ("0.5", 0.5, None, None),
-    ("abc", 1.0, "error", "Invalid eps='abc' in the link: not a number. Using the default 1."),
-    ("nan", 1.0, "error", "Invalid eps='nan' in the link: not a finite number. Using the default 1."),
+    ("abc", 1.0, "error", "Invalid eps in the link: `abc` is not a number. Using the default 1."),
+    ("nan", 1.0, "error", "Invalid eps in the link: `nan` is not a finite number. Using the default 1."),
     ("inf", 1.0, "error", "not a finite number"),
     ("-inf", 1.0, "error", "not a finite number"),
     ("1e309", 1.0, "error", "not a finite number"),  # overflows to inf
     ("", 1.0, "error", "not a number"),
-    ("-1", 0.01, "warning", "eps=-1 in the link is outside [0.01, 10]; clamped to 0.01."),
+    ("-1", 0.01, "warning", "eps = `-1` in the link is outside [0.01, 10]; clamped to 0.01."),
     ("0", 0.01, "warning", "clamped to 0.01"),
     ("1e308", 10.0, "warning", "clamped to 10."),
-    ("0.04", 0.05, "info", "eps=0.04 in the link is not one of this page's values; using the nearest, 0.05."),
+    ("0.04", 0.05, "info", "eps = `0.04` in the link is not one of this page's values; using the nearest, 0.05."),
     ("4", 5.0, "info", "using the nearest, 5."),  # log-nearest (linear distance would tie with 3)
     ("1.005", 1.0, None, None),  # snapped by less than 1 %: silently
 ])
@@ -77,7 +77,7 @@ def test_parse_other_kinds(spec, raw, value, levels):
 
 def test_clamped_then_snapped_gives_one_warning_with_the_final_value():
     spec = ui.epsilon_spec(low=0.012)  # the grid starts at 0.015
-    assert ui.parse_param(spec, "0.001") == (0.015, [("warning", "eps=0.001 in the link is outside [0.012, 10]; "
+    assert ui.parse_param(spec, "0.001") == (0.015, [("warning", "eps = `0.001` in the link is outside [0.012, 10]; "
                                                                  "clamped to 0.015.")])
 
 
@@ -114,7 +114,7 @@ def test_url_seeds_every_kind_of_widget():
 def test_non_numbers_give_one_error_and_the_default(raw):
     at = run(CONTROLS, eps=raw)
     assert not at.exception
-    assert texts(at.error) == [f"Invalid eps='{raw}' in the link: not {'a' if raw == 'abc' else 'a finite'} number. "
+    assert texts(at.error) == [f"Invalid eps in the link: `{raw}` is not {'a' if raw == 'abc' else 'a finite'} number. "
                                "Using the default 1."]
     assert at.select_slider(key="w_eps").value == 1.0
     assert at.query_params["eps"] == "1"  # the URL is repaired
@@ -131,7 +131,7 @@ def test_out_of_range_is_clamped_with_a_warning(raw, clamped):
 def test_off_grid_value_is_snapped_with_an_info():
     at = run(CONTROLS, eps="0.04", n="1001")
     assert not at.exception and not at.error and not at.warning
-    assert texts(at.info) == ["eps=0.04 in the link is not one of this page's values; using the nearest, 0.05."]
+    assert texts(at.info) == ["eps = `0.04` in the link is not one of this page's values; using the nearest, 0.05."]
     assert at.select_slider(key="w_eps").value == 0.05
     assert at.select_slider(key="w_n").value == 1000  # 0.1 % away: snapped without a message
 

@@ -6,7 +6,7 @@ showed "Page not found — ... Running the app's main page." and lost the path.
 """
 
 import time
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -108,3 +108,22 @@ def test_saved_links_keep_working(page: Page, link):
 
 def test_every_topic_page_has_a_saved_link():
     assert sorted(link.split("?")[0] for link in SAVED_LINKS) == sorted(f"/{p.url_path}" for p in PAGES[1:])
+
+
+def test_a_link_cannot_put_a_link_an_image_or_math_in_the_labs_messages(page: Page, screenshot_dir):
+    """The payloads of the security review, in a real browser: each value shows as the characters typed, cut short,
+    in a code span; no link to the attacker, no image loaded from it, no formula."""
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto("/privacy-audit-lab?variant=" + quote("[Session expired: log in again](https://evil.example/login)")
+              + "&eps=" + quote("![x](https://evil.example/p.png)") + "&seed=" + quote("$\\href{https://evil.example}{x}$")
+              + "&mechanism=" + quote("<b>bold</b>" + "x" * 10_000))
+    wait_until_rendered(page)
+    alerts = page.locator('[data-testid="stAlertContainer"]')
+    expect(alerts.filter(has_text="in the link")).to_have_count(4)
+    assert alerts.locator("a, img, .katex, b").count() == 0
+    assert not [url for url in requested if urlsplit(url).hostname == "evil.example"]
+    texts = alerts.all_inner_texts()
+    assert any("variant in the link: [Session expired: log in again](https://… is not" in text for text in texts), texts
+    assert max(map(len, texts)) < 300
+    page.screenshot(path=str(screenshot_dir / "forged-link-messages.png"))
