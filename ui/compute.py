@@ -41,7 +41,7 @@ from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
 from .drawn import Drawn
-from .progressive import QUICK_SECONDS, Bounded, Preview, Progressive
+from .progressive import ANY_RUN, QUICK_SECONDS, Bounded, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
            "sweep", "previews", "shared", "figure", "described", "snippet"]
@@ -65,6 +65,7 @@ def _arguments(values: dict[str, Any]) -> str:
 _PREVIEWS = "_sweep_previews"  # session-state key: the quick passes shown by this script run
 _SUPERSEDED = "_sweep_previews_before"  # session-state key: those of the previous script run
 _VISITOR = "_visitor"  # session-state key: the visitor's id (their line in the shared worker's queue)
+_PREVIEW_RUNS = "_sweep_preview_runs"  # session-state key: this script run's {requested seed: the run previewing it}
 
 
 @functools.cache
@@ -99,7 +100,9 @@ def _stored(function: str, params: str) -> SweepResult | None:
 
 def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     """``function(**params)``: stored, or the requested run once ready, or meanwhile a quick pass (recorded for
-    :func:`previews`).
+    :func:`previews`). In one script run, every quick pass for a Monte Carlo run (``seed``) comes from the same run
+    as the first one: a lesson may join sweeps into one result (:func:`dpcore.experiments.join_methods`), which needs
+    them to share their run.
 
     ``params`` must be JSON values (numbers, strings, lists): they are the cache key and the stored file's name.
     """
@@ -107,9 +110,13 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     stored = _stored(name, arguments)
     if stored is not None:
         return stored
+    runs = st.session_state.setdefault(_PREVIEW_RUNS, {})
+    quick_run = runs.get(params.get("seed"), ANY_RUN)
     result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
-                                         params, lambda size: _stored_nearby(name, arguments, size), _visitor())
+                                         params, lambda size: _stored_nearby(name, arguments, size, quick_run),
+                                         _visitor(), quick_run)
     if preview is not None:
+        runs.setdefault(params.get("seed"), preview.run)
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
     return result
 
@@ -167,19 +174,23 @@ def _stored_calls() -> list[tuple[str, dict, Any]]:
     return [(function, params, path) for function, params, path, _ in _index()]
 
 
-def _stored_nearby(function: str, params: str, size: str | None) -> tuple[SweepResult, int, int | None] | None:
+def _stored_nearby(function: str, params: str, size: str | None, run: int | str | None = ANY_RUN
+                   ) -> tuple[SweepResult, int, int | None] | None:
     """A quick pass at hand: the stored result of ``function`` with ``params`` but another Monte Carlo size ``size``
-    (trials) or another Monte Carlo run (``seed``), as ``(result, its size, its seed or None if the requested)``.
+    (trials) or another Monte Carlo run (``seed``), as ``(result, its size, its seed or None if the requested)``;
+    from the run ``run`` only, unless it is :data:`ANY_RUN` (``None``: the requested run).
 
     Preferred: the requested run before another one; then fewer trials before more; then the nearest count."""
     wanted = json.loads(params)
+    wanted_seed = run if isinstance(run, int) else wanted.get("seed")
     varying = {size, "seed"}
     others = {key: value for key, value in wanted.items() if key not in varying}
     candidates = [(stored.get("seed") != wanted.get("seed"), stored.get(size, 0) > wanted.get(size, 0),
                    abs(math.log(stored.get(size, 1) / wanted.get(size, 1))), str(path), stored)
                   for name, stored, path in _stored_calls()
                   if name == function.replace(":", ".") and stored != wanted
-                  and {key: value for key, value in stored.items() if key not in varying} == others]
+                  and {key: value for key, value in stored.items() if key not in varying} == others
+                  and (run == ANY_RUN or stored.get("seed") == wanted_seed)]
     if not candidates:
         return None
     other_run, _, _, path, stored = min(candidates)
@@ -222,6 +233,7 @@ def start_run() -> None:
     (the page skeleton calls this first)."""
     st.session_state[_SUPERSEDED] = st.session_state.get(_PREVIEWS, [])
     st.session_state[_PREVIEWS] = []
+    st.session_state[_PREVIEW_RUNS] = {}
 
 
 def release_superseded() -> None:

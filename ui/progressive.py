@@ -42,7 +42,8 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future,
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "Progressive", "quick_trials"]
+__all__ = ["ANY_RUN", "Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "Progressive",
+           "quick_trials"]
 
 QUICK_SECONDS = float(os.environ.get("DPLAB_QUICK_SECONDS", "0.2"))  #: budget of one sweep's quick pass
 WAIT_SECONDS = min(0.05, QUICK_SECONDS)  #: how long the requested run may take before a quick pass is shown instead
@@ -56,6 +57,8 @@ MAX_WAITING = 16
 #: a smaller budget previews it.
 UNITS = {"trials": "trials", "draws": "draws", "budget": "simulated samples"}
 PROBED = ("trials", "draws")
+#: A quick pass may come from any Monte Carlo run (see :meth:`Progressive.run`'s ``quick_run``).
+ANY_RUN = "any"
 
 
 class Bounded:
@@ -250,28 +253,34 @@ class Progressive:
             future.cancel()
 
     def run(self, key: str, function: Callable[..., Any], params: dict[str, Any],
-            nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None, session: str = ""
-            ) -> tuple[Any, Preview | None]:
+            nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None, session: str = "",
+            quick_run: int | str | None = ANY_RUN) -> tuple[Any, Preview | None]:
         """``function(**params)`` if it is (or becomes, within :data:`WAIT_SECONDS`) ready, else a quick pass with
         fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged. The requested
         run waits in the line of the visitor ``session`` (the least served first).
 
         ``nearby(size)`` may offer a result already at hand (stored) for the same parameters but another trial count
         ``size`` or another Monte Carlo run, as ``(result, trials, run)`` (``run``: its seed, ``None`` when it is the
-        requested one): it is the quick pass then, with no computation."""
+        requested one): it is the quick pass then, with no computation. ``quick_run`` is the Monte Carlo run the quick
+        pass must come from: :data:`ANY_RUN`, ``None`` (the requested one) or a seed (then a quick pass computed now
+        is computed at that seed): sweeps that a lesson joins into one result are previewed by one run."""
         call = functools.partial(function, **params)
         size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
             return self._result(key, call, session=session), None
         future = self._future(key, call, session)
-        quick = self._quick.get(key) or nearby(size)  # a result at hand is shown at once
+        quick = self._quick.get(key)
+        if quick is not None and quick_run != ANY_RUN and quick[2] != quick_run:
+            quick = None
+        quick = quick or nearby(size)  # a result at hand is shown at once
         if quick is None:
             try:
                 return self._result(key, call, WAIT_SECONDS, session), None
             except TimeoutError:
                 pass
-            quick = self._quick_pass(function, params, size, requested) if size in PROBED else None
+            other_run = quick_run if isinstance(quick_run, int) else None
+            quick = self._quick_pass(function, params, size, requested, other_run) if size in PROBED else None
             if quick is None:
                 return self._result(key, call, session=session), None
         self._quick.put(key, quick)
@@ -281,11 +290,13 @@ class Progressive:
         return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
 
     @staticmethod
-    def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int
-                    ) -> tuple[Any, int, None]:
+    def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int,
+                    run: int | None = None) -> tuple[Any, int, int | None]:
+        """The sweep with as many trials as fit :data:`QUICK_SECONDS`, at the requested seed or at seed ``run``."""
+        params = params if run is None else {**params, "seed": run}
         start = time.perf_counter()
         probe = function(**{**params, size: MIN_TRIALS})
         trials = quick_trials(time.perf_counter() - start, MIN_TRIALS, requested, QUICK_SECONDS)
         if trials <= MIN_TRIALS:
-            return probe, MIN_TRIALS, None
-        return function(**{**params, size: trials}), trials, None
+            return probe, MIN_TRIALS, run
+        return function(**{**params, size: trials}), trials, run

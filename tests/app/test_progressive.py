@@ -225,3 +225,15 @@ def test_a_visitor_who_took_the_worker_long_waits_behind_one_who_did_not():
     while len(started) < 4 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert started == ["student", "student", "heavy", "heavy"]
+
+
+def test_sweeps_joined_into_one_result_are_previewed_by_one_monte_carlo_run(quick):
+    """The partitioning page joins two sweeps (the ε-DP methods, and the Gaussian with δ). At a Monte Carlo run and a δ
+    nobody stored, one part has a stored run 0 at hand and the other none: both parts are previewed by run 0 (the
+    other part computed now at run 0), never one by run 0 and one by run 2, which cannot be joined."""
+    at = run(page_path("partition_rounds.py"), timeout=300, mc="2", eps="2", delta="1e-3")
+    assert not at.exception
+    assert not at.error, texts(at.error)
+    notes = [text for text in texts(at.caption) if text.startswith("Preview from Monte Carlo run 0")]
+    assert notes and all("run 2, with 30, replaces it" in note for note in notes)
+    ui.compute._progressive().cancel([preview.future for preview in at.session_state["_sweep_previews"]])
