@@ -74,6 +74,7 @@ case "$command" in
     for script in benchmarks/bench_*.py; do "$VENV/bin/python" "$script"; done  # bench_dask: 1 vs 2 Dask workers
     "$VENV/bin/python" benchmarks/interaction_latency.py "$@"
     "$VENV/bin/python" benchmarks/fresh_seed.py                                                # CPU of a new draw
+    "$VENV/bin/python" benchmarks/answers_at_once.py                       # one and two moves: a first answer in 3 s
     "$VENV/bin/python" benchmarks/load.py
     "$VENV/bin/python" benchmarks/load.py --sessions 100 --changes 3 --ramp 20 --think 3 8   # a class reading
     "$VENV/bin/python" benchmarks/load.py --sequential 200                                     # memory levels off

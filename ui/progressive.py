@@ -53,10 +53,12 @@ MIN_TRIALS = 2  #: a quick pass has a band: at least two trials
 #: keeps one visitor from starving the others, and a page that moves on cancels its superseded runs itself.
 MAX_WAITING = 16
 #: The Monte Carlo size parameter of a sweep, by name, and what it counts (for the page's note). A "budget" (samples
-#: per grid point, at least 20 trials each) does not shrink below the cost of its smallest run: only a stored run with
-#: a smaller budget previews it.
+#: per grid point, at least 20 trials each) does not shrink below the cost of its smallest run: its quick pass is a
+#: stored run with a smaller budget, else that smallest run (:data:`SMALLEST_BUDGET`), computed whatever it costs (1–2 s
+#: for the truncation page): a page never waits for the whole requested run with nothing to show.
 UNITS = {"trials": "trials", "draws": "draws", "budget": "simulated samples"}
 PROBED = ("trials", "draws")
+SMALLEST_BUDGET = 1000  #: a budget this small gives every grid point its fewest trials
 #: A quick pass may come from any Monte Carlo run (see :meth:`Progressive.run`'s ``quick_run``).
 ANY_RUN = "any"
 
@@ -279,10 +281,10 @@ class Progressive:
                 return self._result(key, call, WAIT_SECONDS, session), None
             except TimeoutError:
                 pass
-            other_run = quick_run if isinstance(quick_run, int) else None
-            quick = self._quick_pass(function, params, size, requested, other_run) if size in PROBED else None
-            if quick is None:
+            if size not in PROBED and requested <= SMALLEST_BUDGET:
                 return self._result(key, call, session=session), None
+            other_run = quick_run if isinstance(quick_run, int) else None
+            quick = self._quick_pass(function, params, size, requested, other_run)
         self._quick.put(key, quick)
         result, trials, run = quick
         if future.done():  # finished while the quick pass ran
@@ -292,8 +294,11 @@ class Progressive:
     @staticmethod
     def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int,
                     run: int | None = None) -> tuple[Any, int, int | None]:
-        """The sweep with as many trials as fit :data:`QUICK_SECONDS`, at the requested seed or at seed ``run``."""
+        """The sweep with as many trials as fit :data:`QUICK_SECONDS` (a budget: :data:`SMALLEST_BUDGET`), at the
+        requested seed or at seed ``run``."""
         params = params if run is None else {**params, "seed": run}
+        if size not in PROBED:
+            return function(**{**params, size: SMALLEST_BUDGET}), SMALLEST_BUDGET, run
         start = time.perf_counter()
         probe = function(**{**params, size: MIN_TRIALS})
         trials = quick_trials(time.perf_counter() - start, MIN_TRIALS, requested, QUICK_SECONDS)

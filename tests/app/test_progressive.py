@@ -237,3 +237,14 @@ def test_sweeps_joined_into_one_result_are_previewed_by_one_monte_carlo_run(quic
     notes = [text for text in texts(at.caption) if text.startswith("Preview from Monte Carlo run 0")]
     assert notes and all("run 2, with 30, replaces it" in note for note in notes)
     ui.compute._progressive().cancel([preview.future for preview in at.session_state["_sweep_previews"]])
+
+
+def test_a_budget_sweep_nobody_stored_is_previewed_by_its_smallest_run(quick):
+    """Two moves from the truncation page's defaults (ε and the family): no stored run is near, and the requested
+    run takes half a minute; its smallest run (every point at 20 trials) is the preview, never a page with nothing."""
+    at = run(page_path("truncation.py"), timeout=300, eps="0.3", family="student-t")
+    assert not at.exception and not at.error
+    assert "error_vs_n" in charts(at)
+    assert ("Quick preview from 1,000 of 400,000 Monte Carlo simulated samples per point (bands are wider than they "
+            "will be): it refines to all 400,000 by itself.") in texts(at.caption)
+    ui.compute._progressive().cancel([preview.future for preview in at.session_state["_sweep_previews"]])
