@@ -35,6 +35,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_index
 from dpcore.viz.summary import figure_summary
@@ -74,7 +76,18 @@ def _progressive() -> Progressive:
     core stays free for the pages (their quick passes and one-run pictures), on the 2-core machine the lab targets.
     With the quick pass off (the tests, ``./lab.sh precompute``) a thread: the runs are then computed in this process,
     exactly as the tests compute them."""
-    return Progressive(workers=1, processes=not math.isinf(QUICK_SECONDS))
+    return Progressive(workers=1, processes=not math.isinf(QUICK_SECONDS), alive=_open)
+
+
+def _tab() -> str:
+    """This browser tab's id (Streamlit's session), "" outside a server's script run."""
+    context = get_script_run_ctx()
+    return context.session_id if context is not None else ""
+
+
+def _open(tab: str) -> bool:
+    """Whether the browser tab ``tab`` is still connected (a run nobody waits for any more is dropped)."""
+    return not tab or not runtime.exists() or runtime.get_instance().is_active_session(tab)
 
 
 def start_worker() -> None:
@@ -114,7 +127,7 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     quick_run = runs.get(params.get("seed"), ANY_RUN)
     result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
                                          params, lambda size: _stored_nearby(name, arguments, size, quick_run),
-                                         _visitor(), quick_run)
+                                         session=_visitor(), quick_run=quick_run, tab=_tab())
     if preview is not None:
         runs.setdefault(params.get("seed"), preview.run)
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
@@ -237,17 +250,23 @@ def start_run() -> None:
 
 
 def release_superseded() -> None:
-    """Cancel the requested runs that the previous script run of this session waited for and this one does not (those
-    not started yet): the page has moved on (the page skeleton calls this once its sweeps are drawn)."""
+    """Release the requested runs that the previous script run of this tab waited for and this one does not: the page
+    has moved on (the page skeleton calls this once its sweeps are drawn). Those no other tab waits for are cancelled
+    unless started."""
     current = {id(preview.future) for preview in previews()}
     _progressive().cancel([preview.future for preview in st.session_state.get(_SUPERSEDED, [])
-                           if id(preview.future) not in current])
+                           if id(preview.future) not in current], _tab())
     st.session_state[_SUPERSEDED] = []
 
 
 def queued_ahead(pending: list[Preview]) -> int:
     """How many requested runs, of any session, are queued ahead of those of ``pending`` on the shared worker."""
     return _progressive().ahead([preview.future for preview in pending])
+
+
+def line_full() -> bool:
+    """Whether the shared worker's line is full (:data:`ui.progressive.MAX_QUEUED` runs waiting)."""
+    return _progressive().full()
 
 
 def _complete(compute: Callable[[], Any], store: Callable[[Any], Any]) -> Any:

@@ -240,7 +240,8 @@ class Page:
         def progress() -> None:
             if all(preview.ready for preview in pending):
                 st.rerun()
-            st.info(_refining_text(pending, compute.queued_ahead(pending)), icon=":material/hourglass_top:")
+            st.info(_refining_text(pending, compute.queued_ahead(pending), compute.line_full()),
+                    icon=":material/hourglass_top:")
         with self._status.container():
             progress()
 
@@ -255,13 +256,17 @@ def _glossary() -> None:
         st.markdown("\n".join(f"- **{term}**: {definition}" for term, definition in TERMS.items()))
 
 
-def _refining_text(pending: list[Preview], ahead: int) -> str:
-    """The banner over a page with quick passes: what they are, how far the requested runs are, the queue."""
+def _refining_text(pending: list[Preview], ahead: int, full: bool = False) -> str:
+    """The banner over a page with quick passes: what they are, how far the requested runs are, the queue (``full``:
+    the shared line is full)."""
     runs = {id(preview.future): preview for preview in pending}.values()  # a figure and a takeaway may share one
     done = sum(preview.ready for preview in runs)
     many = ahead > 1
     queue = (f" {ahead} computation{'s' if many else ''} for other pages or visitors {'are' if many else 'is'} queued "
              "ahead of this page's on the shared server." if ahead else "")
+    if full:
+        queue += (" The shared server's line is full: this page's computations may be set aside for a while and asked "
+                  "for again by themselves; settings stored with the lab still answer at once.")
     return ("Quick preview: some results on this page come from another Monte Carlo run than the one you asked for "
             "(fewer trials, or other random numbers; each says which). They are replaced by themselves as the "
             f"requested runs finish in the background: {done} of {len(runs)} done.{queue}")

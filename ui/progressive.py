@@ -42,7 +42,7 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future,
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ANY_RUN", "Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "Progressive",
+__all__ = ["ANY_RUN", "Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "MAX_QUEUED", "Progressive",
            "quick_trials"]
 
 QUICK_SECONDS = float(os.environ.get("DPLAB_QUICK_SECONDS", "0.2"))  #: budget of one sweep's quick pass
@@ -52,6 +52,9 @@ MIN_TRIALS = 2  #: a quick pass has a band: at least two trials
 #: at once (the tournament page: 13 sweeps), so a page never drops its own: serving the least served first is what
 #: keeps one visitor from starving the others, and a page that moves on cancels its superseded runs itself.
 MAX_WAITING = 16
+#: Requested runs waiting in all, every visitor together; beyond it the oldest run of the longest line is dropped (its
+#: page asks for it again when it next refreshes), and pages say that the line is full.
+MAX_QUEUED = 64
 #: The Monte Carlo size parameter of a sweep, by name, and what it counts (for the page's note). A "budget" (samples
 #: per grid point, at least 20 trials each) does not shrink below the cost of its smallest run: its quick pass is a
 #: stored run with a smaller budget, else that smallest run (:data:`SMALLEST_BUDGET`), computed whatever it costs (1–2 s
@@ -140,9 +143,13 @@ def _exception(future: Future) -> BaseException | None:
 
 class Progressive:
     """The shared state of progressive sweeps: a worker pool for requested runs, the visitor served least so far first
-    (each with at most :data:`MAX_WAITING` runs waiting), and bounded result maps."""
+    (each with at most :data:`MAX_WAITING` runs waiting, :data:`MAX_QUEUED` in all), and bounded result maps.
 
-    def __init__(self, workers: int = 1, size: int = 128, processes: bool = False) -> None:
+    A waiting run knows the browser tabs waiting for it: a tab that moves on releases it (:meth:`cancel`), and it is
+    cancelled once no tab waits for it, or when every tab waiting for it has closed (``alive(tab)`` is false)."""
+
+    def __init__(self, workers: int = 1, size: int = 128, processes: bool = False,
+                 alive: Callable[[str], bool] = lambda tab: True) -> None:
         self._workers, self._processes = workers, processes
         self._pool = self._new_pool()
         self._requested = Bounded(size)   # key -> Future of the requested run
@@ -152,6 +159,8 @@ class Progressive:
         self._served = Bounded(4096)  # visitor -> (worker seconds, runs started) so far
         self._running: dict[Future, tuple[str, float]] = {}  # run -> its visitor, its start (perf_counter)
         self._arrivals = 0
+        self._wanted: dict[Future, set[str]] = {}  # run not finished -> the tabs waiting for it
+        self._alive = alive
         self._lock = threading.RLock()    # reentrant: a run done at once calls back _finished under the lock
 
     def _new_pool(self) -> Executor:
@@ -172,13 +181,15 @@ class Progressive:
             self._pool = self._new_pool()
             return self._pool.submit(call)
 
-    def _future(self, key: str, call: Callable[[], Any], session: str = "") -> Future:
-        """The requested run of ``key`` (a picklable ``call`` when the pool has processes), queued in ``session``'s
-        line if needed (a session's oldest waiting run is dropped beyond :data:`MAX_WAITING`)."""
+    def _future(self, key: str, call: Callable[[], Any], session: str = "", tab: str = "") -> Future:
+        """The requested run of ``key`` (a picklable ``call`` when the pool has processes), waited for by ``tab``,
+        queued in ``session``'s line if needed (a session's oldest waiting run is dropped beyond :data:`MAX_WAITING`,
+        the oldest of the longest line beyond :data:`MAX_QUEUED` in all)."""
         with self._lock:
             future = self._requested.get(key)
             if future is None or future.cancelled() or isinstance(_exception(future), BrokenExecutor):
                 future = self._requested.put(key, Future())
+                self._drop_closed()
                 line = deque(entry for entry in self._waiting.get(session, ()) if not entry[0].cancelled())
                 line.append((future, call))
                 while len(line) > MAX_WAITING:
@@ -186,8 +197,37 @@ class Progressive:
                 self._waiting[session] = line
                 if session not in self._arrived:
                     self._arrived[session], self._arrivals = self._arrivals, self._arrivals + 1
-                self._dispatch()
+                while self.queued() > MAX_QUEUED:
+                    longest = max(self._waiting, key=lambda other: (self._live_count(other), -self._arrived[other]))
+                    self._waiting[longest].popleft()[0].cancel()
+            if not future.done():
+                self._wanted.setdefault(future, set()).add(tab)
+            self._dispatch()
         return future
+
+    def _live_count(self, session: str) -> int:
+        return sum(not entry[0].cancelled() for entry in self._waiting[session])
+
+    def queued(self) -> int:
+        """Requested runs waiting (not started, not cancelled), every visitor together."""
+        with self._lock:
+            return sum(map(self._live_count, self._waiting))
+
+    def full(self) -> bool:
+        """Whether the line is full (:data:`MAX_QUEUED` runs waiting): new requests then push out older ones."""
+        return self.queued() >= MAX_QUEUED
+
+    def _drop_closed(self) -> None:
+        """Cancel the waiting runs that only closed tabs were waiting for (under the lock)."""
+        for line in self._waiting.values():
+            for future, _ in line:
+                if not future.cancelled() and not self._wanted_by_an_open_tab(future):
+                    future.cancel()
+
+    def _wanted_by_an_open_tab(self, future: Future) -> bool:
+        wanted = {tab for tab in self._wanted.get(future, ()) if self._alive(tab)}
+        self._wanted[future] = wanted
+        return bool(wanted)
 
     def _turn(self, session: str) -> tuple[float, int, int]:
         """Who the worker serves first: the least worker time so far, then the fewest runs started, then the first
@@ -202,6 +242,8 @@ class Progressive:
             future, call = self._waiting[session].popleft()
             if not self._waiting[session]:
                 del self._waiting[session], self._arrived[session]
+            if not future.cancelled() and not self._wanted_by_an_open_tab(future):
+                future.cancel()  # every tab waiting for it has closed
             if not future.set_running_or_notify_cancel():  # cancelled while it waited
                 continue
             seconds, started = self._served.get(session) or (0.0, 0)
@@ -211,6 +253,7 @@ class Progressive:
 
     def _finished(self, future: Future, computed: Future) -> None:
         with self._lock:
+            self._wanted.pop(future, None)
             session, began = self._running.pop(future)
             seconds, started = self._served.get(session) or (0.0, 0)
             self._served.put(session, (seconds + time.perf_counter() - began, started))
@@ -221,11 +264,12 @@ class Progressive:
         else:
             future.set_exception(error)
 
-    def _result(self, key: str, call: Callable[[], Any], timeout: float | None = None, session: str = "") -> Any:
+    def _result(self, key: str, call: Callable[[], Any], timeout: float | None = None, session: str = "",
+                tab: str = "") -> Any:
         """The requested run's result (waiting up to ``timeout``); resubmitted if a page that moved on cancelled it."""
         while True:
             try:
-                return self._future(key, call, session).result(timeout)
+                return self._future(key, call, session, tab).result(timeout)
             except CancelledError:
                 continue
 
@@ -247,19 +291,23 @@ class Progressive:
             return len(self._running) + place + sum(min(len(line), place + served_first[other])
                                                     for other, line in lines.items() if other != session)
 
-    @staticmethod
-    def cancel(futures: Sequence[Future]) -> None:
-        """Cancel the requested runs of ``futures`` that have not started: a page that moved on to other settings no
-        longer waits for them (one still waited for is resubmitted by the next request)."""
-        for future in futures:
-            future.cancel()
+    def cancel(self, futures: Sequence[Future], tab: str = "") -> None:
+        """``tab`` no longer waits for the requested runs of ``futures`` (its page moved on to other settings): those
+        no other tab waits for are cancelled unless started (one asked for again is resubmitted by the request)."""
+        with self._lock:
+            for future in futures:
+                wanted = self._wanted.get(future, set())
+                wanted.discard(tab)
+                if not wanted:
+                    self._wanted.pop(future, None)
+                    future.cancel()
 
     def run(self, key: str, function: Callable[..., Any], params: dict[str, Any],
             nearby: Callable[[str], tuple[Any, int, int | None] | None] = lambda size: None, session: str = "",
-            quick_run: int | str | None = ANY_RUN) -> tuple[Any, Preview | None]:
+            quick_run: int | str | None = ANY_RUN, tab: str = "") -> tuple[Any, Preview | None]:
         """``function(**params)`` if it is (or becomes, within :data:`WAIT_SECONDS`) ready, else a quick pass with
         fewer ``params["trials"]`` and its :class:`Preview`. Errors of the function propagate unchanged. The requested
-        run waits in the line of the visitor ``session`` (the least served first).
+        run waits in the line of the visitor ``session`` (the least served first), wanted by the browser tab ``tab``.
 
         ``nearby(size)`` may offer a result already at hand (stored) for the same parameters but another trial count
         ``size`` or another Monte Carlo run, as ``(result, trials, run)`` (``run``: its seed, ``None`` when it is the
@@ -270,25 +318,25 @@ class Progressive:
         size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
         if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
-            return self._result(key, call, session=session), None
-        future = self._future(key, call, session)
+            return self._result(key, call, session=session, tab=tab), None
+        future = self._future(key, call, session, tab)
         quick = self._quick.get(key)
         if quick is not None and quick_run != ANY_RUN and quick[2] != quick_run:
             quick = None
         quick = quick or nearby(size)  # a result at hand is shown at once
         if quick is None:
             try:
-                return self._result(key, call, WAIT_SECONDS, session), None
+                return self._result(key, call, WAIT_SECONDS, session, tab), None
             except TimeoutError:
                 pass
             if size not in PROBED and requested <= SMALLEST_BUDGET:
-                return self._result(key, call, session=session), None
+                return self._result(key, call, session=session, tab=tab), None
             other_run = quick_run if isinstance(quick_run, int) else None
             quick = self._quick_pass(function, params, size, requested, other_run)
         self._quick.put(key, quick)
         result, trials, run = quick
         if future.done():  # finished while the quick pass ran
-            return self._result(key, call, session=session), None
+            return self._result(key, call, session=session, tab=tab), None
         return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
 
     @staticmethod

@@ -248,3 +248,42 @@ def test_a_budget_sweep_nobody_stored_is_previewed_by_its_smallest_run(quick):
     assert ("Quick preview from 1,000 of 400,000 Monte Carlo simulated samples per point (bands are wider than they "
             "will be): it refines to all 400,000 by itself.") in texts(at.caption)
     ui.compute._progressive().cancel([preview.future for preview in at.session_state["_sweep_previews"]])
+
+
+def test_a_run_two_tabs_wait_for_is_cancelled_only_when_both_moved_on():
+    state = progressive.Progressive(workers=1)
+    gate = threading.Event()
+    state._future("blocker", lambda: gate.wait(60))
+    shared = state._future("shared", lambda: "shared", session="a", tab="tab-1")
+    assert state._future("shared", lambda: "shared", session="b", tab="tab-2") is shared
+    state.cancel([shared], "tab-1")
+    assert not shared.cancelled()  # tab-2 still waits for it
+    state.cancel([shared], "tab-2")
+    assert shared.cancelled()
+    gate.set()
+
+
+def test_runs_only_closed_tabs_waited_for_are_dropped_not_computed():
+    open_tabs = {"tab-1", "tab-2"}
+    state = progressive.Progressive(workers=1, alive=lambda tab: tab in open_tabs)
+    gate, started = threading.Event(), []
+    state._future("blocker", lambda: gate.wait(60), tab="tab-1")
+    left = state._future("left", lambda: started.append("left"), session="a", tab="tab-2")
+    stays = state._future("stays", lambda: started.append("stays"), session="b", tab="tab-1")
+    open_tabs.discard("tab-2")  # the tab closed: nobody waits for its run any more
+    assert state.queued() == 2
+    gate.set()
+    stays.result(timeout=60)
+    assert left.cancelled() and started == ["stays"]
+
+
+def test_the_whole_line_is_bounded_and_the_longest_line_gives_way(monkeypatch):
+    monkeypatch.setattr(progressive, "MAX_QUEUED", 5)
+    state = progressive.Progressive(workers=1)
+    gate = threading.Event()
+    state._future("blocker", lambda: gate.wait(60))
+    heavy = [state._future(f"heavy-{i}", lambda: None, session="heavy") for i in range(4)]
+    light = [state._future(f"light-{i}", lambda: None, session="light") for i in range(2)]
+    assert state.queued() == 5 and state.full()
+    assert [future.cancelled() for future in heavy + light] == [True, False, False, False, False, False]
+    gate.set()
