@@ -32,6 +32,7 @@ wave had an exception or a disconnect.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -115,6 +116,18 @@ def cpu_seconds(pids: list[int]) -> tuple[float, float]:
         else:
             children += used
     return own, children
+
+
+def handles(pids: list[int]) -> tuple[int, int]:
+    """Threads and open file descriptors of the processes ``pids`` themselves (the servers): what a closed session
+    must give back."""
+    threads = descriptors = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, StopIteration):
+            status = Path(f"/proc/{pid}/status").read_text()
+            threads += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:"))
+            descriptors += len(os.listdir(f"/proc/{pid}/fd"))
+    return threads, descriptors
 
 
 class MemoryWatch:
@@ -284,8 +297,11 @@ HEADER = ("sessions state  open50  open95 openmax   rer50   rer95  rermax   all9
 
 
 def sequential(url: str, pids: list[int], count: int, timeout: float) -> list[dict]:
-    """``count`` sessions one after another, each opening a page with its own seed; RSS every tenth."""
+    """``count`` sessions one after another, each opening a page with its own seed; RSS, threads and open file
+    descriptors every tenth (a closed session gives its threads and descriptors back)."""
     rows, began = [], cpu_seconds(pids)
+    if pids:
+        print(f"before: server threads {handles(pids)[0]}, open file descriptors {handles(pids)[1]}", flush=True)
     for i in range(count):
         page = PAGES[i % len(PAGES)].url_path
         result = run_session(url, page, 2, 7_000_000 + i, timeout, threading.Barrier(1))
@@ -293,10 +309,12 @@ def sequential(url: str, pids: list[int], count: int, timeout: float) -> list[di
             rows.append(dict(session=i + 1, problem=result.exceptions[:1] or result.disconnected))
         if (i + 1) % max(1, count // 10) == 0:
             used = sum(cpu_seconds(pids)) - sum(began)
+            threads, descriptors = handles(pids) if pids else (None, None)
             rows.append(dict(session=i + 1, rss_mb=round(tree_rss(pids)) if pids else None,
-                             cpu_seconds=round(used, 1) if pids else None))
+                             cpu_seconds=round(used, 1) if pids else None, threads=threads, descriptors=descriptors))
             print(f"after {i + 1:>4} sessions: server + worker RSS {rows[-1]['rss_mb']} MB, "
-                  f"CPU {rows[-1]['cpu_seconds']} s", flush=True)
+                  f"CPU {rows[-1]['cpu_seconds']} s, server threads {threads}, open file descriptors {descriptors}",
+                  flush=True)
     return rows
 
 

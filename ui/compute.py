@@ -113,23 +113,24 @@ def _stored(function: str, params: str) -> SweepResult | None:
 
 def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     """``function(**params)``: stored, or the requested run once ready, or meanwhile a quick pass (recorded for
-    :func:`previews`). In one script run, every quick pass for a Monte Carlo run (``seed``) comes from the same run
-    as the first one: a lesson may join sweeps into one result (:func:`dpcore.experiments.join_methods`), which needs
-    them to share their run.
+    :func:`previews`). In one script run, every answer for a Monte Carlo run (``seed``) comes from the same run as the
+    first one (the requested run, or the other run previewing it): a lesson may join sweeps into one result
+    (:func:`dpcore.experiments.join_methods`), which needs them to share their run.
 
     ``params`` must be JSON values (numbers, strings, lists): they are the cache key and the stored file's name.
     """
     name, arguments = _qualified(function), _arguments(params)
-    stored = _stored(name, arguments)
-    if stored is not None:
-        return stored
     runs = st.session_state.setdefault(_PREVIEW_RUNS, {})
     quick_run = runs.get(params.get("seed"), ANY_RUN)
+    stored = None if isinstance(quick_run, int) else _stored(name, arguments)
+    if stored is not None:
+        runs.setdefault(params.get("seed"), None)
+        return stored
     result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
                                          params, lambda size: _stored_nearby(name, arguments, size, quick_run),
                                          session=_visitor(), quick_run=quick_run, tab=_tab())
+    runs.setdefault(params.get("seed"), None if preview is None else preview.run)
     if preview is not None:
-        runs.setdefault(params.get("seed"), preview.run)
         st.session_state.setdefault(_PREVIEWS, []).append(preview)
     return result
 

@@ -311,9 +311,10 @@ class Progressive:
 
         ``nearby(size)`` may offer a result already at hand (stored) for the same parameters but another trial count
         ``size`` or another Monte Carlo run, as ``(result, trials, run)`` (``run``: its seed, ``None`` when it is the
-        requested one): it is the quick pass then, with no computation. ``quick_run`` is the Monte Carlo run the quick
-        pass must come from: :data:`ANY_RUN`, ``None`` (the requested one) or a seed (then a quick pass computed now
-        is computed at that seed): sweeps that a lesson joins into one result are previewed by one run."""
+        requested one): it is the quick pass then, with no computation. ``quick_run`` is the Monte Carlo run the answer
+        must come from, for sweeps that a lesson joins into one result: :data:`ANY_RUN`, ``None`` (the requested one)
+        or another seed; then the answer is a quick pass from that run (stored, or computed now at that seed) even if
+        the requested run is ready: the page shows it once every part of the join has its requested run."""
         call = functools.partial(function, **params)
         size = next((name for name in UNITS if name in params), None)
         requested = int(params[size]) if size else MIN_TRIALS
@@ -324,18 +325,19 @@ class Progressive:
         if quick is not None and quick_run != ANY_RUN and quick[2] != quick_run:
             quick = None
         quick = quick or nearby(size)  # a result at hand is shown at once
+        other_run = quick_run if isinstance(quick_run, int) else None
         if quick is None:
-            try:
-                return self._result(key, call, WAIT_SECONDS, session, tab), None
-            except TimeoutError:
-                pass
-            if size not in PROBED and requested <= SMALLEST_BUDGET:
+            if other_run is None:
+                try:
+                    return self._result(key, call, WAIT_SECONDS, session, tab), None
+                except TimeoutError:
+                    pass
+            if size not in PROBED and requested <= SMALLEST_BUDGET and other_run is None:
                 return self._result(key, call, session=session, tab=tab), None
-            other_run = quick_run if isinstance(quick_run, int) else None
             quick = self._quick_pass(function, params, size, requested, other_run)
         self._quick.put(key, quick)
         result, trials, run = quick
-        if future.done():  # finished while the quick pass ran
+        if future.done() and other_run is None:  # finished while the quick pass ran
             return self._result(key, call, session=session, tab=tab), None
         return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
 

@@ -119,7 +119,7 @@ def test_extreme_controls(query, classical):
 def test_bad_epsilon_in_the_url():
     at = run_page(eps="abc")
     assert_healthy(at)
-    assert len(at.error) == 1 and "eps='abc'" in at.error[0].value and "not a number" in at.error[0].value
+    assert len(at.error) == 1 and "eps in the link: `abc`" in at.error[0].value and "not a number" in at.error[0].value
     assert at.select_slider(key="w_eps").value == 1.0
     assert at.query_params["eps"] == "1"  # the URL is repaired
 
@@ -128,7 +128,7 @@ def test_off_grid_dimension_in_the_url():
     at = run_page(d="7")
     specs = assert_healthy(at)
     assert not at.error and len(at.info) == 1
-    assert "d=7" in at.info[0].value and "nearest, 8" in at.info[0].value
+    assert "d = `7`" in at.info[0].value and "nearest, 8" in at.info[0].value
     assert at.select_slider(key="w_d").value == 8
     assert active_frame(specs["error_vs_n"]) == "8"
     assert at.query_params["d"] == "8"
@@ -138,7 +138,7 @@ def test_delta_of_one_in_the_url_is_clamped():
     at = run_page(delta="1")
     assert_healthy(at)
     assert not at.error and len(at.warning) == 1
-    assert "delta=1" in at.warning[0].value and "clamped to 1e-03" in at.warning[0].value
+    assert "delta = `1`" in at.warning[0].value and "clamped to 1e-03" in at.warning[0].value
     assert at.select_slider(key="w_delta").value == 1e-3
     notes = next(text for text in texts(at.markdown) if text.startswith("- At ε"))
     assert "**too large**" in notes  # δ·n = 10 at n = 10^4

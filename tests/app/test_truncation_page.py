@@ -162,10 +162,10 @@ def test_extreme_controls(query):
 
 
 @pytest.mark.parametrize("key, raw, level, words, repaired", [
-    ("moment", "1", "error", ["moment='1'", "not one of 2, 2.5, 3, 4, 6, 10, inf", "default 3"], "3"),
-    ("family", "cauchy", "error", ["family='cauchy'", "not one of lomax"], "lomax"),
-    ("eps", "abc", "error", ["eps='abc'", "not a number"], "1"),
-    ("t", "-3", "warning", ["t=-3", "outside [0.1, 100]", "clamped to 0.1"], "0.1"),
+    ("moment", "1", "error", ["moment in the link: `1`", "not one of 2, 2.5, 3, 4, 6, 10, inf", "default 3"], "3"),
+    ("family", "cauchy", "error", ["family in the link: `cauchy`", "not one of lomax"], "lomax"),
+    ("eps", "abc", "error", ["eps in the link: `abc`", "not a number"], "1"),
+    ("t", "-3", "warning", ["t = `-3`", "outside [0.1, 100]", "clamped to 0.1"], "0.1"),
 ])
 def test_bad_url_parameters_give_a_message(key, raw, level, words, repaired):
     at = run_page(**{key: raw})
