@@ -267,9 +267,11 @@ def _refining_text(pending: list[Preview], ahead: int, full: bool = False) -> st
     if full:
         queue += (" The shared server's line is full: this page's computations may be set aside for a while and asked "
                   "for again by themselves; settings stored with the lab still answer at once.")
-    return ("Quick preview: some results on this page come from another Monte Carlo run than the one you asked for "
-            "(fewer trials, or other random numbers; each says which). They are replaced by themselves as the "
-            f"requested runs finish in the background: {done} of {len(runs)} done.{queue}")
+    restarted = ("The computing process had stopped (for example, out of memory) and was started again: these runs "
+                 "started over. " if any(preview.restarted for preview in runs) else "")
+    return (f"{restarted}Quick preview: some results on this page come from another Monte Carlo run than the one you "
+            "asked for (fewer trials, or other random numbers; each says which). They are replaced by themselves as "
+            f"the requested runs finish in the background: {done} of {len(runs)} done.{queue}")
 
 
 def _preview_note(previews: list[Preview]) -> None:

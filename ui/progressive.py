@@ -102,6 +102,7 @@ class Preview:
     future: Future
     run: int | None = None
     requested_run: int | None = None
+    restarted: bool = False  #: the requested run started over: the worker computing it had stopped
 
     @property
     def ready(self) -> bool:
@@ -154,6 +155,7 @@ class Progressive:
         self._pool = self._new_pool()
         self._requested = Bounded(size)   # key -> Future of the requested run
         self._quick = Bounded(size)       # key -> (SweepResult, trials, run) of its quick pass
+        self._restarted = Bounded(size)   # key -> True: its requested run started over after its worker stopped
         self._waiting: dict[str, deque[tuple[Future, Callable[[], Any]]]] = {}  # session -> its runs not started
         self._arrived: dict[str, int] = {}  # visitor with runs waiting -> when their line opened (ties go first)
         self._served = Bounded(4096)  # visitor -> (worker seconds, runs started) so far
@@ -188,6 +190,8 @@ class Progressive:
         with self._lock:
             future = self._requested.get(key)
             if future is None or future.cancelled() or isinstance(_exception(future), BrokenExecutor):
+                if future is not None and isinstance(_exception(future), BrokenExecutor):
+                    self._restarted.put(key, True)
                 future = self._requested.put(key, Future())
                 self._drop_closed()
                 line = deque(entry for entry in self._waiting.get(session, ()) if not entry[0].cancelled())
@@ -339,7 +343,8 @@ class Progressive:
         result, trials, run = quick
         if future.done() and other_run is None:  # finished while the quick pass ran
             return self._result(key, call, session=session, tab=tab), None
-        return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"])
+        return result, Preview(trials, requested, UNITS[size], future, run, None if run is None else params["seed"],
+                               restarted=self._restarted.get(key) is not None)
 
     @staticmethod
     def _quick_pass(function: Callable[..., Any], params: dict[str, Any], size: str, requested: int,

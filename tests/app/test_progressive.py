@@ -302,3 +302,15 @@ def test_a_part_of_a_join_previewed_by_another_run_stays_on_that_run_even_when_i
     assert shown[1] == 0 and (preview.run, preview.requested_run) == (0, 2) and preview.ready
     exact, none = state.run("part", sweep, dict(trials=40, seed=2), quick_run=None)
     assert exact == ("sweep", 2, 40) and none is None
+
+
+def test_a_run_whose_worker_stopped_starts_over_and_the_page_says_so(quick):
+    state = progressive.Progressive(workers=1, processes=True)
+    died = state._future("sweep", functools.partial(os._exit, 1))
+    assert isinstance(died.exception(timeout=120), concurrent.futures.BrokenExecutor)
+    gate = state._future("blocker", functools.partial(time.sleep, 5))  # the fresh worker is busy: a quick pass
+    shown, preview = state.run("sweep", noise_tradeoff.error_sweep, PARAMS)
+    assert preview is not None and preview.restarted and preview.future is not died
+    banner = ui.page._refining_text([preview], ahead=1)
+    assert banner.startswith("The computing process had stopped (for example, out of memory) and was started again")
+    state.cancel([preview.future]), gate.result(timeout=60)
