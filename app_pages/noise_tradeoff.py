@@ -52,7 +52,6 @@ with page.section("delta"):
     page.table(lesson.delta_table, epsilon, dimension, n)
 with page.section("complexity", target=f"{lesson.TARGET_ERROR:g}"):
     with st.spinner("Running the exponential mechanism over the cover…"):
-        rows = ui.shared(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"])
-    st.dataframe(rows, hide_index=True, width="stretch")
+        page.table(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"])
 page.takeaways(lesson.takeaways, epsilon, delta, dimension, n, releases, trials, page["mc"], run=ui.sweep)
 page.go_deeper()

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from interaction_latency import (
+    SUCCESS,
     Run,
     Session,
     Widget,
@@ -48,17 +49,13 @@ def one_move_away(widget: Widget) -> str:
 
 def first_answer(session: Session, widgets: list[Widget], moved: dict[int, str], timeout: float) -> Run:
     """Send every widget's state (``moved``: index -> new value) and wait only for the page's first answer."""
-    run = Run()
-    start = time.monotonic()
-    session._send([widget.state(moved.get(i, widget.value)) for i, widget in enumerate(widgets)])
-    session._collect(run, start + timeout)
-    run.seconds = time.monotonic() - start
-    session.auto_reruns.clear()  # a student moving on does not wait for the refinement
-    return run
+    return session.rerun([widget.state(moved.get(i, widget.value)) for i, widget in enumerate(widgets)], timeout,
+                         settle=False)
 
 
 def measure(page_path: str, port: int, within: float, timeout: float) -> list[tuple[str, float, int, list[str]]]:
-    """(moves, seconds to the first answer, error boxes, exceptions) of every move of one page."""
+    """(moves, seconds to the first answer (infinite when none came within ``timeout``), error boxes, exceptions) of
+    every move of one page."""
     rows = []
     with connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
                  open_timeout=30, ping_interval=None) as ws:
@@ -71,9 +68,10 @@ def measure(page_path: str, port: int, within: float, timeout: float) -> list[tu
             moved = {i: one_move_away(widgets[i]) for i in chosen}
             run = first_answer(session, widgets, moved, timeout)
             label = " & ".join(f"{widgets[i].key.removeprefix('w_')}={value}" for i, value in moved.items())
-            rows.append((label, run.seconds, run.alerts.get("error", 0), run.exceptions))
-            flag = "" if run.seconds <= within and not run.alerts.get("error") and not run.exceptions else "  <- MISSED"
-            print(f"  {label:48s} {run.seconds:6.2f} s  errors {run.alerts.get('error', 0)}{flag}", flush=True)
+            seconds = run.seconds if run.status in SUCCESS else math.inf
+            rows.append((label, seconds, run.alerts.get("error", 0), run.exceptions))
+            flag = "" if seconds <= within and not run.alerts.get("error") and not run.exceptions else "  <- MISSED"
+            print(f"  {label:48s} {seconds:6.2f} s  errors {run.alerts.get('error', 0)}{flag}", flush=True)
             first_answer(session, widgets, {}, timeout)  # back to the defaults (stored: at once)
     return rows
 

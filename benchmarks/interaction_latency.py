@@ -163,8 +163,9 @@ class Session:
         self.query = ""  # the address bar's query string, as the page last wrote it
         self.auto_reruns: dict[str, float] = {}  # fragment id -> interval (s) the browser would poll it at
 
-    def rerun(self, states: list[WidgetState], timeout: float) -> Run:
-        """Send ``rerun_script`` with ``states``; time the answer, then poll like a browser until the page settles.
+    def rerun(self, states: list[WidgetState], timeout: float, settle: bool = True) -> Run:
+        """Send ``rerun_script`` with ``states``; time the answer, then (``settle``) poll like a browser until the page
+        settles, or else move on as a student does, leaving the refinement to the server.
 
         The whole exchange is bounded by ``timeout`` seconds.
         """
@@ -175,6 +176,9 @@ class Session:
         if not self._collect(run, deadline):
             return run
         run.seconds = run.settled = time.monotonic() - start
+        if not settle:
+            self.auto_reruns.clear()
+            return run
         while self.auto_reruns and run.status in SUCCESS:
             fragment, interval = next(iter(self.auto_reruns.items()))
             if time.monotonic() + interval >= deadline:

@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -161,7 +162,7 @@ class Progressive:
         self._served = Bounded(4096)  # visitor -> (worker seconds, runs started) so far
         self._running: dict[Future, tuple[str, float]] = {}  # run -> its visitor, its start (perf_counter)
         self._arrivals = 0
-        self._wanted: dict[Future, set[str]] = {}  # run not finished -> the tabs waiting for it
+        self._wanted: weakref.WeakKeyDictionary[Future, set[str]] = weakref.WeakKeyDictionary()  # run -> tabs waiting
         self._alive = alive
         self._lock = threading.RLock()    # reentrant: a run done at once calls back _finished under the lock
 
@@ -204,6 +205,8 @@ class Progressive:
                 while self.queued() > MAX_QUEUED:
                     longest = max(self._waiting, key=lambda other: (self._live_count(other), -self._arrived[other]))
                     self._waiting[longest].popleft()[0].cancel()
+                    if not self._waiting[longest]:
+                        del self._waiting[longest], self._arrived[longest]
             if not future.done():
                 self._wanted.setdefault(future, set()).add(tab)
             self._dispatch()

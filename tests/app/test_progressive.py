@@ -314,3 +314,15 @@ def test_a_run_whose_worker_stopped_starts_over_and_the_page_says_so(quick):
     banner = ui.page._refining_text([preview], ahead=1)
     assert banner.startswith("The computing process had stopped (for example, out of memory) and was started again")
     state.cancel([preview.future]), gate.result(timeout=60)
+
+
+def test_a_line_the_bound_empties_leaves_the_worker_serving_the_others(monkeypatch):
+    """Many visitors with one run each: the bound drops a whole line; the worker still serves every other line."""
+    monkeypatch.setattr(progressive, "MAX_QUEUED", 3)
+    state = progressive.Progressive(workers=1)
+    gate = threading.Event()
+    state._future("blocker", lambda: gate.wait(60))
+    runs = [state._future(f"run-{i}", lambda i=i: i, session=f"visitor-{i}") for i in range(4)]
+    assert runs[0].cancelled() and state.queued() == 3
+    gate.set()
+    assert [run.result(timeout=60) for run in runs[1:]] == [1, 2, 3]
