@@ -290,6 +290,11 @@ VALID_CALLS = {
     "viz.style.wrapped": dict(text="a title long enough to wrap", width=10),
     "viz.style.figure_title": dict(text="Error vs n"),
     "viz.style.slim_colorbar": dict(title="score"),
+    "viz.style.colorscale": dict(name="Blues"),
+    "viz.plotly_dict.dictionaries": dict(),
+    "viz.plotly_dict.figure": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly")),
+    "viz.plotly_dict.plotly_dict": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly"),
+                                        frames=[dict(name="a", data=[dict(type="bar", x=[1], y=[3])])]),
     "viz.animation.animated_sweep": dict(
         frames=[EXAMPLE_FRAME],
         x_title="n",

@@ -39,6 +39,7 @@ from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dpcore.experiments import SweepResult, load_or_run, load_stored, stored_index
+from dpcore.viz.plotly_dict import dictionaries
 from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
@@ -359,8 +360,10 @@ def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: A
     runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
 
     def build() -> tuple[Drawn, str]:
-        fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
-        return Drawn.of(fig), figure_summary(fig)
+        with dictionaries():  # Plotly's dictionary, made without Plotly's figure objects
+            fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
+        drawn = Drawn(fig) if isinstance(fig, dict) else Drawn.of(fig)
+        return drawn, figure_summary(drawn)
     return _once(_figures(), key, build)
 
 

@@ -3,12 +3,18 @@
 The only part of dpcore that imports plotly (``import dpcore`` does not import it; ``dpcore.viz`` is loaded on first
 use). Lessons pass tidy arrays in and get a ``plotly.graph_objects.Figure`` back; nothing here knows about Streamlit.
 
-=============  =====================================================================================
-``style``      the Okabe–Ito palette, :data:`METHOD_COLORS` / :func:`method_color`, the projector template
-``animation``  :class:`Series`, :class:`FrameData`, :func:`animated_sweep`, :func:`line_figure`, :func:`sweep_frames`
-``export``     :func:`figure_html` (self-contained) and :func:`figure_table_csv`
-``figures``    one module per lesson with its figures (``figures.truncation``, …), ``figures.common`` for shared ones
-=============  =====================================================================================
+===============  =====================================================================================
+``style``        the Okabe–Ito palette, :data:`METHOD_COLORS` / :func:`method_color`, the projector template
+``animation``    :class:`Series`, :class:`FrameData`, :func:`animated_sweep`, :func:`line_figure`, :func:`sweep_frames`
+``export``       :func:`figure_html` (self-contained) and :func:`figure_table_csv`
+``summary``      :func:`~dpcore.viz.summary.figure_summary`: a figure in one sentence
+``plotly_dict``  inside :func:`~dpcore.viz.plotly_dict.dictionaries`, every builder returns Plotly's dictionary of its
+                 figure, made without Plotly's objects (what a server sends); outside, the validated ``go.Figure``
+``figures``      one module per lesson with its figures (``figures.truncation``, …), ``figures.common`` for shared ones
+===============  =====================================================================================
+
+A builder's figure is always the same: ``builder(...).to_dict()`` outside :func:`~dpcore.viz.plotly_dict.dictionaries`
+and ``builder(...)`` inside give the same JSON (the tests check it for every builder).
 """
 
 from . import figures

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from ..core.validation import Array, Choice, InstanceOf, check_same_length, validated
 from ..experiments import SweepResult
 from ..lessons.methods import LABELS
+from .plotly_dict import figure
 from .style import (
     _COORDINATE,
     _FLAG,
@@ -262,23 +263,23 @@ def _height(presentation: bool, animated: bool, legend_entries: int = 0) -> int:
 
 
 def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str, log_x: bool, log_y: bool,
-            presentation: bool, frame_title: str | None = None, shown: int = 0) -> go.Figure:
-    """Both builders' figure, validated by Plotly once: frame ``shown``'s traces and the styled layout,
-    plus (when ``frame_title`` is given) every frame with the slider (positioned on ``shown``) and
-    Play/Pause buttons."""
+            presentation: bool, frame_title: str | None = None, shown: int = 0, extra: dict | None = None
+            ) -> go.Figure | dict:
+    """Both builders' figure (:func:`~dpcore.viz.plotly_dict.figure`: validated by Plotly once, or its dictionary):
+    frame ``shown``'s traces and the styled layout, plus (when ``frame_title`` is given) every frame with the slider
+    (positioned on ``shown``) and Play/Pause buttons."""
     titled = any(f.title for f in frames)
     layout = dict(template=template(presentation), title=figure_title(frames[shown].title or title),
                   uirevision="dplab",
                   height=_height(presentation, animated=frame_title is not None,
                                  legend_entries=sum(series.group is None for series in frames[shown].series)),
-                  xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y))
+                  xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y)) | (extra or {})
     if frame_title is None:
-        return go.Figure(data=_traces(frames[shown].series), layout=layout)
+        return figure(_traces(frames[shown].series), layout)
     controls = _controls(frames, frame_title, presentation, shown)
-    return go.Figure(data=_traces(frames[shown].series), layout=layout | controls,
-                     frames=[dict(name=f.label, data=_traces(f.series),
-                                  **(dict(layout=dict(title=figure_title(f.title or title))) if titled else {}))
-                             for f in frames])
+    return figure(_traces(frames[shown].series), layout | controls,
+                  [dict(name=f.label, data=_traces(f.series),
+                        **(dict(layout=dict(title=figure_title(f.title or title))) if titled else {})) for f in frames])
 
 
 # --------------------------------------------------------------------------------------- animation
@@ -318,10 +319,10 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
 
 
 @validated(frames=_ItemsOf(FrameData), x_title=_TITLE, y_title=_TITLE, frame_title=_TITLE, title=_TITLE,
-           log_x=_FLAG, log_y=_FLAG, presentation=_FLAG)
+           log_x=_FLAG, log_y=_FLAG, presentation=_FLAG, layout=InstanceOf(dict, "a dict of layout properties"))
 def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, frame_title: str, title: str = "",
                    log_x: bool = True, log_y: bool = True, presentation: bool = False,
-                   start: str | None = None) -> go.Figure:
+                   start: str | None = None, layout: dict | None = None) -> go.Figure:
     """An animated figure over frames of one parameter, with a slider and Play/Pause buttons.
 
     Typical use: error vs ``n`` (x) for each method, one frame per ε; the Monte Carlo median with
@@ -343,13 +344,17 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
         Use the presentation template (larger fonts and lines).
     start : str, optional
         Label of the frame to open on (e.g. the ε chosen in the sidebar); default the first frame.
+    layout : dict, optional
+        Further layout properties, spelled out as nested dicts (e.g. ``hovermode``, or ``shapes``: a vertical line
+        is ``dict(type="line", x0=k, x1=k, xref="x", y0=0, y1=1, yref="y domain", line=…)``).
 
     Returns
     -------
     plotly.graph_objects.Figure
-        ``data`` equals the ``start`` frame and the slider sits on it; ``frames`` are named by the labels; both axis
-        ranges are fixed over all frames (padded, in log10 units on log axes) so only the curves move;
-        ``layout.uirevision`` is constant so a rerun keeps the user's zoom.
+        (Inside :func:`~dpcore.viz.plotly_dict.dictionaries`, its dictionary.) ``data`` equals the ``start`` frame
+        and the slider sits on it; ``frames`` are named by the labels; both axis ranges are fixed over all frames
+        (padded, in log10 units on log axes) so only the curves move; ``layout.uirevision`` is constant so a rerun
+        keeps the user's zoom.
 
     Raises
     ------
@@ -362,7 +367,7 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
     if start is not None and start not in labels:
         raise ValueError(f"start must be one of the frame labels {labels}; got {start!r}")
     return _figure(frames, x_title, y_title, title, log_x, log_y, presentation, frame_title,
-                   labels.index(start) if start is not None else 0)
+                   labels.index(start) if start is not None else 0, layout)
 
 
 @validated(series=_ItemsOf(Series), x_title=_TITLE, y_title=_TITLE, title=_TITLE, log_x=_FLAG, log_y=_FLAG,
@@ -385,6 +390,7 @@ def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: 
     Returns
     -------
     plotly.graph_objects.Figure
+        (Inside :func:`~dpcore.viz.plotly_dict.dictionaries`, its dictionary.)
 
     Raises
     ------

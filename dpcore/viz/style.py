@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, va
 from ..lessons.methods import LABELS
 
 __all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
-           "TITLE_WIDTH", "slim_colorbar", "wrapped"]
+           "TITLE_WIDTH", "slim_colorbar", "colorscale", "wrapped"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -131,10 +132,28 @@ class _HexColor(_Text):
         return [None, "red", "#12345"]
 
 
+@dataclass(frozen=True)
+class _FigureOrDict(Constraint):
+    """A ``go.Figure``, or Plotly's dictionary of one (``data`` a list, ``layout`` a dict)."""
+
+    def describe(self) -> str:
+        return "a plotly.graph_objects.Figure or its dictionary"
+
+    def check(self, name: str, value: Any) -> Any:
+        if not (isinstance(value, go.Figure) or isinstance(value, dict) and isinstance(value.get("data"), list)
+                and isinstance(value.get("layout"), dict)):
+            self.fail(name, value, TypeError)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, "text", {"data": []}]
+
+
 _NAME = _Text(nonempty=True)
 _HEX_COLOR = _HexColor()
 _TITLE = _Text()
 _FIGURE = InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
+_FIGURE_OR_DICT = _FigureOrDict()
 _FLAG = Choice((False, True))
 _KIND = Choice(("simulation", "curve", "theory", "baseline", "points"))
 _COORDINATE = Array(ndim=(1,), min_size=1)
@@ -219,6 +238,24 @@ def slim_colorbar(title: str, **extra: Any) -> dict:
     """
     return dict(title=dict(text=title, side="top"), orientation="h", x=0, xanchor="left", y=0, yref="container",
                 yanchor="bottom", len=0.8, thickness=12, **extra)
+
+
+@functools.cache
+def _colorscale(name: str) -> tuple[tuple[float, str], ...]:
+    return tuple(tuple(pair) for pair in go.Heatmap(colorscale=name).to_plotly_json()["colorscale"])
+
+
+@validated(name=_NAME)
+def colorscale(name: str) -> list[list]:
+    """Plotly's colour scale ``name`` (e.g. ``"Blues"``) as the ``[[position, colour], …]`` list Plotly makes of it.
+
+    >>> colorscale("Blues")[0]
+    [0.0, 'rgb(247,251,255)']
+    """
+    try:
+        return [list(pair) for pair in _colorscale(name)]
+    except ValueError:
+        raise ValueError(f"name must be one of Plotly's colour scales; got {name!r}") from None
 
 
 def _words(text: str) -> list[str]:

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from ..core.validation import validated
 from .export import _decode
-from .style import _FIGURE
+from .style import _FIGURE_OR_DICT
 
 __all__ = ["figure_summary"]
 
@@ -32,21 +32,23 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 1000 and float(value).is_integer() else f"{value:.3g}"
 
 
-def _opening(fig: go.Figure) -> tuple[Any, str]:
+def _opening(fig: dict) -> tuple[list[dict], str]:
     """The traces shown when the figure opens (an animation: the active slider step's frame) and that frame's label."""
-    if not fig.frames or not fig.layout.sliders:
-        return fig.data, ""
-    slider = fig.layout.sliders[0]
-    step = slider.steps[slider.active or 0]
-    frame = next((f for f in fig.frames if f.name == step.args[0][0]), fig.frames[0]) if step.args else fig.frames[0]
-    prefix = (slider.currentvalue.prefix or "") if slider.currentvalue else ""
-    return frame.data, f" ({prefix}{step.label}, the frame it opens on)"
+    frames, sliders = fig.get("frames"), fig["layout"].get("sliders")
+    if not frames or not sliders:
+        return fig["data"], ""
+    slider = sliders[0]
+    step = slider["steps"][slider.get("active") or 0]
+    args = step.get("args")
+    frame = next((f for f in frames if f.get("name") == args[0][0]), frames[0]) if args else frames[0]
+    prefix = slider.get("currentvalue", {}).get("prefix") or ""
+    return frame["data"], f" ({prefix}{step.get('label')}, the frame it opens on)"
 
 
-def _curve(trace: Any) -> str | None:
+def _curve(trace: dict) -> str | None:
     """One named curve's sentence part: its values at the ends of its x range, rising or falling, and its lowest or
     highest point when that lies inside the range (the bottom of a U-shaped error curve is often the message)."""
-    x, y = _decode(trace.x).ravel(), _decode(trace.y).ravel()
+    x, y = _decode(trace.get("x")).ravel(), _decode(trace.get("y")).ravel()
     if x.dtype.kind not in "fiu" or y.dtype.kind not in "fiu":
         return None
     keep = np.isfinite(x) & np.isfinite(y)
@@ -55,7 +57,7 @@ def _curve(trace: Any) -> str | None:
     order = np.argsort(x[keep], kind="stable")
     x, y = x[keep][order], y[keep][order]
     at = lambda i: f"{_number(y[i])} at {_number(x[i])}"  # noqa: E731
-    name = _plain(trace.name)
+    name = _plain(trace.get("name"))
     spread = np.ptp(y)
     for inner, word, back in ((np.argmin(y), "lowest", "rises"), (np.argmax(y), "highest", "falls")):
         if 0 < inner < y.size - 1 and min(abs(y[inner] - y[0]), abs(y[inner] - y[-1])) > 0.05 * spread:
@@ -67,38 +69,40 @@ def _curve(trace: Any) -> str | None:
     return f"{name} {move} from {at(0)}{through} to {at(-1)}"
 
 
-def _bars(trace: Any) -> str | None:
-    x, y = _decode(trace.x).ravel(), _decode(trace.y).ravel()
+def _bars(trace: dict) -> str | None:
+    x, y = _decode(trace.get("x")).ravel(), _decode(trace.get("y")).ravel()
     if y.dtype.kind not in "fiu" or not y.size:
         return None
     shown = ", ".join(f"{label} {_number(value)}" for label, value in zip(x.tolist()[:MAX_BARS], y[:MAX_BARS]))
-    return f"{_plain(trace.name)}: {shown}{', …' if y.size > MAX_BARS else ''}"
+    return f"{_plain(trace.get('name'))}: {shown}{', …' if y.size > MAX_BARS else ''}"
 
 
-def _map(trace: Any) -> str | None:
-    z = np.asarray(_decode(trace.z), dtype=float)
+def _map(trace: dict) -> str | None:
+    z = np.asarray(_decode(trace.get("z")), dtype=float)
     if z.ndim != 2 or not np.isfinite(z).any():
         return None
-    name = f"{_plain(trace.name)}: a" if trace.name else "A"
+    name = f"{_plain(trace['name'])}: a" if trace.get("name") else "A"
     return f"{name} {z.shape[0]} × {z.shape[1]} map of values from {_number(np.nanmin(z))} to {_number(np.nanmax(z))}"
 
 
-def _part(trace: Any) -> str | None:
-    if trace.type == "heatmap":
+def _part(trace: dict) -> str | None:
+    kind = trace.get("type", "scatter")
+    if kind == "heatmap":
         return _map(trace)
-    if not trace.name or trace.showlegend is False:  # band edges and helper traces carry no message of their own
+    if not trace.get("name") or trace.get("showlegend") is False:  # band edges and helpers say nothing of their own
         return None
-    return _bars(trace) if trace.type == "bar" else _curve(trace) if trace.type == "scatter" else None
+    return _bars(trace) if kind == "bar" else _curve(trace) if kind == "scatter" else None
 
 
-@validated(fig=_FIGURE)
-def figure_summary(fig: go.Figure) -> str:
+@validated(fig=_FIGURE_OR_DICT)
+def figure_summary(fig: go.Figure | dict) -> str:
     """The figure in one sentence, from the data it opens on.
 
     Parameters
     ----------
-    fig : plotly.graph_objects.Figure
-        A figure of :mod:`dpcore.viz` (static, or animated with a frame slider).
+    fig : plotly.graph_objects.Figure or dict
+        A figure of :mod:`dpcore.viz` (static, or animated with a frame slider), or Plotly's dictionary of one
+        (``Figure.to_dict()``, :func:`dpcore.viz.plotly_dict.plotly_dict`).
 
     Returns
     -------
@@ -114,13 +118,20 @@ def figure_summary(fig: go.Figure) -> str:
     >>> figure_summary(fig)
     'Error vs n: x is n, y is error; Laplace falls from 0.5 at 10 to 0.005 at 1,000.'
     """
+    fig = fig.to_dict() if isinstance(fig, go.Figure) else fig
     traces, frame = _opening(fig)
     parts = [part for part in map(_part, traces) if part]
-    layout = fig.layout
-    axes = [f"{axis} is {_plain(title)}" for axis, title in (("x", layout.xaxis.title.text),
-                                                              ("y", layout.yaxis.title.text)) if _plain(title)]
+    layout = fig["layout"]
+    axes = [f"{axis} is {_plain(title)}" for axis, title in (("x", _title(layout.get("xaxis"))),
+                                                              ("y", _title(layout.get("yaxis")))) if _plain(title)]
     described = parts[:MAX_CURVES] + ([f"and {len(parts) - MAX_CURVES} more"] if len(parts) > MAX_CURVES else [])
-    title = _plain(layout.title.text) or "The figure"
+    title = _plain(_title(layout)) or "The figure"
     head = f"{title}{frame}"
     opening = f"{head}{' ' if head.endswith('?') else ': '}{', '.join(axes)}" if axes else head
     return "; ".join([opening, *described]) + "."
+
+
+def _title(owner: dict | None) -> str:
+    """The title text of a layout or an axis (Plotly's dictionary), "" without one."""
+    title = (owner or {}).get("title") or {}
+    return title.get("text") or "" if isinstance(title, dict) else str(title)

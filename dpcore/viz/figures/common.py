@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from ...core.validation import validated
 from ..animation import _height
+from ..plotly_dict import figure
 from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template
 
 __all__ = ["bar_figure"]
@@ -29,17 +30,16 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
     """
     if colors is not None and len(colors) != len(bars):
         raise ValueError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
-    fig = go.Figure()
+    data = []
     for index, (name, values) in enumerate(bars.items()):
         values = np.asarray(values, dtype=float)
         if values.shape != (len(categories),):
             raise ValueError(f"bars[{name!r}] must have one value per category ({len(categories)}); got {values.shape}")
-        fig.add_trace(go.Bar(x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
-                             textposition="outside", marker_color=colors[index] if colors is not None else
-                             REFERENCE_COLORS.get(name) or method_color(name)))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="group",
-                      height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)),
-                      uniformtext_mode="hide")  # at the template's smallest readable size, or not at all
-    return fig
+        data.append(dict(type="bar", x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
+                         textposition="outside", marker=dict(color=colors[index] if colors is not None else
+                                                             REFERENCE_COLORS.get(name) or method_color(name))))
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             barmode="group", height=_height(presentation, animated=False), hovermode="closest",
+                             xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)),
+                             uniformtext=dict(mode="hide")))  # at the template's smallest readable size, or not at all
 

@@ -18,7 +18,8 @@ from ...experiments import compute
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template
+from ..plotly_dict import figure
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template
 from .common import bar_figure
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
@@ -181,20 +182,17 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
     """
     rings, sectors = np.unique(radius), np.unique(angle)
     ring_width = 1.0 / rings.size
-    fig = go.Figure(go.Barpolar(r=np.full(radius.size, ring_width), base=radius - ring_width / 2,
-                                theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
-                                marker=dict(color=scores, colorscale="Viridis", showscale=True,
-                                            colorbar=dict(title=dict(text="score<br>(not private)"),
-                                                          thickness=12)),
-                                name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}"))
+    data = [dict(type="barpolar", r=np.full(radius.size, ring_width), base=(radius - ring_width / 2).tolist(),
+                 theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
+                 marker=dict(color=scores, colorscale=colorscale("Viridis"), showscale=True,
+                             colorbar=dict(title=dict(text="score<br>(not private)"), thickness=12)),
+                 name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}")]
     colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
-    for (name, direction), color in zip(marks.items(), colors):
-        fig.add_trace(go.Scatterpolar(r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
-                                      line=dict(color=color, width=4)))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
-                      legend=dict(orientation="h", x=0, y=-0.08, yanchor="top"))
-    return fig
+    data += [dict(type="scatterpolar", r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
+                  line=dict(color=color, width=4)) for (name, direction), color in zip(marks.items(), colors)]
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
+                             legend=dict(orientation="h", x=0, y=-0.08, yanchor="top")))
 
 
 
@@ -202,19 +200,15 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
            true_mean=Array(ndim=(1,), min_size=2), title=_TITLE, presentation=_FLAG)
 def trajectory_figure(points, trajectory, true_mean, *, title: str = "", presentation: bool = False) -> go.Figure:
     """Points (e.g. bucket means), an estimator's path from its start to its estimate, and the true mean."""
-    fig = go.Figure([
-        go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
-                   marker=dict(color="#BBBBBB", size=8)),
-        go.Scatter(x=trajectory[:, 0], y=trajectory[:, 1], mode="lines+markers+text",
-                   name="private estimate, step by step",
-                   text=[f"μ̃{i + 1}" for i in range(len(trajectory))], textposition="top center",
-                   line=dict(color=OKABE_ITO["vermillion"], width=3), marker=dict(size=10)),
-        go.Scatter(x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
-                   marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2))),
-    ])
-    fig.update_yaxes(scaleanchor="x")
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      hovermode="closest",
-                      height=_height(presentation, animated=False))
-    return fig
+    data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
+                 marker=dict(color="#BBBBBB", size=8)),
+            dict(type="scatter", x=trajectory[:, 0], y=trajectory[:, 1], mode="lines+markers+text",
+                 name="private estimate, step by step",
+                 text=[f"μ̃{i + 1}" for i in range(len(trajectory))], textposition="top center",
+                 line=dict(color=OKABE_ITO["vermillion"], width=3), marker=dict(size=10)),
+            dict(type="scatter", x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
+                 marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2)))]
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             hovermode="closest", height=_height(presentation, animated=False),
+                             yaxis=dict(scaleanchor="x")))
 

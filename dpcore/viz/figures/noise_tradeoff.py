@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ...core.validation import DELTA, EPSILON, Array, Choice, Integer, Real, validated
 from ...experiments import SweepResult, compute
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
+from ..plotly_dict import figure
 from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template
 
 __all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles",
@@ -61,33 +61,36 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     releases : dict of str to array of shape (m, 2)
         Method id (or name) -> m independent releases from the same dataset; the legend shows the method's label.
     """
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1,
-                        subplot_titles=("data and clipping ball", "private releases (zoomed on the mean)"))
     grey = OKABE_ITO["black"]
-    fig.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="data",
-                             marker=dict(color="#BBBBBB", size=5)), row=1, col=1)
+    left, right = dict(xaxis="x", yaxis="y"), dict(xaxis="x2", yaxis="y2")  # two panels side by side
     circle_x, circle_y = _circle(center, radius)
-    fig.add_trace(go.Scatter(x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
-                             line=dict(color=grey, dash="dash")), row=1, col=1)
+    data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="data",
+                 marker=dict(color="#BBBBBB", size=5), **left),
+            dict(type="scatter", x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
+                 line=dict(color=grey, dash="dash"), **left)]
     clouds = {LABELS.get(name, name): np.asarray(cloud, dtype=float) for name, cloud in releases.items()}
     middle = np.mean([cloud.mean(axis=0) for cloud in clouds.values()], axis=0)  # ≈ the clipped sample mean
     spread = max(max(float(np.quantile(np.abs(cloud - middle), 0.99)) for cloud in clouds.values()),
                  float(np.max(np.abs(center - middle))))
-    for name, cloud in sorted(clouds.items(), key=lambda item: -np.std(item[1])):  # widest first, so none hides
-        fig.add_trace(go.Scatter(x=cloud[:, 0], y=cloud[:, 1], mode="markers", name=name, opacity=0.6,
-                                 marker=dict(color=method_color(name), size=5)), row=1, col=2)
-    for col in (1, 2):
-        fig.add_trace(go.Scatter(x=[center[0]], y=[center[1]], mode="markers", name="true mean",
-                                 showlegend=col == 1, legendgroup="true mean",
-                                 marker=dict(color=grey, symbol="x", size=14, line=dict(width=2))), row=1, col=col)
-    for col, focus, half_width in ((1, center, 1.1 * radius), (2, middle, 1.15 * spread or 1.0)):
-        fig.update_xaxes(range=[focus[0] - half_width, focus[0] + half_width], constrain="domain", row=1, col=col)
-        fig.update_yaxes(range=[focus[1] - half_width, focus[1] + half_width], constrain="domain",
-                         scaleanchor=f"x{col if col > 1 else ''}", row=1, col=col)
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      hovermode="closest", height=560 if presentation else 480,
-                      title_pad_b=28)  # room for the panel titles under the figure's own (they overlapped)
-    return fig
+    data += [dict(type="scatter", x=cloud[:, 0], y=cloud[:, 1], mode="markers", name=name, opacity=0.6,
+                  marker=dict(color=method_color(name), size=5), **right)
+             for name, cloud in sorted(clouds.items(), key=lambda item: -np.std(item[1]))]  # widest first: none hides
+    data += [dict(type="scatter", x=[center[0]], y=[center[1]], mode="markers", name="true mean",
+                  showlegend=panel is left, legendgroup="true mean",
+                  marker=dict(color=grey, symbol="x", size=14, line=dict(width=2)), **panel) for panel in (left, right)]
+    layout = dict(template=template(presentation), title=figure_title(title) | dict(pad=dict(b=28)),  # room for the
+                  uirevision="dplab", hovermode="closest", height=560 if presentation else 480,  # panel titles
+                  annotations=[])
+    for suffix, domain, focus, half_width, panel_title in (
+            ("", [0.0, 0.45], center, 1.1 * radius, "data and clipping ball"),
+            ("2", [0.55, 1.0], middle, 1.15 * spread or 1.0, "private releases (zoomed on the mean)")):
+        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", domain=domain, constrain="domain",
+                                        range=[focus[0] - half_width, focus[0] + half_width])
+        layout[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", domain=[0.0, 1.0], constrain="domain",
+                                        range=[focus[1] - half_width, focus[1] + half_width], scaleanchor=f"x{suffix}")
+        layout["annotations"].append(dict(text=panel_title, font=dict(size=16), showarrow=False, x=sum(domain) / 2,
+                                          xanchor="center", xref="paper", y=1.0, yanchor="bottom", yref="paper"))
+    return figure(data, layout)
 
 
 @validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=_SEED, presentation=_FLAG)
@@ -197,10 +200,10 @@ def composition(delta: float, releases: int | None = None, presentation: bool = 
         frames.append(FrameData(f"{release_epsilon:g}", [
             Series(COMPOSITION_CURVES[key][0], counts, values, color=COMPOSITION_CURVES[key][1])
             for key, values in totals.items()]))
-    fig = animated_sweep(frames, x_title="number of releases k", y_title=f"total ε at δ = {delta:g}",
-                         frame_title="per-release ε₀", title="Composition: total ε after k releases",
-                         presentation=presentation, start="0.1")
-    if releases is not None:
-        fig.add_vline(x=releases, line=dict(color="#555555", dash="dot", width=2),
-                      label=dict(text=f"k = {releases:,}", textposition="end", yanchor="top", xanchor="right"))
-    return fig
+    marked = [dict(type="line", x0=releases, x1=releases, xref="x", y0=0, y1=1, yref="y domain",
+                   line=dict(color="#555555", dash="dot", width=2),
+                   label=dict(text=f"k = {releases:,}", textposition="end", yanchor="top", xanchor="right"))]
+    return animated_sweep(frames, x_title="number of releases k", y_title=f"total ε at δ = {delta:g}",
+                          frame_title="per-release ε₀", title="Composition: total ε after k releases",
+                          presentation=presentation, start="0.1",
+                          layout=dict(shapes=marked) if releases is not None else None)

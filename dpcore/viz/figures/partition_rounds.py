@@ -78,10 +78,9 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
                Series("threshold 3u/8", [high], [np.nan], kind="baseline", color=_DARK_GREY),
                Series("bound u", [high], [np.nan], kind="theory", color=_GREY), truth_line]
     frames.append(FrameData("final estimates", series))
-    fig = animated_sweep(frames, x_title="true marginal pⱼ", y_title="noisy mean or estimate (floor: min p/4)",
-                         frame_title="step", title=title, presentation=presentation)
-    fig.update_layout(hovermode="closest")
-    return fig
+    return animated_sweep(frames, x_title="true marginal pⱼ", y_title="noisy mean or estimate (floor: min p/4)",
+                          frame_title="step", title=title, presentation=presentation,
+                          layout=dict(hovermode="closest"))
 
 
 

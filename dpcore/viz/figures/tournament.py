@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ...core.validation import EPSILON, Array, Choice, Integer, check_same_length, validated
 from ...experiments import compute
 from ...lessons import tournament as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, _height, animated_sweep, sweep_frames
+from ..plotly_dict import figure
 from ..style import (
     _FLAG,
     _GREY,
@@ -27,6 +27,7 @@ from ..style import (
     METHOD_COLORS,
     OKABE_ITO,
     REFERENCE_COLORS,
+    colorscale,
     figure_title,
     slim_colorbar,
     template,
@@ -59,23 +60,22 @@ def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[
     edges = np.linspace(lo, hi, bins + 1)
     density, _ = np.histogram(sample, bins=edges, density=True)
     centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
-    fig = go.Figure(go.Bar(x=centres, y=density, width=width, name=f"data (n = {sample.size:,})",
-                           marker_color=_GREY, opacity=0.55))
     top = max([float(density.max())] + [float(np.max(y)) for _, y in curves.values()]) * 1.1
-    for low, high in shaded:
-        left, right = max(low, lo), min(high, hi)
-        if left < right:
-            fig.add_vrect(x0=left, x1=right, fillcolor=OKABE_ITO["yellow"], opacity=0.3, line_width=0, layer="below")
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=shaded_name,
-                             marker=dict(symbol="square", size=14, color=_translucent_yellow())))
-    for index, (name, (x, y)) in enumerate(curves.items()):
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
-                                 line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3)))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="overlay",
-                      height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text="x"), range=[lo, hi]),
-                      yaxis=dict(title=dict(text="density"), range=[0, top]))
-    return fig
+    shapes = [dict(type="rect", x0=max(low, lo), x1=min(high, hi), xref="x", y0=0, y1=1, yref="y domain",
+                   fillcolor=OKABE_ITO["yellow"], opacity=0.3, line=dict(width=0), layer="below")
+              for low, high in shaded if max(low, lo) < min(high, hi)]
+    data = [dict(type="bar", x=centres, y=density, width=width, name=f"data (n = {sample.size:,})",
+                 marker=dict(color=_GREY), opacity=0.55),
+            dict(type="scatter", x=[None], y=[None], mode="markers", name=shaded_name,
+                 marker=dict(symbol="square", size=14, color=_translucent_yellow()))]
+    data += [dict(type="scatter", x=x, y=y, mode="lines", name=name,
+                  line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3))
+             for index, (name, (x, y)) in enumerate(curves.items())]
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
+                             xaxis=dict(title=dict(text="x"), range=[lo, hi]),
+                             yaxis=dict(title=dict(text="density"), range=[0, top]),
+                             **(dict(shapes=shapes) if shapes else {})))
 
 
 
@@ -94,16 +94,14 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
     if matrix.shape != (len(labels), len(labels)):
         raise ValueError(f"matrix must be square with one row per label ({len(labels)}); got shape {matrix.shape}")
     scale = [[0.0, OKABE_ITO["vermillion"]], [0.5, "#FFFFFF"], [1.0, OKABE_ITO["blue"]]]
-    fig = go.Figure(go.Heatmap(z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
-                               colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1],
-                                                      ticktext=["loses", "tie", "wins"]),
-                               hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>"))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      height=_height(presentation, animated=False) + 60, hovermode="closest",
-                      xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
-                      yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category", autorange="reversed",
-                                 scaleanchor="x"))
-    return fig
+    heatmap = dict(type="heatmap", z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
+                   colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1], ticktext=["loses", "tie", "wins"]),
+                   hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>")
+    return figure([heatmap], dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                                  height=_height(presentation, animated=False) + 60, hovermode="closest",
+                                  xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
+                                  yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category",
+                                             autorange="reversed", scaleanchor="x")))
 
 
 
@@ -114,25 +112,26 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
     """Scores (top) and the exponential mechanism's selection probabilities (bottom) per candidate, sharing the x
     axis (the candidates' positions, e.g. hypothesis means), with vertical lines at ``marks`` (name -> x)."""
     check_same_length(("positions", "scores", "probabilities"), (positions, scores, probabilities))
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
     width = float(np.min(np.diff(np.sort(positions)))) * 0.8 if positions.size > 1 else 1.0
-    fig.add_trace(go.Bar(x=positions, y=scores, width=width, name="score S(H)", marker_color=OKABE_ITO["blue"]),
-                  row=1, col=1)
-    fig.add_trace(go.Bar(x=positions, y=probabilities, width=width, name="P(select H)",
-                         marker_color=OKABE_ITO["orange"]), row=2, col=1)
+    panels = ((dict(xaxis="x", yaxis="y"), float(scores.max()) or 1.0),  # scores on top, sharing the x axis
+              (dict(xaxis="x2", yaxis="y2"), float(probabilities.max()) or 1.0))
+    data = [dict(type="bar", x=positions, y=scores, width=width, name="score S(H)",
+                 marker=dict(color=OKABE_ITO["blue"]), **panels[0][0]),
+            dict(type="bar", x=positions, y=probabilities, width=width, name="P(select H)",
+                 marker=dict(color=OKABE_ITO["orange"]), **panels[1][0])]
     for index, (name, value) in enumerate(marks.items()):
         color = REFERENCE_COLORS.get(name) or (OKABE_ITO["black"], OKABE_ITO["reddish purple"])[index % 2]
-        for row, top in ((1, float(scores.max()) or 1.0), (2, float(probabilities.max()) or 1.0)):
-            fig.add_trace(go.Scatter(x=[value, value], y=[0, top * 1.05], mode="lines", name=name, legendgroup=name,
-                                     showlegend=row == 1, line=dict(color=color, width=3,
-                                                                    dash="dash" if index == 0 else "solid")),
-                          row=row, col=1)
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0)
-    fig.update_yaxes(title_text="score<br>(not private)", row=1, col=1)
-    fig.update_yaxes(title_text="probability<br>(not private)", row=2, col=1)
-    fig.update_xaxes(title_text=x_title, row=2, col=1)
-    return fig
+        data += [dict(type="scatter", x=[value, value], y=[0, top * 1.05], mode="lines", name=name, legendgroup=name,
+                      showlegend=axes["xaxis"] == "x", line=dict(color=color, width=3,
+                                                                 dash="dash" if index == 0 else "solid"), **axes)
+                 for axes, top in panels]
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0,
+                             xaxis=dict(anchor="y", domain=[0.0, 1.0], matches="x2", showticklabels=False),
+                             yaxis=dict(anchor="x", domain=[0.54, 1.0], title=dict(text="score<br>(not private)")),
+                             xaxis2=dict(anchor="y2", domain=[0.0, 1.0], title=dict(text=x_title)),
+                             yaxis2=dict(anchor="x2", domain=[0.0, 0.46],
+                                         title=dict(text="probability<br>(not private)"))))
 
 
 
@@ -144,22 +143,20 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
     (name -> (x, y)), e.g. a tournament's scores over a cover with the true and the selected mean."""
     if values.shape != (ys.size, xs.size):
         raise ValueError(f"values must have shape (len(ys), len(xs)) = ({ys.size}, {xs.size}); got {values.shape}")
-    fig = go.Figure(go.Heatmap(x=xs, y=ys, z=values, colorscale="Blues", colorbar=slim_colorbar(value_title),
-                               hovertemplate="(%{x:.2f}, %{y:.2f}): %{z:.3g}<extra></extra>"))
     symbols = ("x", "circle-open", "diamond-open")
-    for index, (name, (x, y)) in enumerate(marks.items()):
-        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name,
-                                 marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
-                                             color=REFERENCE_COLORS.get(name) or (
-                                                 OKABE_ITO["vermillion"], OKABE_ITO["orange"],
-                                                 OKABE_ITO["reddish purple"])[index % 3])))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab",
-                      height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text="first coordinate")),
-                      yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
-                      legend=dict(orientation="v", x=0.01, xanchor="left", y=0.99, yanchor="top"))  # the colour bar
-    # takes the bottom edge; the two or three marks fit in the plot's corner
-    return fig
+    colors = (OKABE_ITO["vermillion"], OKABE_ITO["orange"], OKABE_ITO["reddish purple"])
+    data = [dict(type="heatmap", x=xs, y=ys, z=values, colorscale=colorscale("Blues"),
+                 colorbar=slim_colorbar(value_title), hovertemplate="(%{x:.2f}, %{y:.2f}): %{z:.3g}<extra></extra>")]
+    data += [dict(type="scatter", x=[x], y=[y], mode="markers", name=name,
+                  marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
+                              color=REFERENCE_COLORS.get(name) or colors[index % 3]))
+             for index, (name, (x, y)) in enumerate(marks.items())]
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             height=_height(presentation, animated=False), hovermode="closest",
+                             xaxis=dict(title=dict(text="first coordinate")),
+                             yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
+                             # the colour bar takes the bottom edge; the two or three marks fit in the plot's corner
+                             legend=dict(orientation="v", x=0.01, xanchor="left", y=0.99, yanchor="top")))
 
 
 

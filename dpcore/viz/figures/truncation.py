@@ -16,6 +16,7 @@ from ...core.validation import EPSILON, Array, Choice, Integer, Real, validated
 from ...experiments import compute
 from ...lessons import truncation
 from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
+from ..plotly_dict import figure
 from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template
 
 __all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
@@ -57,23 +58,22 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
     inside = (centres >= low) & (centres <= high)
     shown = float(np.mean((sample >= edges[0]) & (sample <= edges[-1])))
     clipped = float(np.mean((sample < low) | (sample > high)))
-    fig = go.Figure()
-    for mask, name, color in ((inside, "inside the window", OKABE_ITO["blue"]),
-                              (~inside, f"clipped ({100 * clipped:.1f} % of points)", OKABE_ITO["vermillion"])):
-        fig.add_trace(go.Bar(x=centres[mask], y=counts[mask], width=width, name=name, marker_color=color,
-                             opacity=0.75))
     top = float(counts.max()) * 1.08
-    fig.add_vrect(x0=low, x1=high, fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line_width=0, layer="below")
-    for name, value in means.items():
-        fig.add_trace(go.Scatter(x=[value, value], y=[0, top], mode="lines", name=f"{name} = {value:.3g}",
-                                 line=dict(color=REFERENCE_COLORS.get(name) or method_color(name), width=3,
-                                           dash="dash" if name == "true mean" else "solid")))
-    fig.update_layout(template=template(presentation), title=figure_title(title), uirevision="dplab", barmode="overlay",
-                      height=_height(presentation, animated=False), hovermode="closest",
-                      xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} % "
-                                                 "of the sample lies beyond this axis)"), range=[edges[0], edges[-1]]),
-                      yaxis=dict(title=dict(text="count"), range=[0, top]))
-    return fig
+    data = [dict(type="bar", x=centres[mask], y=counts[mask], width=width, name=name, marker=dict(color=color),
+                 opacity=0.75)
+            for mask, name, color in ((inside, "inside the window", OKABE_ITO["blue"]),
+                                      (~inside, f"clipped ({100 * clipped:.1f} % of points)", OKABE_ITO["vermillion"]))]
+    data += [dict(type="scatter", x=[value, value], y=[0, top], mode="lines", name=f"{name} = {value:.3g}",
+                  line=dict(color=REFERENCE_COLORS.get(name) or method_color(name), width=3,
+                            dash="dash" if name == "true mean" else "solid")) for name, value in means.items()]
+    window = dict(type="rect", x0=low, x1=high, xref="x", y0=0, y1=1, yref="y domain",
+                  fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
+    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+                             barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
+                             xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} "
+                                                        "% of the sample lies beyond this axis)"),
+                                        range=[edges[0], edges[-1]]),
+                             yaxis=dict(title=dict(text="count"), range=[0, top]), shapes=[window]))
 
 
 
