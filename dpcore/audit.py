@@ -105,9 +105,21 @@ def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.
 
 @validated(samples=Array(ndim=(1,)), thresholds=Array(ndim=(1,)))
 def threshold_counts(samples, thresholds) -> np.ndarray:
-    """For scalar outputs: how many samples exceed each threshold (events :math:`\\{y > t\\}`)."""
-    ordered = np.sort(samples)
-    return ordered.size - np.searchsorted(ordered, thresholds, side="right")
+    """For scalar outputs: how many samples exceed each threshold (events :math:`\\{y > t\\}`).
+
+    Each sample is placed among the sorted thresholds (``b`` of them lie below it: it exceeds exactly those), so the
+    count of threshold ``j`` (in sorted order) is the number of samples with ``b > j``: O(n log k) for n samples and
+    k thresholds, where sorting the samples cost O(n log n).
+
+    >>> threshold_counts(np.array([0.5, 2.0, 3.0, 3.0]), np.array([3.0, 1.0, -1.0]))
+    array([0, 3, 4])
+    """
+    order = np.argsort(thresholds, kind="stable")
+    below = np.searchsorted(thresholds[order], samples, side="left")  # thresholds strictly below each sample
+    exceeding = samples.size - np.cumsum(np.bincount(below, minlength=thresholds.size + 1))[:-1]
+    counts = np.empty(thresholds.size, dtype=exceeding.dtype)
+    counts[order] = exceeding
+    return counts
 
 
 @validated(samples=Array(ndim=(1,), low=0), outcomes=Integer(low=1))

@@ -477,3 +477,14 @@ if __name__ == "__main__":
             (correct, claimed), (broken, _) = run(setting, draws), run(setting, draws, broken=True)
             print(f"{f'{name} at {setting:g}, {draws:.0e} draws':55s} {claimed:11.4g} {correct:10.4g} {broken:10.4g}"
                   f"  {variant}")
+
+
+def test_threshold_counts_are_the_samples_above_each_threshold():
+    """Against the definition, #{i : y_i > t_j}, with ties (values on a 0.1 grid), repeated and unsorted thresholds."""
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        samples = np.round(rng.normal(size=rng.integers(1, 2000)), 1)
+        thresholds = np.round(rng.normal(size=rng.integers(1, 30)) * 1.5, 1)
+        thresholds = np.r_[thresholds, thresholds[:3]]
+        np.testing.assert_array_equal(audit.threshold_counts(samples, thresholds),
+                                      (samples[:, None] > thresholds).sum(axis=0))

@@ -163,6 +163,16 @@ def test_tv_monte_carlo_within_four_over_root_m_of_exact_at_d_10():
         assert 0 < standard_error <= 1 / (2 * math.sqrt(m))
 
 
+def test_tv_monte_carlo_points_are_the_rows_one_draw_of_uniforms_gives():
+    """The points, drawn a few thousand rows at a time into sparse form, are exactly ``random((m, d)) < p`` of the
+    seed's stream: d = 512 takes three chunks (8192, 8192 and 3616 rows), d = 3 one."""
+    for p, m in ((pd.marginal_profile("log-uniform", 512), 20_000), (np.array([0.1, 0.5, 1.0]), 7)):
+        points = pd.TVMonteCarlo(p, m, rng=11).points
+        dense = np.random.default_rng(11).random((m, p.size)) < p
+        assert points.shape == dense.shape and points.nnz == dense.sum()
+        np.testing.assert_array_equal(points.toarray(), dense.astype(float))
+
+
 def test_tv_monte_carlo_standard_error_is_the_sample_sd_of_the_integrand():
     """The reported SE is std(integrand, ddof=1)/sqrt(m) of the same points TVMonteCarlo draws."""
     p, q = np.array([0.4, 0.1, 0.3]), np.array([0.2, 0.1, 0.45])
