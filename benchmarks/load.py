@@ -1,7 +1,10 @@
 """Load: a whole class at once, over Streamlit's websocket, against a real server on loopback.
 
 What it measures
-    For each level N (``--sessions 10,25,50``): a **freshly started** server, then N sessions that start together,
+    For each level N (``--sessions 10,25,50``): a **freshly started** server that has opened each page once, as
+    ``./lab.sh serve`` does before it gives out the address (``deploy/warm.py``; ``--unwarmed`` skips that, as a bare
+    ``streamlit run`` or ``./lab.sh app`` would: the first sessions then wait for the imports and the first
+    figures), then N sessions that start together,
     each opening a page (rotating over every page of the registry) and then making ``--changes`` moves, alternately a
     fresh one-run seed (a new draw, computed live) and a stored setting (a select-slider or radio option one move
     from the defaults, served from ``assets/precomputed``). Then the same wave again on the now warm server.
@@ -59,6 +62,7 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from deploy.replicas import Deployment  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+from deploy.warm import warm  # noqa: E402
 
 BAR_P95 = 3.0  # seconds: open and rerun p95 at 50 sessions at once
 BAR_READING = (1.0, 3.0)  # seconds: every interaction's p95 and max, 100 sessions with reading time
@@ -335,6 +339,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="seconds a session reads before each move, uniform and seeded (default 0 0)")
     parser.add_argument("--states", default="cold,warm", help="waves per level: a fresh server (cold), then the "
                         "same server again (warm); default cold,warm")
+    parser.add_argument("--unwarmed", action="store_true", help="do not open every page once on the fresh server "
+                        "first (./lab.sh serve does; ./lab.sh app does not)")
     parser.add_argument("--json", default="", help="also write the results here")
     return parser.parse_args(argv)
 
@@ -350,10 +356,15 @@ def main(argv: list[str] | None = None) -> int:
         elif args.replicas:
             server = Deployment(args.replicas, free_port_block(args.replicas + 1)).start()
             url, pids = server.url.replace("http", "ws"), [p.pid for p in [server.nginx, *server.replicas]]
+            if not args.unwarmed and (failures := server.warm()):
+                raise RuntimeError(f"could not warm the {failures[0]}")
         else:
             port = free_port()
             server = start_server(port, Path(tempfile.mkdtemp()) / "server.log")
             url, pids = f"ws://127.0.0.1:{port}", [server.pid]
+            if not args.unwarmed:
+                print(f"(the fresh server opened every page once, as ./lab.sh serve does: "
+                      f"{warm(f'http://127.0.0.1:{port}'):.1f} s)")
         try:
             if args.sequential:
                 report["sequential"] = sequential(url, pids, args.sequential, args.timeout)

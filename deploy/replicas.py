@@ -15,6 +15,10 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   a short page saying the lab is restarting, which retries by itself (never a hang). The page is written into
   nginx's configuration, not read from a file: nginx's workers run as an unprivileged user and could not read it
   from a private folder (a home folder, a ``mktemp -d``).
+* **Warm before the class.** ``./lab.sh serve`` has each replica open every page once (:meth:`Deployment.warm`,
+  :mod:`deploy.warm`) before it prints the address, and again after a restart: a class opening the lab together
+  finds the libraries imported and the figures its pages open on already drawn. A replica that cannot be warmed
+  (it died meanwhile) is left to the supervisor; nothing stops.
 * **The supervisor** (:meth:`Deployment.supervise`, what ``./lab.sh serve`` runs) starts a replica again when it
   exits, after a pause that doubles with each exit in a row (1 s, 2 s, 4 s, … at most 30 s; back to 1 s once it has
   run a minute), and says so on the terminal. nginx and the other replicas keep serving meanwhile. It stops only on
@@ -35,10 +39,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+
+from .warm import healthy, warm
 
 __all__ = ["COOKIE", "nginx_config", "Deployment", "main"]
 
@@ -108,14 +114,6 @@ def _nginx_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("$", "&#36;") + '"'
 
 
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-            return answer.status == 200
-    except OSError:
-        return False
-
-
 class Deployment:
     """N Streamlit replicas and nginx in front of them, on loopback; a context manager that stops them all.
 
@@ -163,12 +161,29 @@ class Deployment:
         deadline = time.monotonic() + wait
         for url, process in [*zip(map(self.replica_url, range(len(self.replicas))), self.replicas),
                              (self.url, self.nginx)]:
-            while not _healthy(url):
+            while not healthy(url):
                 if process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
                     raise RuntimeError(f"{url} did not start; see the logs in {self.logs}")
                 time.sleep(0.2)
         return self
+
+    def warm(self, timeout: float = 300.0) -> list[str]:
+        """Open every page once on every replica, all replicas at once (:func:`deploy.warm.warm`); return what failed
+        (a replica that died meanwhile: the supervisor starts it again, and warms it then). Nothing is stopped."""
+        failures: list[str] = []
+
+        def warm_one(index: int) -> None:
+            try:
+                warm(self.replica_url(index), timeout)
+            except RuntimeError as exc:
+                failures.append(f"replica on port {self.replica_ports[index]}: {exc}")
+        threads = [threading.Thread(target=warm_one, args=(index,), daemon=True) for index in range(len(self.replicas))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return failures
 
     def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
         return _spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -197,6 +212,7 @@ class Deployment:
                     started[index], due[index] = now, None
                     pause[index] = min(2 * pause[index], LONGEST_PAUSE)
                     say(f"The replica on port {port} started again.")
+                    threading.Thread(target=_warm_quietly, args=(self.replica_url(index),), daemon=True).start()
             time.sleep(poll)
 
     def kill_replica(self, index: int) -> None:
@@ -214,6 +230,14 @@ class Deployment:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _warm_quietly(url: str) -> None:
+    """Warm a restarted replica; if it dies meanwhile, the supervisor starts (and warms) it again."""
+    try:
+        warm(url)
+    except RuntimeError:
+        pass
 
 
 def _spawn(command: list[str], log: Path, append: bool = False) -> subprocess.Popen:
@@ -246,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         deployment = Deployment(args.replicas, args.port, args.host).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
+    print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
+    for failure in deployment.warm():
+        print(f"Could not warm the {failure}; it serves anyway.", file=sys.stderr, flush=True)
     print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas; logs in {deployment.logs}). "
           "Ctrl+C stops it.", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -291,6 +291,7 @@ VALID_CALLS = {
     "viz.style.figure_title": dict(text="Error vs n"),
     "viz.style.slim_colorbar": dict(title="score"),
     "viz.style.colorscale": dict(name="Blues"),
+    "viz.style.template_dict": dict(presentation=True),
     "viz.plotly_dict.dictionaries": dict(),
     "viz.plotly_dict.figure": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly")),
     "viz.plotly_dict.plotly_dict": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly"),

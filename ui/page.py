@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
 PAGE_SPECS = "_page_specs"  # session-state key: the page's ParamSpecs (for ui.precompute and the tests)
 GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's index, or None} of the revealed questions
+DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its content is built only then)
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
@@ -206,8 +207,10 @@ class Page:
         the link to the next page of the course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
         self._refine_when_ready()
-        with st.expander("Go deeper: algorithms, guarantees, references, downloads"):
-            self._deeper(fields)
+        with st.expander("Go deeper: algorithms, guarantees, references, downloads", key=DEEPER,
+                         on_change="rerun") as deeper:
+            if deeper.open:  # built when opened: a closed expander costs the server nothing
+                self._deeper(fields)
         self.next_page()
 
     def _deeper(self, fields: dict) -> None:

@@ -13,6 +13,7 @@ notebook calling the same function gets the same numbers.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -160,14 +161,27 @@ def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RU
 @validated(method=_METHOD, dimension=_DIMENSION, epsilon=_EPSILON, delta=_DELTA)
 def theory_vs_n(method: str, dimension: int, epsilon: float, delta: float) -> np.ndarray:
     r"""The exact RMSE :math:`\sqrt{d/n + \mathrm{RMSE}^2_{\text{noise}}}` (:func:`expected_error`) of ``method`` at
-    every n of :data:`N_GRID`: the dashed companion of the "error vs n" curves."""
-    return np.array([expected_error(method, dimension, n, epsilon, delta) for n in N_GRID])
+    every n of :data:`N_GRID`: the dashed companion of the "error vs n" curves. Remembered (read-only): the analytic
+    Gaussian's calibration solves for σ at every point."""
+    return _exact_errors(method, ((dimension, n) for n in N_GRID), epsilon, delta)
 
 
 @validated(method=_METHOD, n=_SAMPLES, epsilon=_EPSILON, delta=_DELTA)
 def theory_vs_dimension(method: str, n: int, epsilon: float, delta: float) -> np.ndarray:
-    """The exact RMSE (:func:`expected_error`) of ``method`` at every d of :data:`DIMENSIONS`."""
-    return np.array([expected_error(method, d, n, epsilon, delta) for d in DIMENSIONS])
+    """The exact RMSE (:func:`expected_error`) of ``method`` at every d of :data:`DIMENSIONS` (remembered,
+    read-only)."""
+    return _exact_errors(method, ((d, n) for d in DIMENSIONS), epsilon, delta)
+
+
+def _exact_errors(method: str, points, epsilon: float, delta: float) -> np.ndarray:
+    return _exact_error_tuple(method, tuple((int(d), int(n)) for d, n in points), float(epsilon), float(delta))
+
+
+@functools.lru_cache(maxsize=1024)
+def _exact_error_tuple(method: str, points: tuple[tuple[int, int], ...], epsilon: float, delta: float) -> np.ndarray:
+    errors = np.array([expected_error(method, d, n, epsilon, delta) for d, n in points])
+    errors.setflags(write=False)
+    return errors
 
 
 @validated(n=_SAMPLES, delta=_DELTA, trials=_TRIALS, seed=_SEED, epsilon=Choice(EPSILON_FRAMES))

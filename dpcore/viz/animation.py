@@ -27,7 +27,7 @@ from .style import (
     _ItemsOf,
     figure_title,
     method_color,
-    template,
+    template_dict,
     wrapped,
 )
 
@@ -269,7 +269,7 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
     frame ``shown``'s traces and the styled layout, plus (when ``frame_title`` is given) every frame with the slider
     (positioned on ``shown``) and Play/Pause buttons."""
     titled = any(f.title for f in frames)
-    layout = dict(template=template(presentation), title=figure_title(frames[shown].title or title),
+    layout = dict(template=template_dict(presentation), title=figure_title(frames[shown].title or title),
                   uirevision="dplab",
                   height=_height(presentation, animated=frame_title is not None,
                                  legend_entries=sum(series.group is None for series in frames[shown].series)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import zlib
@@ -15,7 +16,7 @@ from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, va
 from ..lessons.methods import LABELS
 
 __all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
-           "TITLE_WIDTH", "slim_colorbar", "colorscale", "wrapped"]
+           "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict", "wrapped"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -272,6 +273,22 @@ def _words(text: str) -> list[str]:
 def _visible(text: str) -> str:
     """``text`` without its HTML tags (what takes room on screen)."""
     return re.sub(r"<[^>]+>", "", text)
+
+
+@validated(presentation=_FLAG)
+def template_dict(presentation: bool = False) -> dict:
+    """:func:`template` as Plotly's dictionary (``template(presentation).to_plotly_json()``), made once: what the
+    builders put in a figure's layout (a new copy each call; building the template object takes a millisecond).
+
+    >>> template_dict() == template().to_plotly_json()
+    True
+    """
+    return copy.deepcopy(_template_json(presentation))
+
+
+@functools.cache
+def _template_json(presentation: bool) -> dict:
+    return template(presentation).to_plotly_json()
 
 
 @validated(presentation=_FLAG)

@@ -116,12 +116,23 @@ def assert_message(at: AppTest, level: str, words: str) -> None:
     assert any(words in text for text in texts(getattr(at, level)))
 
 
+def open_go_deeper(at: AppTest) -> AppTest:
+    """The page with "Go deeper" opened, as a click on it does (its content is built only when it is open)."""
+    import ui
+
+    at.session_state[ui.page.DEEPER] = True
+    return at.run()
+
+
 def assert_downloads(at: AppTest, keys: list[str]) -> None:
     """The figures offered for download are ``keys`` (in page order): one choice each under "Go deeper", the first
-    chosen at first with its three downloads (data, figure, snippet), and choosing the last offers the last's."""
+    chosen at first with its three downloads (data, figure, snippet), and choosing the last offers the last's.
+    "Go deeper" is closed at first, with no downloads built."""
     import ui
 
     assert list(at.session_state[ui.FIGURE_CALLS]) == list(keys)
+    assert not at.get("download_button") and not [box for box in at.selectbox if box.key == "download_figure"]
+    open_go_deeper(at)
     assert len(at.selectbox(key="download_figure").options) == len(keys)
     for key in (keys[0], keys[-1]):
         at.selectbox(key="download_figure").set_value(key).run()

@@ -6,7 +6,16 @@ import functools
 import helpers
 import numpy as np
 import pytest
-from helpers import active_frame, assert_clean_and_animated, assert_downloads, assert_message, charts, decode, texts
+from helpers import (
+    active_frame,
+    assert_clean_and_animated,
+    assert_downloads,
+    assert_message,
+    charts,
+    decode,
+    open_go_deeper,
+    texts,
+)
 
 from dpcore.lessons import audit_lab as lesson
 
@@ -97,7 +106,7 @@ def test_bad_links_give_messages_not_tracebacks(query, level, words):
     assert_message(run_page(**query), level, words)
 
 
-def test_the_download_choices_read_as_one_line_titles(default_page):
-    labels = default_page.selectbox(key="download_figure").options
+def test_the_download_choices_read_as_one_line_titles():
+    labels = open_go_deeper(run_page()).selectbox(key="download_figure").options
     assert labels == ["200,000 draws each: ε ≥ 1.96, claim 1: caught",  # the title of the frame on show
                       "Variant A: the bound as draws grow"]  # wrapped titles, without their <br>

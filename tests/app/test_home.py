@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from helpers import APP, decode, plotly_spec, run, texts
+from helpers import APP, decode, open_go_deeper, plotly_spec, run, texts
 
 from registry import PAGES
 
@@ -116,7 +116,7 @@ def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
 
 
 def test_downloads_and_footer():
-    at = run(APP)
+    at = open_go_deeper(run(APP))
     buttons = at.get("download_button")
     assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet"]
     assert "PCG64" in at.main.caption[-1].value and "not a hardened release mechanism" in at.main.caption[-1].value

@@ -112,6 +112,7 @@ def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serv
         assert answers and all(answer == (200, 200) for answer in answers), answers  # never a refused request
         log = said.read_text()
         assert f"The replica on port {port + 1} stopped (exit code -9)" in log and "started again" in log, log
+        assert log.index("Opening every page once on each replica") < log.index(f"Private Estimation Lab: {nginx}")
     finally:
         os.killpg(serve.pid, signal.SIGINT)  # Ctrl+C: the supervisor stops nginx and the replicas
         serve.wait(30)

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from ...core.validation import validated
 from ..animation import _height
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template
+from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template_dict
 
 __all__ = ["bar_figure"]
 
@@ -38,7 +38,7 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
         data.append(dict(type="bar", x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
                          textposition="outside", marker=dict(color=colors[index] if colors is not None else
                                                              REFERENCE_COLORS.get(name) or method_color(name))))
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="group", height=_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)),
                              uniformtext=dict(mode="hide")))  # at the template's smallest readable size, or not at all

@@ -19,7 +19,7 @@ from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template_dict
 from .common import bar_figure
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
@@ -190,7 +190,7 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
     colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
     data += [dict(type="scatterpolar", r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
                   line=dict(color=color, width=4)) for (name, direction), color in zip(marks.items(), colors)]
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
                              legend=dict(orientation="h", x=0, y=-0.08, yanchor="top")))
 
@@ -208,7 +208,7 @@ def trajectory_figure(points, trajectory, true_mean, *, title: str = "", present
                  line=dict(color=OKABE_ITO["vermillion"], width=3), marker=dict(size=10)),
             dict(type="scatter", x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
                  marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2)))]
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              hovermode="closest", height=_height(presentation, animated=False),
                              yaxis=dict(scaleanchor="x")))
 

@@ -30,7 +30,7 @@ from ..style import (
     colorscale,
     figure_title,
     slim_colorbar,
-    template,
+    template_dict,
 )
 
 __all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scores_figure", "one_contest",
@@ -71,7 +71,7 @@ def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[
     data += [dict(type="scatter", x=x, y=y, mode="lines", name=name,
                   line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3))
              for index, (name, (x, y)) in enumerate(curves.items())]
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text="x"), range=[lo, hi]),
                              yaxis=dict(title=dict(text="density"), range=[0, top]),
@@ -97,7 +97,7 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
     heatmap = dict(type="heatmap", z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
                    colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1], ticktext=["loses", "tie", "wins"]),
                    hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>")
-    return figure([heatmap], dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure([heatmap], dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                                   height=_height(presentation, animated=False) + 60, hovermode="closest",
                                   xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
                                   yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category",
@@ -125,7 +125,7 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
                       showlegend=axes["xaxis"] == "x", line=dict(color=color, width=3,
                                                                  dash="dash" if index == 0 else "solid"), **axes)
                  for axes, top in panels]
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0,
                              xaxis=dict(anchor="y", domain=[0.0, 1.0], matches="x2", showticklabels=False),
                              yaxis=dict(anchor="x", domain=[0.54, 1.0], title=dict(text="score<br>(not private)")),
@@ -151,7 +151,7 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
                   marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
                               color=REFERENCE_COLORS.get(name) or colors[index % 3]))
              for index, (name, (x, y)) in enumerate(marks.items())]
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              height=_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text="first coordinate")),
                              yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),

@@ -17,7 +17,7 @@ from ...experiments import compute
 from ...lessons import truncation
 from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template
+from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template_dict
 
 __all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
 
@@ -68,7 +68,7 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
                             dash="dash" if name == "true mean" else "solid")) for name, value in means.items()]
     window = dict(type="rect", x0=low, x1=high, xref="x", y0=0, y1=1, yref="y domain",
                   fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
-    return figure(data, dict(template=template(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} "
                                                         "% of the sample lies beyond this axis)"),
