@@ -58,6 +58,39 @@ def test_errors_come_from_the_documented_streams():
     np.testing.assert_array_equal(result.errors[0, 0, 0], np.clip(data, -3, 3).mean(axis=1) + noise)
 
 
+def test_pieces_come_from_the_documented_streams():
+    """300 trials in pieces of 128: piece 0 from the point's own streams, pieces 1 and 2 (128 and 44 trials) from
+    theirs, keyed "piece", i; side by side, in order."""
+    n, seed = 50, 11
+    result = sweep({"clipped": clipped_laplace_error}, {"n": [n], "epsilon": [0.5]}, trials=300, seed=seed,
+                   piece=128)
+    expected = []
+    for index, size in enumerate((128, 128, 44)):
+        key = (n, "piece", index) if index else (n,)
+        data = child_generator(seed, "data", *key).standard_normal((size, n))
+        noise = child_generator(seed, "noise", "clipped", *key).laplace(0.0, 6.0 / (0.5 * n), size)
+        expected.append(np.clip(data, -3, 3).mean(axis=1) + noise)
+    np.testing.assert_array_equal(result.errors[0, 0, 0], np.concatenate(expected))
+    assert result.trials[0, 0, 0] == 300
+
+
+def test_a_run_within_one_piece_is_the_run_without_pieces():
+    grid = {"n": [20, 400], "epsilon": [0.5, 2.0]}
+    whole = sweep({"clipped": clipped_laplace_error, "mean": sample_mean_error}, grid, trials=200)
+    for piece in (200, 10_000, lambda params: 80_000 // params["n"]):  # 200 trials fit one piece at both n
+        pieced = sweep({"clipped": clipped_laplace_error, "mean": sample_mean_error}, grid, trials=200, piece=piece)
+        for name in ("median", "lower", "upper", "mean", "rmse", "trials"):
+            np.testing.assert_array_equal(getattr(pieced, name), getattr(whole, name))
+
+
+def test_pieced_runs_follow_the_same_law():
+    """The sample mean's median error 0.6745/sqrt(n), 4000 trials in pieces of 150 (27 pieces)."""
+    n = np.array([25, 100, 400])
+    result = sweep({"mean": sample_mean_error}, {"n": n}, trials=4000, piece=150)
+    np.testing.assert_allclose(result.median[0], 0.6745 / np.sqrt(n), rtol=0.05)
+    assert np.all(result.trials == 4000)
+
+
 def test_common_random_numbers_across_epsilon():
     result = sweep({"clipped": clipped_laplace_error, "noise": laplace_noise}, {"n": [40], "epsilon": [1.0, 2.0, 4.0]})
     noise_1, noise_2, noise_4 = result.errors[1, 0]

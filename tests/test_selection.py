@@ -917,12 +917,14 @@ def test_median_error_falls_with_n_and_grows_at_most_logarithmically_in_k():
     """The issue's form, on medians (ε = 0.1, 400 trials, seed 0): the private selection's median TV is
     non-increasing in n at every k; the n it needs for median TV <= 0.1 grows with k, as a power far below 1
     (measured 0.51 over k = 21..321), and a line in ln k fits it better than a line in k. 400 trials: with 100 the
-    median of a near-uniform selection (k = 81, n <= 300) wobbles by up to 0.06 between neighbouring n."""
+    median of a near-uniform selection (k = 81, n <= 300) wobbles by up to 0.06 between neighbouring n. Non-increasing
+    up to 1e-3: where the selection is still uniform (k = 321, n <= 300) the median TV sits at 0.9997-0.9999 and moves
+    by 2e-4 with the Monte Carlo draws (the sweep runs in pieces of 100 trials: the worker's memory is bounded)."""
     n_values = np.array([100, 300, 500, 1000, 2000, 3000], dtype=float)
     ks = np.array([21, 41, 81, 161, 321], dtype=float)
     result = tournament_lesson.selection_sweep(n_values, ks, [0.1], 400, 0)
     medians = np.array([result.curve(tournament_lesson.PRIVATE, "n", k=k)["median"] for k in ks])
-    assert np.all(np.diff(medians, axis=1) <= 1e-12)
+    assert np.all(np.diff(medians, axis=1) <= 1e-3)
     needed = np.array([samples_needed(n_values, curve, 0.1) for curve in medians])
     assert np.all(np.diff(needed) > 0)
     exponent, _ = fit_power_law(ks, needed)

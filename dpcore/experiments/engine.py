@@ -24,6 +24,12 @@ independent noise; different data-parameter combinations get independent data. S
 values, not positions, so a sweep over ``n = [100, 1000]`` and one over ``n = [100]`` see the same data
 at ``n = 100``. Datasets returned as NumPy arrays are made read-only, since every method shares them.
 
+**Pieces.** A sweep may draw its trials in pieces of at most ``piece`` datasets, to bound its memory (all trials
+of a large n at once can take gigabytes). Piece 0 uses the grid point's streams above, so a grid point with no more
+trials than one piece is the same number for number as without pieces; piece i >= 1 has its own data and noise
+streams, the keys above followed by ``"piece", i`` (independent of every other). The errors of the pieces are put
+side by side, in order.
+
 Summaries per grid point and method: median and a quantile band (default 10 %–90 %) of the errors,
 their mean and root mean square, the number of trials, and the raw errors themselves.
 """
@@ -362,13 +368,20 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 def _data_point(sample: Sampler, estimators: Mapping[str, Estimator], seed: int,
-                task: tuple[dict, list[dict], int]) -> list[np.ndarray]:
+                task: tuple[dict, list[dict], int, int]) -> list[np.ndarray]:
     """Every method's error block at one data-parameter combination (the unit of parallel work): a pure function
-    of the seed and the grid values, so any worker computes the same numbers."""
-    data_params, points, count = task
-    data = _read_only(sample(data_params, count, child_generator(seed, "data", *data_params.values())))
-    return [_error_block(method, estimator, data, points, (seed, "noise", method, *data_params.values()), count)
-            for method, estimator in estimators.items()]
+    of the seed and the grid values, so any worker computes the same numbers. The trials are drawn in pieces of at
+    most ``piece`` datasets (the module docstring), the pieces' errors put side by side."""
+    data_params, points, count, piece = task
+    blocks: list[list[np.ndarray]] = [[] for _ in estimators]
+    for index, start in enumerate(range(0, count, piece)):
+        size = min(piece, count - start)
+        key = (*data_params.values(), *(("piece", index) if index else ()))  # piece 0: the point's own streams
+        data = _read_only(sample(data_params, size, child_generator(seed, "data", *key)))
+        for pieces, (method, estimator) in zip(blocks, estimators.items()):
+            pieces.append(_error_block(method, estimator, data, points, (seed, "noise", method, *key), size))
+        del data  # before the next piece is drawn: at most one piece's datasets in memory
+    return [_frozen(np.concatenate(pieces, axis=1)) if len(pieces) > 1 else pieces[0] for pieces in blocks]
 
 
 class _Sequential:
@@ -415,10 +428,11 @@ def parallel_over(executor: Any) -> Iterator[None]:
 
 
 @validated(trials=_Trials(), seed=Integer(low=0), quantiles=Array(ndim=(1,), min_size=2, low=0, high=1),
-           executor=_Executor(optional=True))
+           executor=_Executor(optional=True), piece=_Trials())
 def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mapping[str, Sequence], *,
               data_parameters: Sequence[str], trials: int | Callable[[dict], int], seed: int,
-              quantiles=(0.1, 0.9), executor: Any = None) -> SweepResult:
+              quantiles=(0.1, 0.9), executor: Any = None, piece: int | Callable[[dict], int] | None = None
+              ) -> SweepResult:
     r"""Run every estimator at every grid point on ``trials`` simulated datasets (CRN, vectorised).
 
     Parameters
@@ -443,6 +457,10 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
         Where the grid points run (each data-parameter combination is one task): anything with
         ``map(function, iterable)``, e.g. a Dask ``Client(...).get_executor()``; default: the one set by
         :func:`parallel_over`, else sequentially here. The result is the same, number for number.
+    piece : int or callable, optional
+        At most this many datasets in memory at once (or ``piece(data_params) -> int``, e.g. so that trials × n
+        stays under a budget): the trials are drawn in pieces (see the module docstring). Default: all at once.
+        A grid point with no more trials than one piece gives the same numbers as without pieces.
 
     Returns
     -------
@@ -480,7 +498,8 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
         data_params = {a: levels[a][i] for a, i in zip(data_axes, data_index)}
         points = [{**data_params, **dict(zip(other_axes, values))}
                   for values in itertools.product(*(levels[a] for a in other_axes))]
-        tasks.append((data_params, points, _trial_count(trials, data_params)))
+        count = _trial_count(trials, data_params)
+        tasks.append((data_params, points, count, count if piece is None else _trial_count(piece, data_params)))
     run = functools.partial(_data_point, sample, estimators, seed)
     for data_index, blocks in zip(indices, _executor(executor).map(run, tasks)):
         for m, block in enumerate(blocks):

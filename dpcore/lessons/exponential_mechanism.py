@@ -57,6 +57,10 @@ MEDIAN_LOCATION, MEDIAN_SD = 0.3, 0.1  #: the private-median data: N(0.3, 0.1²)
 PER_USER = (1, 2, 5, 10, 20, 50, 100)  #: m, examples per user
 USER_EPSILONS = (0.05, 0.1, 0.2, 0.5)  #: user-level ε, the frames of "choosing a threshold from 200 users"
 USERS = 200
+#: Examples per piece of the user-level sweep (run_sweep's ``piece``: trials × users × m at most this): 2,000 trials
+#: at once took the worker to 2.4 GB, in pieces 1.2 GB; a piece is 200 trials at m = 100, the stored runs' count
+#: (smaller pieces would change the stored numbers).
+USER_PIECE_EXAMPLES = 4_000_000
 SAVINGS_ALPHA, SAVINGS_PER_USER = 0.05, 20  #: where the caption quotes the bound on the users clipping saves
 
 ITERATIVE_DEFAULTS = dict(n=2000, true_offset=(2.0, 1.0), epsilon=10.0, buckets=20, steps=3, radius=2.0, max_step=4.0)
@@ -181,7 +185,8 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
     r""":math:`|\hat t - \theta^*|` of the clipped, group-privacy and one-example-per-user EMs over m (and users).
 
     Runs :func:`dpcore.experiments.run_sweep` with data axes ``("per_user", "users")``: every method sees the
-    same datasets (common random numbers), one vectorised :func:`select_threshold` call per grid point.
+    same datasets (common random numbers), one vectorised :func:`select_threshold` call per grid point and piece of
+    at most :data:`USER_PIECE_EXAMPLES` examples (a run with no more trials than one piece is the same without).
     Each method is :math:`\varepsilon`-user-level DP (seed 002, Ghazi et al., §4). ``users`` may be one number (the
     "error vs m" figure) or several (read off "users needed vs m" as the smallest ``users`` whose error quantile is
     below α).
@@ -206,7 +211,8 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
 
     grid = {name: [int(v) for v in values] for name, values in levels.items()}
     return run_sweep(_threshold_sample, {name: estimator(*spec) for name, spec in USER_SWEEP_METHODS.items()}, grid,
-                     data_parameters=("per_user", "users"), trials=trials, seed=seed)
+                     data_parameters=("per_user", "users"), trials=trials, seed=seed,
+                     piece=lambda params: max(1, USER_PIECE_EXAMPLES // (params["users"] * params["per_user"])))
 
 
 # --------------------------------------------------------------------------------------- the page's sweeps

@@ -92,6 +92,9 @@ def spaced_grid(k: int) -> GaussianFamily:
     return gaussian_grid(k, -half, half)
 
 
+#: Trials per piece of the selection sweep (run_sweep's ``piece``): its tournaments' k × k contests made 500 trials at
+#: once take the worker to 1.8 GB; the stored 100-trial runs are one piece.
+SELECTION_PIECE = 100
 OPT = float(spaced_grid(41).tv_from(TRUTH).min())  #: TV from P to the closest hypothesis, 2Φ(0.015) − 1 ≈ 0.012
 
 
@@ -106,13 +109,13 @@ def _cached_scores(data, key, make):
 
 
 def _sweep(truth_mean: float, data_axes: tuple[str, ...], estimator, methods: tuple[str, ...], grid: dict,
-           trials: int, seed: int) -> SweepResult:
+           trials: int, seed: int, piece: int | None = None) -> SweepResult:
     r"""Datasets of :math:`\mathcal N(\mu, 1)` points shaped by the ``data_axes`` (n, or n users × m), shared by every
-    method at every other grid value."""
+    method at every other grid value; at most ``piece`` of them at once (run_sweep's ``piece``)."""
     def sample(params, count, rng):
         return rng.normal(truth_mean, 1.0, (count, *(params[axis] for axis in data_axes))), {}
     return run_sweep(sample, {method: estimator(method) for method in methods}, grid, data_parameters=data_axes,
-                     trials=trials, seed=seed)
+                     trials=trials, seed=seed, piece=piece)
 
 
 def _selection_estimator(method: str, alpha: float, truth):
@@ -154,7 +157,7 @@ def selection_sweep(n_values, ks, epsilons, trials: int, seed: int, alpha: float
     """
     grid = {"n": [int(n) for n in n_values], "k": [int(k) for k in ks], "epsilon": [float(e) for e in epsilons]}
     return _sweep(truth_mean, ("n",), lambda method: _selection_estimator(method, alpha, (truth_mean, 1.0)), METHODS,
-                  grid, trials, seed)
+                  grid, trials, seed, piece=SELECTION_PIECE)
 
 
 def _user_estimator(method: str, alpha: float, truth, hypotheses: int):

@@ -46,6 +46,9 @@ MOMENTS = ("2", "2.5", "3", "4", "6", "10", "inf")  #: the moment orders k (labe
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000)  #: n of the error-vs-n sweep
 MEAN_RANGE = 1000.0  #: public bound R on |μ| (KSU20): the naive window is [−R, R]
 BIAS_N_GRID = (1000, 2000, 4000, 8000, 16_000, 32_000)  #: n of the bias-correction sweep
+#: Draws per piece of the bias-correction sweep (run_sweep's ``piece``: trials × n at most this): all 2,000 trials of
+#: n = 32,000 at once took the worker to 2.6 GB; a piece is 250 trials there, and the stored 200-trial runs are one.
+BIAS_PIECE_DRAWS = 8_000_000
 BIAS_EPSILONS = (0.25, 0.5, 1.0, 2.0, 4.0)  #: ε frames of the bias-correction sweep
 TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA = 0.8, 0.0, 1.5, 1e-6  #: algorithms.md §1.7, the 1-D instance
 #: What the naive private truncated mean estimates: :math:`\mathbb E_{\mu^*,S}[z]`, 0.42 (not μ* = 0.8)
@@ -344,7 +347,8 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
     ``"naive_truncated_mean"``, ``"truncated_mle_moments"`` (T5b) and ``"truncated_mle_dpgd"`` (T5a) of
     :mod:`dpcore.estimators.truncated_mle` (seed 003). Every estimator is :math:`(\varepsilon, \delta)`-DP on
     the same data (common random numbers across ε and across estimators), so the figure compares equal
-    privacy spending. Runs :func:`dpcore.experiments.run_sweep` with data axis ``n``.
+    privacy spending. Runs :func:`dpcore.experiments.run_sweep` with data axis ``n``, in pieces of at most
+    :data:`BIAS_PIECE_DRAWS` draws (a run with no more trials than one piece is the same without pieces).
 
     >>> result = bias_correction_sweep([1000], [1.0], 1e-6, 0.8, 0.0, 1.5, 20, 0)
     >>> round(float(result.curve("naive_truncated_mean", "n", epsilon=1.0)["median"][0]), 1)  # the bias 0.38
@@ -364,7 +368,8 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
 
     grid = {"n": [int(n) for n in n_values], "epsilon": [float(e) for e in epsilons]}
     return run_sweep(sample, {method: error_of(f) for method, f in BIAS_CORRECTION_METHODS.items()}, grid,
-                     data_parameters=("n",), trials=trials, seed=seed)
+                     data_parameters=("n",), trials=trials, seed=seed,
+                     piece=lambda params: max(1, BIAS_PIECE_DRAWS // params["n"]))
 
 
 @validated(trials=_TRIALS, seed=_SEED)
