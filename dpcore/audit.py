@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, special
 
 from .core.validation import Array, Integer, Real, validated
 
@@ -61,9 +61,24 @@ def clopper_pearson(successes, trials: int, confidence: float = 0.95) -> tuple[n
     if np.any(successes > trials):
         raise ValueError(f"successes must be at most trials={trials}; got max {np.max(successes)}")
     alpha = 1.0 - confidence
-    lower = np.where(successes > 0, stats.beta.ppf(alpha / 2, successes, trials - successes + 1), 0.0)
-    upper = np.where(successes < trials, stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lower = np.where(successes > 0, _beta_quantile(alpha / 2, successes, trials - successes + 1), 0.0)
+        upper = np.where(successes < trials, _beta_quantile(1 - alpha / 2, successes + 1, trials - successes), 1.0)
     return lower, upper
+
+
+def _beta_quantile(level: float, a, b) -> np.ndarray:
+    """The ``level`` quantile of Beta(a, b), element-wise: SciPy's inverse, checked against its distribution function
+    and found again by bisection (Brent) where they disagree. The inverse is off for a huge ``b``: Beta(1000,
+    999499001) gave 1.9e-6 for its 1.25 % quantile, 9.3e-7, which made the audit claim more than the counts show; the
+    distribution function there is right to 1e-14."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    quantiles = np.array(special.betaincinv(a, b, level), dtype=float)
+    for index in zip(*np.nonzero(np.abs(special.betainc(a, b, quantiles) - level) > 1e-9 * min(level, 1 - level))):
+        if a[index] > 0 and b[index] > 0:
+            quantiles[index] = optimize.brentq(lambda x, i=index: special.betainc(a[i], b[i], x) - level, 0.0, 1.0,
+                                               xtol=1e-300, rtol=1e-14)
+    return quantiles
 
 
 @validated(counts=Array(ndim=(1,), low=0), counts_neighbour=Array(ndim=(1,), low=0), trials=Integer(low=1),
