@@ -27,22 +27,12 @@ import urllib.request
 from pathlib import Path
 
 from interaction_latency import Session, find_widgets, free_port, start_server, stop_server
-from load import free_port_block
+from load import descendants, free_port_block
 from websockets.sync.client import connect
 
 from deploy.replicas import Deployment  # noqa: E402 (after interaction_latency puts the repository on sys.path)
 
 KILL_AFTER = 4.0  # seconds into the worker's run
-
-
-def _descendants(pid: int) -> list[int]:
-    found, stack = [], [pid]
-    while stack:
-        for task in Path(f"/proc/{stack.pop()}/task").iterdir():
-            children = [int(child) for child in (task / "children").read_text().split()]
-            found += children
-            stack += children
-    return found
 
 
 def killed_worker(timeout: float) -> dict:
@@ -56,12 +46,12 @@ def killed_worker(timeout: float) -> dict:
             widgets, _ = find_widgets(session.rerun([], timeout))
             states = [widget.state(widget.options[-1] if widget.key == "w_trials" else widget.value)
                       for widget in widgets]
-            workers = _descendants(server.pid)
+            workers = descendants(server.pid)
             killer = threading.Timer(KILL_AFTER, lambda: [os.kill(pid, signal.SIGKILL) for pid in workers])
             killer.start()
             run = session.rerun(states, timeout)
             killer.join()
-            replaced = set(_descendants(server.pid)) - set(workers)
+            replaced = set(descendants(server.pid)) - set(workers)
             return {"settled": run.settled - KILL_AFTER if run.status.startswith("FINISHED") else None,
                     "exceptions": len(run.exceptions), "killed": len(workers), "new workers": len(replaced)}
     finally:

@@ -82,6 +82,17 @@ def _port_free(port: int) -> bool:
 
 
 # ---------------------------------------------------------------------------- memory
+def descendants(pid: int) -> list[int]:
+    """Every living descendant of process ``pid`` (the sweep worker and its helpers), from ``/proc``."""
+    found, stack = [], [pid]
+    while stack:
+        for task in Path(f"/proc/{stack.pop()}/task").iterdir():
+            children = [int(child) for child in (task / "children").read_text().split()]
+            found += children
+            stack += children
+    return found
+
+
 def tree_rss(pids: list[int]) -> float:
     """Resident memory (MB) of the processes ``pids`` and all their descendants (the servers, their sweep workers,
     nginx)."""

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from interaction_latency import PAGES, Session, find_widgets, free_port, start_server, stop_server
+from load import descendants
 from websockets.sync.client import connect
 
 BAR_MB = 500
@@ -36,13 +37,7 @@ def peaks_mb(pid: int) -> tuple[float, float]:
                 return int(line.split()[1]) / 1024
         return 0.0
 
-    descendants, stack = [], [pid]
-    while stack:
-        for task in Path(f"/proc/{stack.pop()}/task").iterdir():
-            children = [int(child) for child in (task / "children").read_text().split()]
-            descendants += children
-            stack += children
-    return peak(pid), max((peak(child) for child in descendants), default=0.0)
+    return peak(pid), max((peak(child) for child in descendants(pid)), default=0.0)
 
 
 def page_peak(page: str, timeout: float) -> dict:
