@@ -5,6 +5,7 @@ factor 2 of the standard convention matters: the correct mechanism's 95 % lower 
 version without the factor 2 (run at 2 epsilon, i.e. exp(epsilon u)) exceeds it.
 """
 
+import importlib
 import itertools
 import json
 import math
@@ -328,3 +329,41 @@ def test_takeaways_quote_the_numbers_of_the_sweeps_at_the_nearest_frames(epsilon
         in lines[2]
     assert lines[3] == (f"The private median's 1,000 draws spread {median['draws'].std():.3f} around the sample median "
                         f"{median['sample_median']:.3f} at n = 50, ε = {epsilon:g}.")
+
+
+SELECTION_MODULE = importlib.import_module("dpcore.mechanisms.exponential")
+
+
+@pytest.mark.parametrize("select", [
+    lambda scores, size: expmech.exponential(scores, 1.0, rng=4, size=size, method="gumbel"),
+    lambda scores, size: expmech.report_noisy_max(scores, 1.0, rng=4, size=size),
+])
+def test_noisy_argmax_in_blocks_is_one_draw_number_for_number(select, monkeypatch):
+    """Gumbel-max and report-noisy-max draw their noise in blocks of at most _BLOCK_CELLS values: NumPy's noise is
+    one stream, so 1,000 draws in blocks of 7 rows (and a last one of 6) are the 1,000 draws made at once."""
+    scores = np.random.default_rng(5).normal(0.0, 3.0, 50)
+    at_once = select(scores, 1000)
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 7 * 50)
+    np.testing.assert_array_equal(select(scores, 1000), at_once)
+
+
+def test_gumbel_rows_in_blocks_are_one_draw_number_for_number(monkeypatch):
+    table = np.random.default_rng(6).normal(0.0, 3.0, (300, 40))
+    at_once = expmech.exponential(table, 1.0, rng=8, method="gumbel")
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 1)  # one row per block
+    np.testing.assert_array_equal(expmech.exponential(table, 1.0, rng=8, method="gumbel"), at_once)
+
+
+def test_permute_and_flip_in_blocks_keeps_its_law_and_one_block_is_unchanged(monkeypatch):
+    """Permute-and-flip draws a block's permutations, then its acceptance uniforms: a run of one block equals the
+    draw before blocks existed (written out here), and blocks of 3 draws keep the exact law (chi-square)."""
+    scores = np.array([0.0, 1.0, 2.5, 0.5])
+    generator = np.random.default_rng(9)
+    accept = np.exp(EPSILON / 2 * (scores - scores.max()))
+    order = np.argsort(generator.random((500, 4)), axis=1)
+    written_out = order[np.arange(500), np.argmax(generator.random(order.shape) < accept[order], axis=1)]
+    np.testing.assert_array_equal(expmech.permute_and_flip(scores, EPSILON, rng=9, size=500), written_out)
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 3 * 4)
+    draws = 60_000
+    counts = np.bincount(expmech.permute_and_flip(scores, EPSILON, rng=10, size=draws), minlength=4)
+    assert stats.chisquare(counts, draws * permute_and_flip_law(scores, EPSILON)).pvalue > 1e-3

@@ -153,9 +153,13 @@ def user_error_counts(x, y, grid=None) -> np.ndarray:
     flat = np.arange(math.prod(rows)).reshape(*rows, 1) * (k + 1) + cell
     positive = y == 1
     size = math.prod(rows) * (k + 1)
-    pos = np.bincount(flat[positive], minlength=size).reshape(*rows, k + 1).cumsum(axis=-1)
-    neg = np.bincount(flat[~positive], minlength=size).reshape(*rows, k + 1).cumsum(axis=-1)
-    return pos[..., :k] + neg[..., -1:] - neg[..., :k]
+    pos, neg = (np.bincount(flat[side], minlength=size).reshape(*rows, k + 1) for side in (positive, ~positive))
+    np.cumsum(pos, axis=-1, out=pos)  # in place: these tables are trials × users × (k + 1) integers
+    np.cumsum(neg, axis=-1, out=neg)
+    errors = pos[..., :k]
+    errors += neg[..., -1:]
+    errors -= neg[..., :k]
+    return errors
 
 
 

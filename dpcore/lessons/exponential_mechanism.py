@@ -25,7 +25,7 @@ from scipy import stats
 from .. import mechanisms, theory
 from ..core.validation import EPSILON, Array, Choice, Integer, Real, validated
 from ..estimators import sdp
-from ..estimators.user_level import THRESHOLD, savings_factor, select_threshold, threshold_data
+from ..estimators.user_level import GRID_SIZE, THRESHOLD, savings_factor, select_threshold, threshold_data
 from ..experiments import SweepResult, compute, run_sweep
 from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
@@ -35,7 +35,8 @@ __all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDID
            "MEDIAN_N", "MEDIAN_EPSILONS", "MEDIAN_LOCATION", "MEDIAN_SD", "PER_USER", "USER_EPSILONS", "USERS",
            "SAVINGS_ALPHA", "SAVINGS_PER_USER", "ITERATIVE_DEFAULTS", "ITERATIVE_DEFAULT_ERROR",
            "quantile_error_sweep", "SELECTION_METHODS", "selection_loss_sweep", "USER_SWEEP_METHODS",
-           "user_level_sweep", "loss_vs_k", "loss_theory", "median_vs_n", "median_theory", "user_level_vs_m",
+           "user_level_sweep", "USER_PIECE_VALUES", "user_level_piece", "loss_vs_k", "loss_theory", "median_vs_n",
+           "median_theory", "user_level_vs_m",
            "election_probabilities", "election", "median_run", "sum_of_squares", "savings_note", "median_note",
            "sdp_note", "takeaways",
            "election_question"]
@@ -57,10 +58,11 @@ MEDIAN_LOCATION, MEDIAN_SD = 0.3, 0.1  #: the private-median data: N(0.3, 0.1²)
 PER_USER = (1, 2, 5, 10, 20, 50, 100)  #: m, examples per user
 USER_EPSILONS = (0.05, 0.1, 0.2, 0.5)  #: user-level ε, the frames of "choosing a threshold from 200 users"
 USERS = 200
-#: Examples per piece of the user-level sweep (run_sweep's ``piece``: trials × users × m at most this): 2,000 trials
-#: at once took the worker to 2.4 GB, in pieces 1.2 GB; a piece is 200 trials at m = 100, the stored runs' count
-#: (smaller pieces would change the stored numbers).
-USER_PIECE_EXAMPLES = 4_000_000
+#: Values per piece of the user-level sweep (run_sweep's ``piece``): a trial holds users × m examples and users ×
+#: (k + 1) error counts (k = 101 thresholds), so a piece has trials × users × (m + k + 1) at most this many. 2,000
+#: trials at once took the worker to 2.4 GB; in these pieces about 350 MB at every m. The stored runs (200 trials, up
+#: to m = 100) fit in one piece, so they keep their numbers.
+USER_PIECE_VALUES = 200 * USERS * (PER_USER[-1] + GRID_SIZE + 1)
 SAVINGS_ALPHA, SAVINGS_PER_USER = 0.05, 20  #: where the caption quotes the bound on the users clipping saves
 
 ITERATIVE_DEFAULTS = dict(n=2000, true_offset=(2.0, 1.0), epsilon=10.0, buckets=20, steps=3, radius=2.0, max_step=4.0)
@@ -186,7 +188,8 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
 
     Runs :func:`dpcore.experiments.run_sweep` with data axes ``("per_user", "users")``: every method sees the
     same datasets (common random numbers), one vectorised :func:`select_threshold` call per grid point and piece of
-    at most :data:`USER_PIECE_EXAMPLES` examples (a run with no more trials than one piece is the same without).
+    at most :data:`USER_PIECE_VALUES` examples and error counts (a run with no more trials than one piece is the
+    same without).
     Each method is :math:`\varepsilon`-user-level DP (seed 002, Ghazi et al., §4). ``users`` may be one number (the
     "error vs m" figure) or several (read off "users needed vs m" as the smallest ``users`` whose error quantile is
     below α).
@@ -212,7 +215,17 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
     grid = {name: [int(v) for v in values] for name, values in levels.items()}
     return run_sweep(_threshold_sample, {name: estimator(*spec) for name, spec in USER_SWEEP_METHODS.items()}, grid,
                      data_parameters=("per_user", "users"), trials=trials, seed=seed,
-                     piece=lambda params: max(1, USER_PIECE_EXAMPLES // (params["users"] * params["per_user"])))
+                     piece=user_level_piece)
+
+
+def user_level_piece(params: dict) -> int:
+    r"""Trials per piece of :func:`user_level_sweep` at ``params`` (``users``, ``per_user``): the most trials whose
+    :math:`\text{users}\,(m + k + 1)` values each fit in :data:`USER_PIECE_VALUES` (one at least).
+
+    >>> user_level_piece({"users": 200, "per_user": 100}), user_level_piece({"users": 200, "per_user": 1})
+    (200, 392)
+    """
+    return max(1, USER_PIECE_VALUES // (params["users"] * (params["per_user"] + GRID_SIZE + 1)))
 
 
 # --------------------------------------------------------------------------------------- the page's sweeps

@@ -17,10 +17,26 @@ from ..core.validation import Array, Choice, Integer, Seed, validated
 __all__ = ["exponential_probabilities", "exponential", "report_noisy_max", "permute_and_flip"]
 
 _SCORES = Array(ndim=(1,), min_size=1)
+_BLOCK_CELLS = 1 << 22  #: noise values drawn at once (32 MB of float64), so many draws among many candidates stay small
 
 
 def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> float:
     return epsilon / sensitivity if monotonic else epsilon / (2.0 * sensitivity)
+
+
+def _row_blocks(rows: int, width: int) -> list[slice]:
+    """Consecutive row ranges of ``rows`` holding at most :data:`_BLOCK_CELLS` values of ``width`` each (one row
+    at least)."""
+    step = max(1, _BLOCK_CELLS // width)
+    return [slice(start, min(start + step, rows)) for start in range(0, rows, step)]
+
+
+def _noisy_argmax(values: np.ndarray, noise) -> np.ndarray:
+    """``argmax(values + noise(shape), axis=1)`` over row blocks (:func:`_row_blocks`): NumPy draws i.i.d. noise
+    as one stream, so the blocks give the same numbers as one draw of the whole table, in bounded memory."""
+    rows, width = values.shape
+    return np.concatenate([np.argmax(values[block] + noise((block.stop - block.start, width)), axis=1)
+                           for block in _row_blocks(rows, width)])
 
 
 
@@ -92,8 +108,8 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
     count = 1 if size is None else size
     logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
     if method == "gumbel":
-        shape = logits.shape if scores.ndim == 2 else (count, scores.size)
-        choice = np.argmax(logits + generator.gumbel(size=shape), axis=-1)
+        table = logits if scores.ndim == 2 else np.broadcast_to(logits, (count, scores.size))
+        choice = _noisy_argmax(table, lambda shape: generator.gumbel(size=shape))
     else:
         # Unnormalised CDF of exp(logits - max): the same law, no overflow, one exp and one cumsum.
         cdf = np.cumsum(np.exp(logits - logits.max(axis=-1, keepdims=True)), axis=-1)
@@ -126,7 +142,8 @@ def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic
     generator = as_generator(rng)
     scale = sensitivity / epsilon if monotonic else 2.0 * sensitivity / epsilon
     count = 1 if size is None else size
-    choice = np.argmax(scores + generator.laplace(0.0, scale, size=(count, scores.size)), axis=1)
+    table = np.broadcast_to(scores, (count, scores.size))
+    choice = _noisy_argmax(table, lambda shape: generator.laplace(0.0, scale, size=shape))
     return int(choice[0]) if size is None else choice
 
 
@@ -164,7 +181,9 @@ def permute_and_flip(scores, epsilon: float, sensitivity: float = 1.0, rng: RngL
     Notes
     -----
     Vectorised over draws: one permutation per draw (argsort of uniforms), one acceptance uniform per
-    position, and the first accepted position by ``argmax``; :math:`O(\mathrm{size}\cdot k\log k)`.
+    position, and the first accepted position by ``argmax``; :math:`O(\mathrm{size}\cdot k\log k)`. The draws are
+    made in blocks of at most :math:`2^{22}/k` (each block's permutations, then its acceptance uniforms), so memory
+    stays bounded; up to one block, the numbers are those of a single block.
 
     Examples
     --------
@@ -174,8 +193,14 @@ def permute_and_flip(scores, epsilon: float, sensitivity: float = 1.0, rng: RngL
     generator = as_generator(rng)
     count = 1 if size is None else size
     accept = np.exp(epsilon / (2.0 * sensitivity) * (scores - scores.max()))
-    order = np.argsort(generator.random((count, scores.size)), axis=1)
-    first = np.argmax(generator.random(order.shape) < accept[order], axis=1)
-    choice = order[np.arange(count), first]
+    choice = np.concatenate([_permute_and_flip_block(accept, block.stop - block.start, generator)
+                             for block in _row_blocks(count, scores.size)])
     return int(choice[0]) if size is None else choice
+
+
+def _permute_and_flip_block(accept: np.ndarray, count: int, generator: np.random.Generator) -> np.ndarray:
+    """``count`` permute-and-flip draws with acceptance probabilities ``accept``."""
+    order = np.argsort(generator.random((count, accept.size)), axis=1)
+    first = np.argmax(generator.random(order.shape) < accept[order], axis=1)
+    return order[np.arange(count), first]
 
