@@ -15,7 +15,7 @@ import math
 import numpy as np
 from scipy import optimize, special, stats
 
-from .core.validation import Array, Integer, Real, validated
+from .core.validation import DELTA, POSITIVE, Array, Integer, InvalidParameterError, Real, validated
 
 __all__ = [
     "laplace_delta",
@@ -36,12 +36,10 @@ __all__ = [
     "dp_tradeoff",
 ]
 
-_POSITIVE = Real(low=0, low_open=True)
 _NONNEGATIVE = Real(low=0)
-_DELTA = Real(0, 1, low_open=True, high_open=True)
 
 
-@validated(epsilon=_NONNEGATIVE, scale=_POSITIVE, sensitivity=_POSITIVE)
+@validated(epsilon=_NONNEGATIVE, scale=POSITIVE, sensitivity=POSITIVE)
 def laplace_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> float:
     r"""Privacy profile of the Laplace mechanism with noise scale ``scale``.
 
@@ -65,7 +63,7 @@ def laplace_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> flo
     return float(-math.expm1((epsilon - epsilon0) / 2.0))
 
 
-@validated(epsilon=_NONNEGATIVE, sigma=_POSITIVE, l2_sensitivity=_POSITIVE)
+@validated(epsilon=_NONNEGATIVE, sigma=POSITIVE, l2_sensitivity=POSITIVE)
 def gaussian_delta(epsilon: float, sigma: float, l2_sensitivity: float = 1.0) -> float:
     r"""Privacy profile of the Gaussian mechanism (Balle & Wang 2018, Thm 8).
 
@@ -112,7 +110,7 @@ _GAUSS_NODES, _GAUSS_WEIGHTS = np.polynomial.legendre.leggauss(16)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
-@validated(epsilon=_POSITIVE, delta=_DELTA)
+@validated(epsilon=POSITIVE, delta=DELTA)
 def gaussian_mu(epsilon: float, delta: float) -> float:
     r"""The largest :math:`\mu = \Delta_2/\sigma` with :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta`.
 
@@ -142,8 +140,9 @@ def gaussian_mu(epsilon: float, delta: float) -> float:
     while _gaussian_delta_mu(epsilon, low) > delta:
         low *= 1e-4
         if low < _SMALLEST_MU:
-            raise ValueError(f"epsilon={epsilon!r} with delta={delta!r} needs Gaussian noise above 1e280 times the "
-                             "sensitivity, which a float cannot hold: choose a larger epsilon or delta")
+            raise InvalidParameterError(f"epsilon={epsilon!r} with delta={delta!r} needs Gaussian noise above 1e280 "
+                                        "times the "
+                                        "sensitivity, which a float cannot hold: choose a larger epsilon or delta")
     log_mu = optimize.brentq(lambda t: _gaussian_delta_mu(epsilon, math.exp(t)) - delta, math.log(low),
                              math.log(high), xtol=1e-13, rtol=1e-15)
     mu = math.exp(log_mu)
@@ -155,7 +154,7 @@ def gaussian_mu(epsilon: float, delta: float) -> float:
 _SMALLEST_MU = 1e-280
 
 
-@validated(mu=_POSITIVE, delta=_DELTA)
+@validated(mu=POSITIVE, delta=DELTA)
 def gaussian_epsilon(mu: float, delta: float) -> float:
     r"""The smallest :math:`\varepsilon \ge 0` with :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta`.
 
@@ -178,7 +177,7 @@ def pure_to_zcdp(epsilon: float) -> float:
     return epsilon**2 / 2.0
 
 
-@validated(rho=_NONNEGATIVE, delta=_DELTA)
+@validated(rho=_NONNEGATIVE, delta=DELTA)
 def zcdp_to_approx(rho: float, delta: float) -> float:
     r""":math:`\rho`-zCDP implies :math:`(\rho + 2\sqrt{\rho \ln(1/\delta)}, \delta)`-DP (Bun & Steinke 2016, Prop 1.3).
 
@@ -190,7 +189,7 @@ def zcdp_to_approx(rho: float, delta: float) -> float:
     return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
-@validated(rho=_POSITIVE, delta=_DELTA)
+@validated(rho=POSITIVE, delta=DELTA)
 def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
     r"""The tighter conversion of Canonne, Kamath & Steinke (2020), Prop 12: the smallest :math:`\varepsilon` with
 
@@ -221,7 +220,7 @@ def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
     return max(0.0, float(min(result.fun, zcdp_to_approx(rho, delta))))
 
 
-@validated(epsilon=_NONNEGATIVE, delta=_DELTA)
+@validated(epsilon=_NONNEGATIVE, delta=DELTA)
 def approx_to_zcdp(epsilon: float, delta: float) -> float:
     r"""The largest :math:`\rho` whose simple conversion (:func:`zcdp_to_approx`) fits in :math:`(\varepsilon, \delta)`.
 
@@ -237,7 +236,7 @@ def approx_to_zcdp(epsilon: float, delta: float) -> float:
     return (epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))) ** 2
 
 
-@validated(sigma=_POSITIVE, l2_sensitivity=_POSITIVE)
+@validated(sigma=POSITIVE, l2_sensitivity=POSITIVE)
 def gaussian_zcdp(sigma: float, l2_sensitivity: float = 1.0) -> float:
     r"""The Gaussian mechanism with noise :math:`\sigma` is :math:`\Delta_2^2/(2\sigma^2)`-zCDP
     (Bun & Steinke 2016, Prop 1.6)."""
@@ -251,7 +250,7 @@ def basic_composition(epsilon: float, delta: float, releases: int) -> tuple[floa
     return releases * epsilon, min(1.0, releases * delta)
 
 
-@validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1), delta_prime=_DELTA)
+@validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1), delta_prime=DELTA)
 def advanced_composition(epsilon: float, delta: float, releases: int, delta_prime: float) -> tuple[float, float]:
     r"""Advanced composition (Dwork, Rothblum & Vadhan 2010; Dwork–Roth Thm 3.20).
 
@@ -264,8 +263,10 @@ def advanced_composition(epsilon: float, delta: float, releases: int, delta_prim
     6.3082
     """
     if epsilon > _LARGEST_EXPONENT:
-        raise ValueError(f"epsilon={epsilon!r} per release makes the advanced composition bound exceed 1e300 (it "
-                         f"grows like e^epsilon); use basic composition, {releases} x epsilon, which is smaller")
+        raise InvalidParameterError(f"epsilon={epsilon!r} per release makes the advanced composition bound exceed "
+                                    "1e300 (it "
+                                    f"grows like e^epsilon); use basic composition, {releases} x epsilon, which is "
+                                    "smaller")
     total = epsilon * math.sqrt(2.0 * releases * math.log(1.0 / delta_prime)) + releases * epsilon * math.expm1(epsilon)
     return total, min(1.0, releases * delta + delta_prime)
 
@@ -280,7 +281,7 @@ def zcdp_composition(rho: float, releases: int) -> float:
     return releases * rho
 
 
-@validated(mu=_POSITIVE, releases=Integer(low=1))
+@validated(mu=POSITIVE, releases=Integer(low=1))
 def gaussian_composition(mu: float, releases: int) -> float:
     r"""Exact composition of Gaussian mechanisms: ``releases`` adaptive releases with :math:`\mu = \Delta_2/\sigma` each
     are exactly one Gaussian mechanism with :math:`\mu\sqrt{k}` (Dong, Roth & Su 2019, Cor 3.3).

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from .core.validation import Array, Integer, Real, validated
+from .core.validation import Array, Integer, InvalidParameterError, Real, validated
 
 __all__ = ["AuditResult", "clopper_pearson", "epsilon_lower_bound", "threshold_counts", "outcome_counts"]
 
@@ -59,7 +59,7 @@ class AuditResult:
 def clopper_pearson(successes, trials: int, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Exact two-sided binomial confidence interval(s) for success counts out of ``trials``."""
     if np.any(successes > trials):
-        raise ValueError(f"successes must be at most trials={trials}; got max {np.max(successes)}")
+        raise InvalidParameterError(f"successes must be at most trials={trials}; got max {np.max(successes)}")
     alpha = 1.0 - confidence
     with np.errstate(divide="ignore", invalid="ignore"):
         lower = np.where(successes > 0, _beta_quantile(alpha / 2, successes, trials - successes + 1), 0.0)
@@ -100,8 +100,8 @@ def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.
         Simultaneous confidence over all events, complements and both directions.
     """
     if counts.shape != counts_neighbour.shape:
-        raise ValueError(f"counts and counts_neighbour must have the same shape; got {counts.shape} "
-                         f"and {counts_neighbour.shape}")
+        raise InvalidParameterError(f"counts and counts_neighbour must have the same shape; got {counts.shape} "
+                                    f"and {counts_neighbour.shape}")
     p_counts = np.concatenate([counts, trials - counts])
     q_counts = np.concatenate([counts_neighbour, trials - counts_neighbour])
     tests = 2 * p_counts.size

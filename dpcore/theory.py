@@ -22,7 +22,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .core.validation import Array, Choice, Integer, Real, float_if_scalar, validated
+from .core.validation import POSITIVE, Array, Choice, Integer, Real, float_if_scalar, validated
 from .mechanisms import gaussian_sigma
 
 __all__ = [
@@ -39,13 +39,12 @@ __all__ = [
 HALF_NORMAL_MEDIAN = float(special.ndtri(0.75))
 
 _SIZE = Array(low=0, low_open=True)
-_EPSILON = Array(low=0, low_open=True)
-_POSITIVE = Real(low=0, low_open=True)
+_EPSILONS = Array(low=0, low_open=True)
 _STATISTIC = Choice(("median", "rmse"))
 _MOMENT = Real(low=1, low_open=True)
 
 
-@validated(n=_SIZE, sd=_POSITIVE, statistic=_STATISTIC)
+@validated(n=_SIZE, sd=POSITIVE, statistic=_STATISTIC)
 def nonprivate_mean_error(n, sd: float = 1.0, statistic: str = "median") -> float | np.ndarray:
     r"""Error of the (non-private) sample mean of ``n`` points with standard deviation ``sd``.
 
@@ -64,7 +63,7 @@ def nonprivate_mean_error(n, sd: float = 1.0, statistic: str = "median") -> floa
     return float_if_scalar(HALF_NORMAL_MEDIAN * scale if statistic == "median" else scale)
 
 
-@validated(n=_SIZE, epsilon=_EPSILON, width=_POSITIVE, statistic=_STATISTIC)
+@validated(n=_SIZE, epsilon=_EPSILONS, width=POSITIVE, statistic=_STATISTIC)
 def laplace_mean_error(n, epsilon, width: float, statistic: str = "median") -> float | np.ndarray:
     r"""Noise error of the Laplace mean of ``n`` values in a window of length ``width``.
 
@@ -85,7 +84,7 @@ def laplace_mean_error(n, epsilon, width: float, statistic: str = "median") -> f
     return float_if_scalar(scale * (math.log(2.0) if statistic == "median" else math.sqrt(2.0)))
 
 
-@validated(n=_SIZE, epsilon=_EPSILON, delta=Real(0, 1, low_open=True, high_open=True), l2_width=_POSITIVE,
+@validated(n=_SIZE, epsilon=_EPSILONS, delta=Real(0, 1, low_open=True, high_open=True), l2_width=POSITIVE,
            dimension=Integer(low=1), statistic=_STATISTIC)
 def gaussian_mean_error(n, epsilon, delta: float, l2_width: float, dimension: int = 1,
                         statistic: str = "rmse") -> float | np.ndarray:
@@ -111,7 +110,7 @@ def gaussian_mean_error(n, epsilon, delta: float, l2_width: float, dimension: in
     return float_if_scalar(sigma * math.sqrt(quantile))
 
 
-@validated(n=_SIZE, epsilon=_EPSILON, moment_k=Real(low=2, allow_inf=True), constant=_POSITIVE)
+@validated(n=_SIZE, epsilon=_EPSILONS, moment_k=Real(low=2, allow_inf=True), constant=POSITIVE)
 def heavy_tailed_rate(n, epsilon, moment_k: float, constant: float = 1.0) -> float | np.ndarray:
     r"""The KSU20 rate shape for the private mean of a distribution with bounded ``moment_k``-th moment.
 
@@ -138,7 +137,7 @@ def _bias_noise_coefficients(n, epsilon, moment_k: float, moment_bound: float):
     return (moment_k - 1.0) * a_k * moment_bound, 2.0 * math.sqrt(2.0) / (epsilon * n)
 
 
-@validated(n=_SIZE, epsilon=_EPSILON, moment_k=_MOMENT, moment_bound=_POSITIVE)
+@validated(n=_SIZE, epsilon=_EPSILONS, moment_k=_MOMENT, moment_bound=POSITIVE)
 def clipped_mean_private_error(n, epsilon, moment_k: float, moment_bound: float = 1.0) -> float | np.ndarray:
     r"""Bias + noise of the clipped Laplace mean at the best window radius (algorithms.md §1.3).
 
@@ -163,7 +162,7 @@ def clipped_mean_private_error(n, epsilon, moment_k: float, moment_bound: float 
     return float_if_scalar(value)
 
 
-@validated(n=_SIZE, epsilon=_EPSILON, moment_k=_MOMENT, moment_bound=_POSITIVE)
+@validated(n=_SIZE, epsilon=_EPSILONS, moment_k=_MOMENT, moment_bound=POSITIVE)
 def clipped_mean_optimal_radius(n, epsilon, moment_k: float, moment_bound: float = 1.0) -> float | np.ndarray:
     r"""The window radius :math:`t^*` minimising bias bound + noise sd (algorithms.md §1.3).
 
@@ -182,7 +181,7 @@ def clipped_mean_optimal_radius(n, epsilon, moment_k: float, moment_bound: float
     return float_if_scalar((coefficient / noise) ** (1.0 / moment_k))
 
 
-@validated(candidates=Array(low=1), epsilon=_EPSILON, sensitivity=_POSITIVE, t=Real(low=0))
+@validated(candidates=Array(low=1), epsilon=_EPSILONS, sensitivity=POSITIVE, t=Real(low=0))
 def exponential_mechanism_loss_bound(candidates, epsilon, sensitivity: float = 1.0, t: float = math.log(10.0),
                                      monotonic: bool = False) -> float | np.ndarray:
     r"""Utility bound of the exponential mechanism: a loss exceeded with probability at most :math:`e^{-t}`.

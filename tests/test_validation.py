@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import dpcore
 from dpcore import viz
-from dpcore.core.validation import Array, Choice, Integer, Real, Seed, validated
+from dpcore.core.validation import Array, Choice, Integer, InvalidParameterError, Real, Seed, validated
 
 # Every module of the library (packages only re-export their modules' names), so a new module is covered at once.
 MODULES = sorted(
@@ -516,6 +516,7 @@ VALID_CALLS = {
     "lessons.exponential_mechanism.user_level_sweep": dict(
         per_user_values=np.array([1.0, 2.0]), users=np.array([5.0]), epsilon=1.0, trials=3, seed=0
     ),
+    "lessons.exponential_mechanism.user_level_piece": dict(params={"users": 200, "per_user": 100}),
     "estimators.sdp.bucket_means": dict(points=np.arange(16.0).reshape(8, 2), buckets=4),
     "estimators.sdp.exact_far_count": dict(
         bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, direction=np.array([1.0, 0.0])
@@ -750,8 +751,13 @@ CASES = [(name, param) for name, func in FUNCTIONS.items() for param in getattr(
 
 
 def test_every_public_function_declares_its_constraints():
-    undeclared = [name for name, func in FUNCTIONS.items() if not hasattr(func, "__constraints__")]
+    """Every public function with parameters declares them (one without, e.g. a context manager, has none to
+    declare; an empty ``@validated()`` is refused)."""
+    undeclared = [name for name, func in FUNCTIONS.items()
+                  if inspect.signature(func).parameters and not hasattr(func, "__constraints__")]
     assert undeclared == []
+    empty = [name for name, func in FUNCTIONS.items() if getattr(func, "__constraints__", None) == {}]
+    assert empty == []
 
 
 def test_every_public_function_has_a_valid_example_call():
@@ -790,7 +796,7 @@ def test_bad_input_is_rejected_with_a_message_naming_the_parameter(name, param, 
     bad = data.draw(
         bad_values(func.__constraints__[param]).filter(lambda v: not (v is None and none_is_default)), label=param
     )
-    with pytest.raises((ValueError, TypeError)) as caught:
+    with pytest.raises(InvalidParameterError) as caught:
         func(**{**VALID_CALLS[name], param: bad})
     assert param in str(caught.value)
 
@@ -813,7 +819,7 @@ def test_bad_input_is_rejected_with_a_message_naming_the_parameter(name, param, 
     ],
 )
 def test_each_constraint_kind_rejects_its_boundary_case(constraint, value):
-    with pytest.raises((ValueError, TypeError), match=r"^x must be .*; got"):
+    with pytest.raises(InvalidParameterError, match=r"^x must be .*; got"):
         constraint.check("x", value)
 
 
@@ -852,3 +858,15 @@ def test_an_explicit_none_default_is_accepted_but_none_elsewhere_is_not():
     assert mechanisms.exponential(np.array([0.0, 1.0]), 1.0, 1.0, False, 0, None) in (0, 1)
     with pytest.raises(TypeError, match="epsilon must be"):
         mechanisms.exponential(np.array([0.0, 1.0]), None)
+
+
+def test_every_explicit_parameter_check_raises_the_parameter_error():
+    """dpcore raises InvalidParameterError (a ValueError and a TypeError) for a bad parameter, in its constraints and
+    in every explicit check, so that the app shows exactly those as messages and a bug (any other error) fails."""
+    assert issubclass(InvalidParameterError, ValueError) and issubclass(InvalidParameterError, TypeError)
+    plain = [f"{path.relative_to(Path(dpcore.__file__).parent)}:{number}"
+             for path in sorted(Path(dpcore.__file__).parent.rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if "raise ValueError(" in line
+             or ("raise TypeError(" in line and "does not label the privacy" not in line)]
+    assert plain == []

@@ -1,6 +1,6 @@
 """What every page shares around its content: the stylesheet, the formulas' fit to the screen, presentation mode
 (kept across navigation, left with one button), the title, the footer, and the
-guard that turns a dpcore ``ValueError`` into a message in the page instead of a traceback."""
+guard that turns a dpcore parameter error into a message in the page instead of a traceback."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from dpcore.core import InvalidParameterError
 from registry import PAGES, PageInfo
 
 __all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link",
@@ -103,10 +104,11 @@ def page_link(info: PageInfo, label: str, icon: str | None = None) -> None:
 
 @contextmanager
 def guard() -> Iterator[None]:
-    """Show a dpcore ``ValueError``/``TypeError`` as ``st.error`` and let the page go on."""
+    """Show a :class:`dpcore.core.InvalidParameterError` (a parameter out of its range) as ``st.error`` and let the
+    page go on; any other error is a bug and is raised (Streamlit shows it, and the tests fail)."""
     try:
         yield
-    except (ValueError, TypeError) as exc:
+    except InvalidParameterError as exc:
         st.error(str(exc))
 
 

@@ -1,10 +1,11 @@
-"""The base layer: declared parameter validation, seeded randomness, and the guarantee record.
+"""The base layer: declared parameter validation, seeded randomness, and the privacy roles of result fields.
 
 ``validation``  ``@validated(...)`` constraints (and the shared EPSILON / DELTA / RHO / SENSITIVITY)
 ``randomness``  seeds -> generators, child streams that never correlate two mechanisms
-``guarantees``  :class:`~dpcore.core.guarantees.Guarantee`, the typed statement of a privacy guarantee
+``guarantees``  which fields of a result its guarantee covers (released, public, diagnostic)
 """
 
 from . import guarantees, randomness, validation
+from .validation import InvalidParameterError
 
-__all__ = ["guarantees", "randomness", "validation"]
+__all__ = ["InvalidParameterError", "guarantees", "randomness", "validation"]

@@ -5,8 +5,9 @@ Every public dpcore function declares what each argument may be with the :func:`
     @validated(epsilon=Real(low=0, low_open=True), delta=Real(0, 1, low_open=True, high_open=True))
     def gaussian_sigma(l2_sensitivity, epsilon, delta): ...
 
-A call with a bad value raises ``ValueError`` (right type, wrong value) or ``TypeError`` (wrong type)
-whose message names the parameter, its allowed range and the value received. The declarations are
+A call with a bad value raises :class:`InvalidParameterError` (a ``ValueError`` and a ``TypeError``, so code that
+catches either keeps working) whose message names the parameter, its allowed range and the value received; so does
+every explicit parameter check in dpcore, and nothing else does. The declarations are
 kept on the function (``func.__constraints__``) so the test suite can enumerate every public function
 and feed each constrained parameter the bad values its constraint knows (:meth:`Constraint.bad_values`).
 """
@@ -23,15 +24,25 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Constraint", "Real", "Integer", "Choice", "Array", "Seed", "InstanceOf", "validated", "float_if_scalar",
-           "EPSILON", "DELTA", "RHO", "SENSITIVITY"]
+__all__ = ["InvalidParameterError", "Constraint", "Real", "Integer", "Choice", "Array", "Seed", "InstanceOf",
+           "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO", "SENSITIVITY", "POSITIVE",
+           "SEED", "TRIALS"]
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A dpcore function was called with a parameter outside its documented range or of the wrong type.
+
+    The message names the parameter, what it may be and what it got. Both a ``ValueError`` and a ``TypeError`` (as
+    scikit-learn's error of the same name), so callers that catch either keep working; the app shows this error, and
+    only this one, as a message on the page.
+    """
 
 
 class Constraint:
     """What one parameter may be. Subclasses implement :meth:`check` and :meth:`bad_values`."""
 
     def check(self, name: str, value: Any) -> Any:
-        """Return ``value`` (possibly normalised) or raise ``ValueError``/``TypeError`` naming ``name``."""
+        """Return ``value`` (possibly normalised) or raise :class:`InvalidParameterError` naming ``name``."""
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -42,8 +53,8 @@ class Constraint:
         """Values this constraint must reject (used by the property tests)."""
         raise NotImplementedError
 
-    def fail(self, name: str, value: Any, error: type[Exception] = ValueError) -> None:
-        raise error(f"{name} must be {self.describe()}; got {value!r}")
+    def fail(self, name: str, value: Any) -> None:
+        raise InvalidParameterError(f"{name} must be {self.describe()}; got {value!r}")
 
 
 def _is_real_scalar(value: Any) -> bool:
@@ -80,7 +91,7 @@ class Real(Constraint):
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
         if not _is_real_scalar(value):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         value = float(value)
         if math.isnan(value) or (math.isinf(value) and not (self.allow_inf and value > 0)):
             self.fail(name, value)
@@ -122,7 +133,7 @@ class Integer(Constraint):
 
     def check(self, name: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         if not math.isfinite(float(value)) or float(value) != int(value):
             self.fail(name, value)
         value = int(value)
@@ -197,24 +208,24 @@ class Array(Constraint):
 
     def check(self, name: str, value: Any) -> np.ndarray:
         if value is None or isinstance(value, (str, bytes, dict, set)):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         try:
             array = np.asarray(value, dtype=float)
         except (TypeError, ValueError):
-            self.fail(name, _short(value), TypeError)
+            self.fail(name, _short(value))
         if self.ndim is not None and array.ndim not in self.ndim:
-            raise ValueError(f"{name} must be {self.describe()}; got an array of shape {array.shape}")
+            raise InvalidParameterError(f"{name} must be {self.describe()}; got an array of shape {array.shape}")
         if array.ndim > 0 and array.shape[-1] < self.min_size:
-            raise ValueError(f"{name} must be {self.describe()}; got an array of shape {array.shape}")
+            raise InvalidParameterError(f"{name} must be {self.describe()}; got an array of shape {array.shape}")
         if self.finite and not np.all(np.isfinite(array)):
-            raise ValueError(f"{name} must be {self.describe()}; got non-finite entries")
+            raise InvalidParameterError(f"{name} must be {self.describe()}; got non-finite entries")
         if self.low is not None:
             below = array <= self.low if self.low_open else array < self.low
         else:
             below = np.zeros(array.shape, dtype=bool)
         if np.any(below) or (self.high is not None and np.any(array > self.high)):
-            raise ValueError(f"{name} must be {self.describe()}; got entries in "
-                             f"[{np.min(array):g}, {np.max(array):g}]")
+            raise InvalidParameterError(f"{name} must be {self.describe()}; got entries in "
+                                        f"[{np.min(array):g}, {np.max(array):g}]")
         return array
 
     def bad_values(self) -> list[Any]:
@@ -244,7 +255,7 @@ class Seed(Constraint):
             if int(value) < 0:
                 self.fail(name, value)
             return int(value)
-        self.fail(name, value, TypeError)
+        self.fail(name, value)
 
     def bad_values(self) -> list[Any]:
         return [-1, 1.5, "seed", np.random.RandomState(0)]
@@ -254,7 +265,7 @@ class Seed(Constraint):
 class InstanceOf(Constraint):
     """An instance of ``kind`` (a figure, a sweep result, a distribution), described in messages as ``description``."""
 
-    kind: type
+    kind: type | tuple[type, ...]
     description: str
 
     def describe(self) -> str:
@@ -262,7 +273,7 @@ class InstanceOf(Constraint):
 
     def check(self, name: str, value: Any) -> Any:
         if not isinstance(value, self.kind):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
@@ -287,7 +298,7 @@ def validated(**constraints: Constraint) -> Callable:
         optional = {name for name, parameter in signature.parameters.items() if parameter.default is None}
         unknown = set(constraints) - set(signature.parameters)
         if unknown:
-            raise TypeError(f"{func.__qualname__}: constraints for unknown parameters {sorted(unknown)}")
+            raise InvalidParameterError(f"{func.__qualname__}: constraints for unknown parameters {sorted(unknown)}")
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -310,11 +321,11 @@ def float_if_scalar(result: Any) -> float | np.ndarray:
 
 
 def check_same_length(names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
-    """Raise ``ValueError`` unless all arrays have the same length along their last axis."""
+    """Raise :class:`InvalidParameterError` unless all arrays have the same length along their last axis."""
     sizes = {a.shape[-1] for a in arrays}
     if len(sizes) > 1:
         shapes = ", ".join(f"{n}: {a.shape}" for n, a in zip(names, arrays))
-        raise ValueError(f"{' and '.join(names)} must have the same length; got {shapes}")
+        raise InvalidParameterError(f"{' and '.join(names)} must have the same length; got {shapes}")
 
 
 # Shared constraints of the privacy parameters: every public function that takes them declares these.
@@ -322,3 +333,6 @@ EPSILON = Real(low=0, low_open=True)  #: the privacy budget ε > 0
 DELTA = Real(0, 1, low_open=True, high_open=True)  #: the failure probability 0 < δ < 1
 RHO = Real(low=0, low_open=True)  #: the zCDP parameter ρ > 0
 SENSITIVITY = Real(low=0, low_open=True)  #: a sensitivity Δ > 0
+POSITIVE = Real(low=0, low_open=True)  #: any real number > 0 (a scale, a radius, a rate)
+SEED = Integer(low=0)  #: a seed of the Monte Carlo runs: a non-negative integer
+TRIALS = Integer(low=1, high=100_000)  #: Monte Carlo trials per grid point: 1 to 100,000 (more would run for hours)

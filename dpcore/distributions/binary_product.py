@@ -27,7 +27,7 @@ import numpy as np
 from scipy import sparse
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import Array, Choice, Integer, Real, Seed, float_if_scalar, validated
+from ..core.validation import Array, Choice, Integer, InvalidParameterError, Real, Seed, float_if_scalar, validated
 
 __all__ = ["PROFILES", "marginal_profile", "sample_rows", "column_counts", "kl_divergence", "chi_squared",
            "bhattacharyya", "hellinger", "tv_bounds", "tv_exact", "TVMonteCarlo", "tv_monte_carlo", "TVEstimate",
@@ -174,8 +174,8 @@ def tv_exact(p, q) -> float | np.ndarray:
     (:math:`d \le 16`)."""
     d = p.size
     if d > MAX_EXACT_DIMENSION or q.shape[-1] != d:
-        raise ValueError(f"p must have at most {MAX_EXACT_DIMENSION} coordinates and q the same number; "
-                         f"got {d} and {q.shape[-1]}")
+        raise InvalidParameterError(f"p must have at most {MAX_EXACT_DIMENSION} coordinates and q the same number; "
+                                    f"got {d} and {q.shape[-1]}")
     points = ((np.arange(2 ** d)[:, None] >> np.arange(d)) & 1).astype(float)
     excess = np.exp(_log_likelihoods(points, p)) - np.exp(_log_likelihoods(points, q))
     return float_if_scalar(np.sum(np.maximum(excess, 0.0), axis=-1))

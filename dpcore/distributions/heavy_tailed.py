@@ -34,7 +34,18 @@ import numpy as np
 from scipy import optimize, special
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, Real, Seed, float_if_scalar, validated
+from ..core.validation import (
+    Array,
+    Choice,
+    Constraint,
+    InstanceOf,
+    Integer,
+    InvalidParameterError,
+    Real,
+    Seed,
+    float_if_scalar,
+    validated,
+)
 
 __all__ = ["FAMILIES", "HeavyTailed", "heavy_tailed", "bulk_radius", "lemma31_bias_bound", "tail_bias_bound",
            "optimal_window", "bias_noise_curve"]
@@ -196,7 +207,8 @@ class _Size(Constraint):
 
 def _check_window(low, high):
     if np.any(low > high):
-        raise ValueError(f"high must be >= low; got low={float_if_scalar(low)!r}, high={float_if_scalar(high)!r}")
+        raise InvalidParameterError(f"high must be >= low; got low={float_if_scalar(low)!r}, "
+                                    f"high={float_if_scalar(high)!r}")
 
 
 def _check_shape(family: str, moment_k: float, shape):
@@ -208,7 +220,7 @@ def _check_shape(family: str, moment_k: float, shape):
         what = "Lomax shape a" if family == "lomax" else "degrees of freedom"
         ok, rule = shape is not None and shape > moment_k, f"the {what} > moment_k = {moment_k:g}"
     if not ok:
-        raise ValueError(f"shape must be {rule} for family {family!r}; got {shape!r}")
+        raise InvalidParameterError(f"shape must be {rule} for family {family!r}; got {shape!r}")
 
 
 # --- the distribution -------------------------------------------------------------------------------------------
@@ -307,7 +319,8 @@ def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float |
     (4.0, 1.09615, 1.0)
     """
     if math.isinf(moment_k) and family != "gaussian":
-        raise ValueError(f"moment_k must be finite for family {family!r} (inf only for 'gaussian'); got {moment_k!r}")
+        raise InvalidParameterError(f"moment_k must be finite for family {family!r} (inf only for 'gaussian'); got "
+                                    f"{moment_k!r}")
     shape = _DEFAULT_SHAPE[family](moment_k) if shape is None and family != "gaussian" else shape
     _check_shape(family, moment_k, shape)
     law = _law(family, shape)
@@ -458,7 +471,8 @@ def optimal_window(dist: HeavyTailed, n: int, epsilon: float, center: float | No
     if radii is not None:
         radii = radii[radii >= floor]
         if radii.size == 0:
-            raise ValueError(f"radii must contain a radius >= {floor:g} (A_k^(1/k) for k = {dist.moment_k:g})")
+            raise InvalidParameterError(f"radii must contain a radius >= {floor:g} (A_k^(1/k) for k = "
+                                        f"{dist.moment_k:g})")
         values = mse(radii)
         best = int(np.argmin(values))
         return float(radii[best]), float(values[best])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.validation import Array, Choice, Real, validated
+from ..core.validation import Array, Choice, InvalidParameterError, Real, validated
 
 __all__ = ["clip_to_ball", "clipped_fraction"]
 
@@ -45,8 +45,9 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
     offsets = rows - center
     norms = np.linalg.norm(offsets, ord=order, axis=-1, keepdims=True)
     if np.ndim(radius) == 1 and (rows.ndim != 3 or radius.size != rows.shape[0]):
-        raise ValueError(f"radius must be a number, or one per dataset (shape ({rows.shape[0]},)) for rows of shape "
-                         f"(trials, n, d); got shape {radius.shape} for rows of shape {rows.shape}")
+        raise InvalidParameterError(f"radius must be a number, or one per dataset (shape ({rows.shape[0]},)) for rows "
+                                    "of shape "
+                                    f"(trials, n, d); got shape {radius.shape} for rows of shape {rows.shape}")
     radius = np.reshape(radius, np.shape(radius) + (1,) * (rows.ndim - np.ndim(radius)))
     scale = np.where(norms > radius, radius / np.where(norms > radius, norms, 1.0), 1.0)
     return center + offsets * scale

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..core.randomness import RngLike
-from ..core.validation import Array, Integer, Real, Seed, validated
+from ..core.validation import POSITIVE, Array, Integer, InvalidParameterError, Seed, validated
 
 __all__ = ["MAX_COVER_SIZE", "halfspace_depth", "grid_cover", "cover_mean"]
 
@@ -26,7 +26,6 @@ MAX_COVER_SIZE = 200_000
 
 
 
-_POSITIVE = Real(low=0, low_open=True)
 
 
 
@@ -36,7 +35,7 @@ _DIRECTIONS = Integer(low=3)  # equally spaced directions positively span the pl
 
 def _check_dimension(name: str, array: np.ndarray) -> None:
     if array.shape[-1] not in (1, 2):
-        raise ValueError(f"{name} must hold points of dimension 1 or 2 (last axis); got shape {array.shape}")
+        raise InvalidParameterError(f"{name} must hold points of dimension 1 or 2 (last axis); got shape {array.shape}")
 
 
 
@@ -91,8 +90,8 @@ def halfspace_depth(points, candidates, directions: int = 64) -> np.ndarray:
     """
     _check_dimension("points", points)
     if candidates.shape[-1] != points.shape[-1]:
-        raise ValueError(f"candidates must have the dimension of points ({points.shape[-1]}); "
-                         f"got shape {candidates.shape}")
+        raise InvalidParameterError(f"candidates must have the dimension of points ({points.shape[-1]}); "
+                                    f"got shape {candidates.shape}")
     rows = points.reshape(-1, *points.shape[-2:])
     trials, n = rows.shape[:2]
     m = candidates.shape[0]
@@ -109,7 +108,7 @@ def halfspace_depth(points, candidates, directions: int = 64) -> np.ndarray:
 
 
 
-@validated(radius=_POSITIVE, spacing=_POSITIVE, dimension=Integer(low=1))
+@validated(radius=POSITIVE, spacing=POSITIVE, dimension=Integer(low=1))
 def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
     r"""The public grid :math:`\{-R, -R+s, \dots, R\}^d` as an array of shape ``(m, d)``.
 
@@ -131,16 +130,18 @@ def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
     per_axis = max(1, math.ceil(min(2.0 * radius / spacing, MAX_COVER_SIZE) - 1e-9)) + 1
     # per_axis >= 2, so no dimension of MAX_COVER_SIZE.bit_length() or more can fit
     if dimension >= MAX_COVER_SIZE.bit_length() or per_axis ** dimension > MAX_COVER_SIZE:
-        raise ValueError(f"the grid cover is too large: radius={radius:g}, spacing={spacing:g}, dimension="
-                         f"{dimension} give {per_axis}^{dimension} points, above {MAX_COVER_SIZE:,}. This is the "
-                         "exponential-time wall of the exponential mechanism over a cover ((2R/s)^d candidates): "
-                         "increase spacing, shrink radius or lower the dimension.")
+        raise InvalidParameterError(f"the grid cover is too large: radius={radius:g}, spacing={spacing:g}, dimension="
+                                    f"{dimension} give {per_axis}^{dimension} points, above {MAX_COVER_SIZE:,}. This "
+                                    "is the "
+                                    "exponential-time wall of the exponential mechanism over a cover ((2R/s)^d "
+                                    "candidates): "
+                                    "increase spacing, shrink radius or lower the dimension.")
     axis = np.linspace(-radius, radius, per_axis)
     return np.stack(np.meshgrid(*[axis] * dimension, indexing="ij"), axis=-1).reshape(-1, dimension)
 
 
 
-@validated(x=Array(ndim=(2, 3)), epsilon=_POSITIVE, radius=_POSITIVE, spacing=_POSITIVE, directions=_DIRECTIONS,
+@validated(x=Array(ndim=(2, 3)), epsilon=POSITIVE, radius=POSITIVE, spacing=POSITIVE, directions=_DIRECTIONS,
            rng=Seed())
 def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int = 64,
                rng: RngLike = None) -> np.ndarray:

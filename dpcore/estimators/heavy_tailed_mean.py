@@ -42,7 +42,17 @@ import numpy as np
 from .. import accounting, mechanisms
 from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, spawn
-from ..core.validation import Array, Integer, Real, Seed, float_if_scalar, validated
+from ..core.validation import (
+    DELTA,
+    POSITIVE,
+    Array,
+    Integer,
+    InvalidParameterError,
+    Real,
+    Seed,
+    float_if_scalar,
+    validated,
+)
 
 __all__ = ["MAX_HISTOGRAM_CELLS", "MeanEstimate", "clipped_laplace_mean", "private_range", "private_mean_1d",
            "private_mean_1d_zcdp", "private_mean_1d_approx", "private_mean_nd_zcdp", "private_mean_nd_pure",
@@ -55,7 +65,6 @@ MAX_HISTOGRAM_CELLS = 20_000_000
 
 
 
-_POSITIVE = Real(low=0, low_open=True)
 
 
 
@@ -63,11 +72,10 @@ _MOMENT = Real(low=1, low_open=True, allow_inf=True)  # k = inf: every moment bo
 
 
 
-_ALPHA = _POSITIVE  # alpha=None (the default) means default_alpha(n, epsilon, k)
+_ALPHA = POSITIVE  # alpha=None (the default) means default_alpha(n, epsilon, k)
 
 
 
-_DELTA = Real(0, 1, low_open=True, high_open=True)
 
 
 
@@ -128,7 +136,7 @@ def _private_exponent(moment_k: float) -> float:
 
 
 
-@validated(n=_POSITIVE, epsilon=_POSITIVE, moment_k=_MOMENT)
+@validated(n=POSITIVE, epsilon=POSITIVE, moment_k=_MOMENT)
 def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
     r"""The target accuracy :math:`\alpha(n) = \max\{n^{-1/2}, (\varepsilon n)^{-(k-1)/k}\}` (algorithms.md §1.5).
 
@@ -146,7 +154,7 @@ def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
 
 
 
-@validated(x=Array(ndim=(1, 2), min_size=1), epsilon=_POSITIVE, low=Real(), high=Real(), rng=Seed())
+@validated(x=Array(ndim=(1, 2), min_size=1), epsilon=POSITIVE, low=Real(), high=Real(), rng=Seed())
 def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLike = None) -> MeanEstimate:
     r"""T1: the mean of ``x`` clipped to a public window plus Laplace noise of scale (high - low)/(epsilon n).
 
@@ -174,7 +182,7 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
     '1-DP (pure), replace-one'
     """
     if high <= low:
-        raise ValueError(f"high must be greater than low={low!r}; got {high!r}")
+        raise InvalidParameterError(f"high must be greater than low={low!r}; got {high!r}")
     n = x.shape[-1]
     sensitivity = (high - low) / n
     estimate = mechanisms.laplace(np.clip(x, low, high).mean(axis=-1), sensitivity, epsilon, rng)
@@ -183,8 +191,8 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
 
 
 
-@validated(x=Array(ndim=(1, 2), min_size=1), epsilon=_POSITIVE, alpha=_POSITIVE, moment_k=_MOMENT,
-           mean_range=_POSITIVE, bucket_constant=_POSITIVE, rng=Seed())
+@validated(x=Array(ndim=(1, 2), min_size=1), epsilon=POSITIVE, alpha=POSITIVE, moment_k=_MOMENT,
+           mean_range=POSITIVE, bucket_constant=POSITIVE, rng=Seed())
 def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: float, bucket_constant: float = 2.0,
                   rng: RngLike = None) -> tuple[float | np.ndarray, float | np.ndarray]:
     r"""T2, KSU20 Alg. 1 (PDPRE): a private window :math:`[a - 2r, b + 2r]` of length :math:`6r` around the data's bulk.
@@ -226,8 +234,8 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
 
 
 
-@validated(x=_SAMPLE, epsilon=_POSITIVE, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(), alpha=_ALPHA,
-           groups=_GROUPS, bucket_constant=_POSITIVE)
+@validated(x=_SAMPLE, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA,
+           groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                     alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
     r"""T3, KSU20 Alg. 2 (PDPODME): the pure-DP mean of a distribution with a bounded :math:`k`-th moment.
@@ -280,8 +288,8 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
 
 
 
-@validated(x=_SAMPLE, rho=_POSITIVE, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(), alpha=_ALPHA,
-           groups=_GROUPS, bucket_constant=_POSITIVE)
+@validated(x=_SAMPLE, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA,
+           groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
     r"""KSU20 Thm 3.7 (CDPODME): :func:`private_mean_1d` with Gaussian noise, :math:`\rho`-zCDP.
@@ -308,8 +316,8 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 
 
 
-@validated(x=_SAMPLE, epsilon=_POSITIVE, delta=_DELTA, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(),
-           alpha=_ALPHA, groups=_GROUPS, bucket_constant=_POSITIVE)
+@validated(x=_SAMPLE, epsilon=POSITIVE, delta=DELTA, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(),
+           alpha=_ALPHA, groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mean_range: float, rng: RngLike = None,
                            *, alpha: float | None = None, groups: int = 1,
                            bucket_constant: float = 2.0) -> MeanEstimate:
@@ -332,13 +340,13 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     rho = accounting.approx_to_zcdp(epsilon, delta)
     budget = (f"epsilon={epsilon!r} and delta={delta!r} (rho = {rho:.4g}-zCDP)", "epsilon or delta")
     if not rho > 0.0:  # epsilon so small against ln(1/delta) that rho underflows: no noise would be enough
-        raise ValueError(f"{budget[0]} is too small to compute with: use a larger epsilon or delta")
+        raise InvalidParameterError(f"{budget[0]} is too small to compute with: use a larger epsilon or delta")
     guarantee = f"({epsilon:g}, {delta:g})-DP via {rho:.4g}-zCDP (Bun-Steinke Prop 1.3), replace-one"
     return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng, guarantee, budget)
 
 
 
-@validated(x=_SAMPLE_ND, rho=_POSITIVE, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(), alpha=_ALPHA)
+@validated(x=_SAMPLE_ND, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
     r"""T4, KSU20 Alg. 3 (CDPHDME): a :math:`\rho`-zCDP mean in :math:`\mathbb R^d`.
@@ -382,7 +390,7 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 
 
 
-@validated(x=_SAMPLE_ND, epsilon=_POSITIVE, moment_k=_MOMENT, mean_range=_POSITIVE, rng=Seed(), alpha=_ALPHA)
+@validated(x=_SAMPLE_ND, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
     r"""The pure-DP counterpart of T4 (algorithms.md §1.6, last paragraph): an :math:`\varepsilon`-DP mean in R^d.
@@ -433,15 +441,20 @@ def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_use
     log_r = math.log(constant) - math.log(alpha) / (moment_k - 1.0)
     source = f" (the default alpha, set from {budget} and n)" if default_alpha_used else ""
     if log_r > math.log(_MAX_SCALE):
-        raise ValueError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of radius "
-                         f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too large to compute with "
-                         f"(the limit is {_MAX_SCALE:g}): with k this close to 1 the window must be astronomically "
-                         f"wide. Use a larger moment_k or a larger alpha.")
+        raise InvalidParameterError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of "
+                                    "radius "
+                                    f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too large to compute "
+                                    "with "
+                                    f"(the limit is {_MAX_SCALE:g}): with k this close to 1 the window must be "
+                                    "astronomically "
+                                    f"wide. Use a larger moment_k or a larger alpha.")
     if log_r < -math.log(_MAX_SCALE):
-        raise ValueError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of radius "
-                         f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too small to compute with: "
-                         f"the bucket grid would need more than {MAX_HISTOGRAM_CELLS} buckets. Use a larger "
-                         f"moment_k or an alpha below 1.")
+        raise InvalidParameterError(f"moment_k={moment_k!r} and alpha={alpha!r}{source} give a clipping window of "
+                                    "radius "
+                                    f"r = c_r/alpha^(1/(k-1)) = 10^{log_r / math.log(10):.4g}, too small to compute "
+                                    "with: "
+                                    f"the bucket grid would need more than {MAX_HISTOGRAM_CELLS} buckets. Use a larger "
+                                    f"moment_k or an alpha below 1.")
     try:  # the direct formula when it is safe, so that results stay bit-for-bit those of earlier versions
         r = constant / alpha ** (1.0 / (moment_k - 1.0))
     except (OverflowError, ZeroDivisionError):
@@ -458,10 +471,11 @@ def _check_noise_scale(scale: float, budget: tuple[str, str], moment_k: float, a
     """
     if not scale <= _MAX_SCALE:
         stated, larger = budget
-        raise ValueError(f"{stated} with moment_k={moment_k!r} and alpha={alpha!r} needs noise of "
-                         f"scale {scale:.3g}, too large to compute with (the limit is {_MAX_SCALE:g}): the estimate "
-                         f"would be meaningless or not a finite number. Use a larger {larger}, moment_k or "
-                         f"alpha.")
+        raise InvalidParameterError(f"{stated} with moment_k={moment_k!r} and alpha={alpha!r} needs noise of "
+                                    f"scale {scale:.3g}, too large to compute with (the limit is {_MAX_SCALE:g}): the "
+                                    "estimate "
+                                    f"would be meaningless or not a finite number. Use a larger {larger}, moment_k or "
+                                    f"alpha.")
 
 
 
@@ -479,10 +493,11 @@ def _window(rows: np.ndarray, r: float, mean_range: float, histogram: Histogram,
     buckets = mean_range / (2.0 * r)  # may be inf for a tiny r: compare before converting to an integer
     half = math.ceil(buckets) + 1 if buckets <= MAX_HISTOGRAM_CELLS else MAX_HISTOGRAM_CELLS
     if 2 * half * rows.shape[0] > MAX_HISTOGRAM_CELLS:
-        raise ValueError(f"mean_range must span at most {MAX_HISTOGRAM_CELLS} histogram cells in all "
-                         f"({rows.shape[0]} rows x {2 * (buckets + 1):.4g} buckets of width 2r = {2 * r:g}); got "
-                         f"{mean_range!r}{cause}. Use fewer trials, a smaller mean_range or a wider window (a smaller "
-                         f"alpha, a larger moment_k or bucket_constant).")
+        raise InvalidParameterError(f"mean_range must span at most {MAX_HISTOGRAM_CELLS} histogram cells in all "
+                                    f"({rows.shape[0]} rows x {2 * (buckets + 1):.4g} buckets of width "
+                                    f"2r = {2 * r:g}); got {mean_range!r}{cause}. Use fewer trials, a smaller "
+                                    "mean_range or a wider window (a smaller alpha, a larger moment_k or "
+                                    "bucket_constant).")
     edges = 2.0 * r * np.arange(-half, half + 1)
     top = np.argmax(histogram(rows, edges, rng), axis=-1)
     return edges[top] - 2.0 * r, edges[top + 1] + 2.0 * r
@@ -525,8 +540,8 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
     half = x.shape[-1] // 2
     size = half // groups
     if size < 2:
-        raise ValueError(f"x must have at least 4 * groups = {4 * groups} points per row (2 per half-group) "
-                         f"for groups={groups}; got {x.shape[-1]}")
+        raise InvalidParameterError(f"x must have at least 4 * groups = {4 * groups} points per row (2 per half-group) "
+                                    f"for groups={groups}; got {x.shape[-1]}")
     defaulted = alpha is None
     alpha = default_alpha(half, epsilon, moment_k) if defaulted else alpha
     r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])
@@ -564,7 +579,7 @@ def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | No
     """
     half, d = x.shape[-2] // 2, x.shape[-1]
     if half < 4:
-        raise ValueError(f"x must have at least 8 points (rows) per dataset; got {x.shape[-2]}")
+        raise InvalidParameterError(f"x must have at least 8 points (rows) per dataset; got {x.shape[-2]}")
     defaulted = alpha is None
     alpha = default_alpha(half / d, epsilon, moment_k) if defaulted else alpha
     r = _radius(4.0 * math.sqrt(d), alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])

@@ -37,7 +37,18 @@ import numpy as np
 from .. import accounting, mechanisms
 from ..core.guarantees import public
 from ..core.randomness import RngLike
-from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, Seed, validated
+from ..core.validation import (
+    DELTA,
+    EPSILON,
+    Array,
+    Choice,
+    InstanceOf,
+    Integer,
+    InvalidParameterError,
+    Real,
+    Seed,
+    validated,
+)
 from .clipping import clip_to_ball
 
 __all__ = ["MECHANISMS", "NON_PRIVATE", "NoiseCalibration", "clip_radius", "calibrate", "release_means",
@@ -49,8 +60,6 @@ MECHANISMS = ("laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussi
 #: The id of the non-private sample mean (:func:`expected_error` only).
 NON_PRIVATE = "non_private"
 
-_EPSILON = EPSILON
-_DELTA = DELTA
 _DIMENSION = Integer(low=1, high=100_000)
 _SAMPLES = Integer(low=2)
 _BETA = Real(0, 1, low_open=True, high_open=True)
@@ -97,7 +106,7 @@ def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
     return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n_samples / beta))
 
 
-@validated(mechanism=_MECHANISM, dimension=_DIMENSION, n_samples=_SAMPLES, epsilon=_EPSILON, delta=_DELTA,
+@validated(mechanism=_MECHANISM, dimension=_DIMENSION, n_samples=_SAMPLES, epsilon=EPSILON, delta=DELTA,
            radius=Real(low=0, low_open=True))
 def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
               radius: float) -> NoiseCalibration:
@@ -134,8 +143,8 @@ def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, de
 
 
 @validated(mechanism=_MECHANISM, means=Array(ndim=(1, 2), min_size=1),
-           calibration=InstanceOf(NoiseCalibration, "a NoiseCalibration from calibrate()"), epsilon=_EPSILON,
-           delta=_DELTA, rng=Seed())
+           calibration=InstanceOf(NoiseCalibration, "a NoiseCalibration from calibrate()"), epsilon=EPSILON,
+           delta=DELTA, rng=Seed())
 def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon: float, delta: float,
                   rng: RngLike = None) -> np.ndarray:
     """Release ``means`` (one row per dataset) with the audited mechanism of :mod:`dpcore.mechanisms` that
@@ -148,8 +157,8 @@ def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon:
     (5, 2)
     """
     if mechanism != calibration.mechanism:
-        raise ValueError(f"calibration must be calibrate()'s for mechanism {mechanism!r}; "
-                         f"got one for {calibration.mechanism!r}")
+        raise InvalidParameterError(f"calibration must be calibrate()'s for mechanism {mechanism!r}; "
+                                    f"got one for {calibration.mechanism!r}")
     if mechanism == "laplace":
         return mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
     if mechanism == "zcdp_gaussian":
@@ -158,7 +167,7 @@ def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon:
     return mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
 
 
-@validated(points=Array(ndim=(2, 3), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
+@validated(points=Array(ndim=(2, 3), min_size=1), epsilon=EPSILON, delta=DELTA, mechanism=_MECHANISM,
            radius=Real(low=0, low_open=True), rng=Seed())
 def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: float, center=None,
                  rng: RngLike = None) -> np.ndarray:
@@ -188,13 +197,13 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
     """
     n_samples, dimension = points.shape[-2], points.shape[-1]
     if n_samples < 2:
-        raise ValueError(f"points must hold at least 2 rows per dataset; got {n_samples}")
+        raise InvalidParameterError(f"points must hold at least 2 rows per dataset; got {n_samples}")
     means = clip_to_ball(points, radius, center).mean(axis=-2)
     calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta, radius)
     return release_means(mechanism, means, calibration, epsilon, delta, rng)
 
 
-@validated(points=Array(ndim=(2,), min_size=1), epsilon=_EPSILON, delta=_DELTA, mechanism=_MECHANISM,
+@validated(points=Array(ndim=(2,), min_size=1), epsilon=EPSILON, delta=DELTA, mechanism=_MECHANISM,
            radius=Real(low=0, low_open=True), releases=Integer(low=1, high=100_000), rng=Seed())
 def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radius: float, releases: int,
                       center=None, rng: RngLike = None) -> np.ndarray:
@@ -211,14 +220,14 @@ def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radi
     (400, 2)
     """
     if points.shape[0] < 2:
-        raise ValueError(f"points must hold at least 2 rows; got {points.shape[0]}")
+        raise InvalidParameterError(f"points must hold at least 2 rows; got {points.shape[0]}")
     mean = clip_to_ball(points, radius, center).mean(axis=0)
     calibration = calibrate(mechanism, points.shape[1], points.shape[0], epsilon, delta, radius)
     return release_means(mechanism, np.tile(mean, (releases, 1)), calibration, epsilon, delta, rng)
 
 
 @validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, n_samples=_SAMPLES,
-           epsilon=_EPSILON, delta=_DELTA, beta=_BETA)
+           epsilon=EPSILON, delta=DELTA, beta=_BETA)
 def expected_error(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
                    beta: float = 0.1) -> float:
     r"""Root mean squared :math:`\ell_2` error of the released mean under the simulation model (module docstring):

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..core.guarantees import public, released
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import Array, Choice, Integer, Real, Seed, validated
+from ..core.validation import EPSILON, Array, Choice, Integer, InvalidParameterError, Real, Seed, validated
 from ..distributions import binary_product as products
 from ..mechanisms import gaussian, laplace, zcdp_gaussian
 from .clipping import clip_to_ball
@@ -62,7 +62,6 @@ METHODS = (PARTITION_PURE, NAIVE, PARTITION_ZCDP, ONE_SHOT_GAUSSIAN, ORACLE, NON
 METRICS = ("tv", "kl")
 
 
-_EPSILON = Real(low=0, low_open=True)
 
 
 _BETA = Real(0, 1, low_open=True, high_open=True)
@@ -141,16 +140,16 @@ def block_layout(n: int, dimension: int, beta: float = 0.1, fractions=DEFAULT_FR
     """
     fractions = np.asarray(fractions, dtype=float)
     if fractions.size != 3 or abs(fractions.sum() - 1.0) > 1e-9:
-        raise ValueError(f"fractions must be three positive numbers (partition, heavy, final) summing to 1; "
-                         f"got {tuple(fractions)}")
+        raise InvalidParameterError(f"fractions must be three positive numbers (partition, heavy, final) summing to 1; "
+                                    f"got {tuple(fractions)}")
     log_term = math.log(2 * dimension / beta)
     count = rounds if rounds is not None else max(1, math.ceil(math.log2(dimension / log_term)))
     round_size = math.floor(fractions[0] * n / count)
     heavy_size = math.floor(fractions[1] * n)
     final_size = n - count * round_size - heavy_size
     if min(round_size, heavy_size, final_size) < 1:
-        raise ValueError(f"n must be large enough for {count} partition rounds, a heavy and a final block "
-                         f"(at least {math.ceil(count / fractions[0])} rows); got n={n}")
+        raise InvalidParameterError(f"n must be large enough for {count} partition rounds, a heavy and a final block "
+                                    f"(at least {math.ceil(count / fractions[0])} rows); got n={n}")
     return BlockLayout(count, round_size, heavy_size, final_size, log_term)
 
 
@@ -324,7 +323,7 @@ def _check_heavy(heavy: str, rho: float | None, epsilon: float) -> float:
     return (epsilon ** 2 / 2 if rho is None else rho) if heavy == "gaussian" else math.inf
 
 
-@validated(x=_ROWS, epsilon=_EPSILON, rng=Seed(), beta=_BETA, fractions=_FRACTIONS, heavy=_HEAVY,
+@validated(x=_ROWS, epsilon=EPSILON, rng=Seed(), beta=_BETA, fractions=_FRACTIONS, heavy=_HEAVY,
            rho=Real(low=0, low_open=True), rounds=_ROUNDS)
 def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, fractions=DEFAULT_FRACTIONS,
                      heavy: str = "laplace", rho: float | None = None, rounds: int | None = None,
@@ -389,7 +388,7 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     single = rows.ndim == 2
     rows = rows[None] if single else rows
     if np.any((rows != 0) & (rows != 1)):
-        raise ValueError("x must contain only 0/1 (or boolean) entries")
+        raise InvalidParameterError("x must contain only 0/1 (or boolean) entries")
     trials, n, d = rows.shape
     layout = block_layout(n, d, beta, fractions, rounds)
     generator = as_generator(rng)
@@ -407,7 +406,7 @@ def draw_block_counts(p, layout: BlockLayout, trials: int, rng) -> dict:
 _MARGINALS = Array(ndim=(1,), low=0, high=0.5, min_size=1)
 
 
-@validated(p=_MARGINALS, n=Integer(low=3), epsilon=_EPSILON, trials=Integer(low=1), rng=Seed(), beta=_BETA,
+@validated(p=_MARGINALS, n=Integer(low=3), epsilon=EPSILON, trials=Integer(low=1), rng=Seed(), beta=_BETA,
            fractions=_FRACTIONS, heavy=_HEAVY, rho=Real(low=0, low_open=True), rounds=_ROUNDS)
 def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = None, rng: RngLike = None,
                               beta: float = 0.1,
@@ -458,7 +457,7 @@ def estimate_from_counts(method: str, counts: dict, layout: BlockLayout, p: np.n
     return _one_shot_release(method, means, layout.total, p.size, epsilon, delta, beta, float(p.sum()), rng)
 
 
-@validated(p=_MARGINALS, n=Integer(low=3), epsilon=_EPSILON, rng=Seed(), delta=Real(0, 1, low_open=True,
+@validated(p=_MARGINALS, n=Integer(low=3), epsilon=EPSILON, rng=Seed(), delta=Real(0, 1, low_open=True,
                                                                                   high_open=True), beta=_BETA)
 def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: float = 1e-6,
                         beta: float = 0.1) -> tuple[PartitionResult, dict[str, np.ndarray]]:
@@ -503,7 +502,7 @@ def noiseless_partition(p, rounds: int) -> list[np.ndarray]:
     return [np.flatnonzero(r.selected[0]) for r in result.rounds]
 
 
-@validated(rows=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=_EPSILON, radius=Real(low=0, low_open=True),
+@validated(rows=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=EPSILON, radius=Real(low=0, low_open=True),
            rng=Seed())
 def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = None) -> np.ndarray:
     r"""One partition round's release: :math:`\frac1n\sum_i\Pi^1_T(x_i) + \mathrm{Lap}(2T/(\varepsilon n))^{\otimes d}`.
@@ -547,7 +546,7 @@ def _one_shot_radius(method, n, d, beta, total_mass):
     return None, None
 
 
-@validated(x=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=_EPSILON,
+@validated(x=Array(ndim=(2,), low=0, high=1, min_size=1), epsilon=EPSILON,
            method=Choice((NAIVE, ORACLE, ONE_SHOT_GAUSSIAN, NON_PRIVATE)), rng=Seed(), delta=Real(0, 1, low_open=True,
                                                                                                  high_open=True),
            beta=_BETA, total_mass=Real(low=0))
@@ -577,7 +576,8 @@ def baseline_estimates(x, epsilon: float, method: str, rng: RngLike = None, delt
     """
     n, d = x.shape
     if method == ORACLE and total_mass is None:
-        raise ValueError("total_mass (the oracle's sum of the true marginals) is required for the oracle baseline")
+        raise InvalidParameterError("total_mass (the oracle's sum of the true marginals) is required for the oracle "
+                                    "baseline")
     radius, order = _one_shot_radius(method, n, d, beta, total_mass)
     rows = x if radius is None else clip_to_ball(x, radius, order=order)
     return _one_shot_release(method, rows.mean(axis=0), n, d, epsilon, delta, beta, total_mass, rng)

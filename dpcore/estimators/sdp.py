@@ -43,7 +43,7 @@ import numpy as np
 from .. import mechanisms
 from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, spawn
-from ..core.validation import Array, Choice, Integer, Real, Seed, validated
+from ..core.validation import POSITIVE, Array, Choice, Integer, InvalidParameterError, Seed, validated
 from ..mechanisms import private_quantile
 
 __all__ = ["SOLVERS", "IterativeResult", "bucket_means",
@@ -52,7 +52,6 @@ __all__ = ["SOLVERS", "IterativeResult", "bucket_means",
 
 SOLVERS = ("CLARABEL", "SCS")
 
-_POSITIVE = Real(low=0, low_open=True)
 _MEANS = Array(ndim=(2,))
 _SOLVER = Choice(SOLVERS)
 
@@ -92,10 +91,10 @@ def _relaxation(buckets: int, dimension: int, solver: str, free: bool = False) -
 
 def _check_means(means: np.ndarray, center: np.ndarray) -> None:
     if means.shape[0] < 1:
-        raise ValueError(f"bucket_means must hold at least one bucket; got shape {means.shape}")
+        raise InvalidParameterError(f"bucket_means must hold at least one bucket; got shape {means.shape}")
     if center.shape != means.shape[1:]:
-        raise ValueError(f"center must have the dimension of bucket_means ({means.shape[1]}); "
-                         f"got shape {center.shape}")
+        raise InvalidParameterError(f"center must have the dimension of bucket_means ({means.shape[1]}); "
+                                    f"got shape {center.shape}")
 
 
 def _solve(means: np.ndarray, center: np.ndarray, radius: float, direction: np.ndarray | None,
@@ -145,11 +144,11 @@ def bucket_means(points, buckets: int) -> np.ndarray:
     [[1.0, 2.0], [5.0, 6.0], [9.0, 10.0], [13.0, 14.0]]
     """
     if points.shape[0] < buckets:
-        raise ValueError(f"points must have at least buckets={buckets} rows; got shape {points.shape}")
+        raise InvalidParameterError(f"points must have at least buckets={buckets} rows; got shape {points.shape}")
     return np.stack([block.mean(axis=0) for block in np.array_split(points, buckets)])
 
 
-@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=_POSITIVE, direction=Array(ndim=(1, 2)))
+@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=POSITIVE, direction=Array(ndim=(1, 2)))
 def exact_far_count(bucket_means, center, radius: float, direction) -> int | np.ndarray:
     r"""QUAD's value at a unit direction: :math:`\#\{b : \langle Z_b - \tilde\mu, v\rangle \ge r\}`.
 
@@ -181,13 +180,13 @@ def exact_far_count(bucket_means, center, radius: float, direction) -> int | np.
     _check_means(bucket_means, center)
     directions = np.atleast_2d(direction)
     if directions.shape[1] != center.size or np.any(np.abs(np.linalg.norm(directions, axis=1) - 1.0) > 1e-6):
-        raise ValueError(f"direction must hold unit vectors of dimension {center.size}; got shape "
-                         f"{direction.shape} with norms {np.linalg.norm(directions, axis=1)[:4]}")
+        raise InvalidParameterError(f"direction must hold unit vectors of dimension {center.size}; got shape "
+                                    f"{direction.shape} with norms {np.linalg.norm(directions, axis=1)[:4]}")
     counts = ((bucket_means - center) @ directions.T >= radius).sum(axis=0)
     return int(counts[0]) if direction.ndim == 1 else counts
 
 
-@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=_POSITIVE, direction=Array(ndim=(1,)),
+@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=POSITIVE, direction=Array(ndim=(1,)),
            solver=_SOLVER)
 def sdp_direction_score(bucket_means, center, radius: float, direction, solver: str = "CLARABEL") -> float:
     r"""SDP-VAL(:math:`y`): the SDP relaxation of QUAD with :math:`v = y` fixed, :math:`\|y\| \le 1`.
@@ -248,12 +247,12 @@ def sdp_direction_score(bucket_means, center, radius: float, direction, solver: 
     _check_means(bucket_means, center)
     norm = float(np.linalg.norm(direction))
     if direction.shape != center.shape or norm > 1.0 + 1e-9:
-        raise ValueError(f"direction must be a vector of dimension {center.size} in the closed unit ball; "
-                         f"got shape {direction.shape} with norm {norm:.6g}")
+        raise InvalidParameterError(f"direction must be a vector of dimension {center.size} in the closed unit ball; "
+                                    f"got shape {direction.shape} with norm {norm:.6g}")
     return _solve(bucket_means, center, radius, direction / max(norm, 1.0), solver)
 
 
-@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=_POSITIVE, solver=_SOLVER)
+@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=POSITIVE, solver=_SOLVER)
 def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL") -> float:
     r"""The relaxation without :math:`v = y`: an upper bound on the best far-bucket count over all directions.
 
@@ -277,7 +276,7 @@ def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL"
     return _solve(bucket_means, center, radius, None, solver)
 
 
-@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=_POSITIVE, radii_count=Integer(low=1),
+@validated(bucket_means=_MEANS, center=Array(ndim=(1,)), radius=POSITIVE, radii_count=Integer(low=1),
            angles=Integer(low=3), solver=_SOLVER)
 def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, angles: int = 24,
                      solver: str = "SCS") -> dict[str, np.ndarray]:
@@ -308,7 +307,8 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
     """
     _check_means(bucket_means, center)
     if center.size != 2:
-        raise ValueError(f"bucket_means must be 2-dimensional for the polar grid; got shape {bucket_means.shape}")
+        raise InvalidParameterError("bucket_means must be 2-dimensional for the polar grid; got shape "
+                                    f"{bucket_means.shape}")
     rho, theta = np.meshgrid((np.arange(1, radii_count + 1) - 0.5) / radii_count,
                              2.0 * np.pi * np.arange(angles) / angles, indexing="ij")
     rho, theta = rho.ravel(), theta.ravel()
@@ -318,7 +318,7 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
 
 
 @validated(scores=Array(ndim=(1,)), weights=Array(ndim=(1,), low=0, low_open=True), points=Array(ndim=(2,)),
-           epsilon=_POSITIVE, rng=Seed(), size=Integer(low=1))
+           epsilon=POSITIVE, rng=Seed(), size=Integer(low=1))
 def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = None,
                      size: int | None = None) -> np.ndarray:
     r"""The exact grid exponential mechanism (E2) over public cells; returns the unit direction :math:`y/\|y\|`.
@@ -357,11 +357,12 @@ def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = Non
     [0.0, 1.0]
     """
     if not scores.shape == weights.shape == points.shape[:1]:
-        raise ValueError(f"scores, weights and points must describe the same cells; got shapes {scores.shape}, "
-                         f"{weights.shape} and {points.shape}")
+        raise InvalidParameterError("scores, weights and points must describe the same cells; got shapes "
+                                    f"{scores.shape}, "
+                                    f"{weights.shape} and {points.shape}")
     norms = np.linalg.norm(points, axis=1)
     if np.any(norms == 0):
-        raise ValueError("points must be nonzero (a direction is read off each cell's point)")
+        raise InvalidParameterError("points must be nonzero (a direction is read off each cell's point)")
     index = mechanisms.exponential(scores + (2.0 / epsilon) * np.log(weights), epsilon, sensitivity=1.0, rng=rng,
                                    size=size or 1)
     directions = points[index] / norms[index, None]
@@ -395,8 +396,8 @@ class IterativeResult:
     guarantee: str = public()
 
 
-@validated(points=Array(ndim=(2,)), epsilon=_POSITIVE, buckets=Integer(low=1), steps=Integer(low=1),
-           initial=Array(ndim=(1,)), radius=_POSITIVE, max_step=_POSITIVE, rng=Seed(), radii_count=Integer(low=1),
+@validated(points=Array(ndim=(2,)), epsilon=POSITIVE, buckets=Integer(low=1), steps=Integer(low=1),
+           initial=Array(ndim=(1,)), radius=POSITIVE, max_step=POSITIVE, rng=Seed(), radii_count=Integer(low=1),
            angles=Integer(low=3), solver=_SOLVER)
 def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3, initial=(0.0, 0.0),
                       radius: float = 2.0, max_step: float = 4.0, rng: RngLike = None, radii_count: int = 5,
@@ -457,8 +458,8 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
     """
     initial = np.asarray(initial, dtype=float)  # the default is not passed through the validator
     if points.shape[1] != 2 or initial.shape != (2,):
-        raise ValueError(f"points must have shape (n, 2) and initial shape (2,); got {points.shape} and "
-                         f"{initial.shape}")
+        raise InvalidParameterError(f"points must have shape (n, 2) and initial shape (2,); got {points.shape} and "
+                                    f"{initial.shape}")
     means = bucket_means(points, buckets)
     share = epsilon / (2 * steps)
     streams = spawn(rng, 2 * steps)

@@ -42,7 +42,7 @@ from scipy import special
 
 from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import Array, Choice, InstanceOf, Integer, Real, Seed, validated
+from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, InvalidParameterError, Real, Seed, validated
 from ..mechanisms import exponential, exponential_probabilities
 
 __all__ = ["HypothesisClass", "GaussianFamily", "DiscreteFamily", "GaussianMeans2D", "gaussian_grid",
@@ -60,7 +60,6 @@ _CHUNK_ENTRIES = 20_000_000  # per-user contest counts held at once (memory boun
 
 
 
-_EPSILON = Real(low=0, low_open=True)
 
 
 
@@ -102,7 +101,7 @@ def _finite_points(x) -> np.ndarray:
     """Data as a float array, rejecting NaN/inf and empty input (a count must be a sum of per-point indicators)."""
     data = np.asarray(x, dtype=float)
     if data.ndim < 1 or data.size == 0 or not np.all(np.isfinite(data)):
-        raise ValueError(f"x must be a non-empty array of finite points; got shape {data.shape}"
+        raise InvalidParameterError(f"x must be a non-empty array of finite points; got shape {data.shape}"
                          + (" with NaN or inf" if data.size and not np.all(np.isfinite(data)) else ""))
     return data
 
@@ -158,9 +157,9 @@ class GaussianFamily(HypothesisClass):
         means = np.asarray(self.means, dtype=float)
         scales = np.broadcast_to(np.asarray(self.scales, dtype=float), means.shape).copy()
         if means.ndim != 1 or means.size < 2 or not np.all(np.isfinite(means)):
-            raise ValueError("means must be a vector of at least 2 finite values")
+            raise InvalidParameterError("means must be a vector of at least 2 finite values")
         if not np.all(np.isfinite(scales) & (scales > 0)):
-            raise ValueError("scales must be finite and positive")
+            raise InvalidParameterError("scales must be finite and positive")
         object.__setattr__(self, "means", means)
         object.__setattr__(self, "scales", scales)
         object.__setattr__(self, "size", means.size)
@@ -246,7 +245,7 @@ def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1
     [-2.0, -1.0, 0.0, 1.0, 2.0]
     """
     if not low < high:
-        raise ValueError(f"low must be below high; got low={low}, high={high}")
+        raise InvalidParameterError(f"low must be below high; got low={low}, high={high}")
     return GaussianFamily(np.linspace(low, high, k), np.full(k, scale))
 
 
@@ -279,7 +278,7 @@ class DiscreteFamily(HypothesisClass):
     def __post_init__(self):
         table = np.asarray(self.table, dtype=float)
         if table.ndim != 2 or table.shape[0] < 2 or np.any(table < 0) or not np.allclose(table.sum(axis=1), 1.0):
-            raise ValueError("table must be a (k, D) array of probability vectors with k >= 2")
+            raise InvalidParameterError("table must be a (k, D) array of probability vectors with k >= 2")
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "size", table.shape[0])
         object.__setattr__(self, "_sets", table[:, None, :] > table[None, :, :])
@@ -292,7 +291,8 @@ class DiscreteFamily(HypothesisClass):
         codes = np.asarray(x, dtype=float)
         integral = codes.ndim >= 1 and codes.size > 0 and np.all(np.isfinite(codes)) and np.all(codes % 1 == 0)
         if not integral or codes.min() < 0 or codes.max() >= domain:
-            raise ValueError(f"x must hold integer codes in [0, {domain - 1}], one per point; got shape {codes.shape}"
+            raise InvalidParameterError(f"x must hold integer codes in [0, {domain - 1}], one per point; got shape "
+                                        f"{codes.shape}"
                              + (f" with values in [{codes.min():g}, {codes.max():g}]" if codes.size else ""))
         codes = codes.astype(int)
         rows = codes.reshape(-1, codes.shape[-1])
@@ -341,7 +341,7 @@ class GaussianMeans2D(HypothesisClass):
     def __post_init__(self):
         means = np.asarray(self.means, dtype=float)
         if means.ndim != 2 or means.shape[1] != 2 or means.shape[0] < 2:
-            raise ValueError("means must have shape (k, 2) with k >= 2")
+            raise InvalidParameterError("means must have shape (k, 2) with k >= 2")
         object.__setattr__(self, "means", means)
         object.__setattr__(self, "size", means.shape[0])
 
@@ -356,7 +356,8 @@ class GaussianMeans2D(HypothesisClass):
     def set_counts(self, x):
         points = _finite_points(x)
         if points.ndim < 2 or points.shape[-1] != 2:
-            raise ValueError(f"x must hold points of the plane (last axis of length 2); got shape {points.shape}")
+            raise InvalidParameterError("x must hold points of the plane (last axis of length 2); got shape "
+                                        f"{points.shape}")
         direction = self.means[:, None, :] - self.means[None, :, :]
         offset = 0.5 * (np.sum(self.means ** 2, axis=1)[:, None] - np.sum(self.means ** 2, axis=1)[None, :])
         projections = np.einsum("...pc,ijc->...ijp", points, direction) - offset[..., None]
@@ -565,7 +566,7 @@ class Selection:
 
 
 
-@validated(family=_FAMILY, epsilon=_EPSILON, alpha=_ALPHA, rng=Seed(), level=Choice(("item", "user")),
+@validated(family=_FAMILY, epsilon=EPSILON, alpha=_ALPHA, rng=Seed(), level=Choice(("item", "user")),
            tau=Real(low=0, low_open=True, allow_inf=True))
 def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.05, rng: RngLike = None,
                    level: str = "item", tau: float | None = None) -> Selection:
@@ -626,7 +627,7 @@ def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
 
 
 
-@validated(per_user=Array(ndim=(0, 1), low=1), k=Integer(low=2), alpha=_ALPHA, epsilon=_EPSILON,
+@validated(per_user=Array(ndim=(0, 1), low=1), k=Integer(low=2), alpha=_ALPHA, epsilon=EPSILON,
            beta=Real(0, 1, low_open=True, high_open=True))
 def users_needed_theory(per_user, k: int, alpha: float, epsilon: float, beta: float = 0.1):
     r"""Display curve for the users S2 needs (seed 002 Thm 41's form, constants ours, :math:`\tau = \sqrt m`):
@@ -678,10 +679,11 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
     [0.0, 0.0, 0.0, 0.0, 24.0, 0.0, 0.0, 0.0, 0.0]
     """
     if points.shape[1] != cover.shape[1]:
-        raise ValueError(f"points and cover must have the same dimension; got {points.shape[1]} and {cover.shape[1]}")
+        raise InvalidParameterError(f"points and cover must have the same dimension; got {points.shape[1]} and "
+                                    f"{cover.shape[1]}")
     size = points.shape[0] // groups
     if size < 1:
-        raise ValueError(f"points must hold at least one point per group ({groups}); got {points.shape[0]}")
+        raise InvalidParameterError(f"points must hold at least one point per group ({groups}); got {points.shape[0]}")
     used = points[:groups * size]
     offsets = cover[None, :, :] - cover[:, None, :]                      # q − p, shape (c, c, d)
     distance = np.linalg.norm(offsets, axis=-1)
@@ -699,7 +701,7 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
 
 
 
-@validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), epsilon=_EPSILON, alpha=_ALPHA,
+@validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), epsilon=EPSILON, alpha=_ALPHA,
            groups=Integer(low=1), clip=Real(low=0, low_open=True), rng=Seed())
 def ksu20_tournament(points, cover, epsilon: float, alpha: float = 0.05, groups: int = 5, clip: float = 4.0,
                      rng: RngLike = None) -> Selection:

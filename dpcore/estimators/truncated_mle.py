@@ -35,22 +35,19 @@ from scipy import special, stats
 from .. import accounting, mechanisms
 from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, as_generator, spawn
-from ..core.validation import Array, Integer, Real, Seed, validated
+from ..core.validation import DELTA, EPSILON, POSITIVE, Array, Integer, InvalidParameterError, Real, Seed, validated
 
 __all__ = ["TruncatedEstimate", "survival_mass", "target_size", "fixed_size", "truncated_mean_map",
            "naive_truncated_mean", "truncated_mle_mean", "truncated_dpgd_mean"]
 
 
 
-_POSITIVE = Real(low=0, low_open=True)
 
 
 
-_EPSILON = _POSITIVE
 
 
 
-_DELTA = Real(0, 1, low_open=True, high_open=True)
 
 
 
@@ -106,11 +103,13 @@ def _batch(x: np.ndarray, warm_start: np.ndarray, name: str = "x"):
     center = warm_start.reshape(-1)
     if warm_start.ndim == 0:
         if x.ndim not in (1, 2):
-            raise ValueError(f"{name} must have shape (n,) or (trials, n) for a scalar warm_start; got {x.shape}")
+            raise InvalidParameterError(f"{name} must have shape (n,) or (trials, n) for a scalar warm_start; got "
+                                        f"{x.shape}")
         x = x[..., None]
     elif x.ndim not in (2, 3) or x.shape[-1] != center.size:
-        raise ValueError(f"{name} must have shape (n, d) or (trials, n, d) with d = {center.size} (the size of "
-                         f"warm_start); got an array of shape {x.shape}")
+        raise InvalidParameterError(f"{name} must have shape (n, d) or (trials, n, d) with d = {center.size} (the size "
+                                    "of "
+                                    f"warm_start); got an array of shape {x.shape}")
     single = x.ndim == 2
     return (x[None] if single else x), center, (warm_start.ndim == 0, single)
 
@@ -211,7 +210,7 @@ def _moment_match(released: np.ndarray, center: np.ndarray, radius: float, bound
 
 
 
-@validated(mean_offset=Real(low=0), survival_radius=_POSITIVE, dimension=Integer(low=1))
+@validated(mean_offset=Real(low=0), survival_radius=POSITIVE, dimension=Integer(low=1))
 def survival_mass(mean_offset: float, survival_radius: float, dimension: int = 1) -> float:
     r""":math:`P_{\mathcal N(\mu, I_d)}(\|X - c\| \le r)` when :math:`\|\mu - c\| =` ``mean_offset``.
 
@@ -229,7 +228,7 @@ def survival_mass(mean_offset: float, survival_radius: float, dimension: int = 1
 
 
 
-@validated(n=Integer(low=1), mean_offset_bound=_POSITIVE, survival_radius=_POSITIVE, dimension=Integer(low=1))
+@validated(n=Integer(low=1), mean_offset_bound=POSITIVE, survival_radius=POSITIVE, dimension=Integer(low=1))
 def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimension: int = 1) -> int:
     r"""The preprocessed size :math:`N = \lfloor 0.8\, a_{\min}\, n\rfloor`, :math:`a_{\min}` = :func:`survival_mass` at
     :math:`D_K`.
@@ -244,13 +243,13 @@ def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimens
     """
     size = math.floor(_KEEP_FRACTION * survival_mass(mean_offset_bound, survival_radius, dimension) * n)
     if size < 1:
-        raise ValueError(f"n must be large enough that N = floor(0.8 a_min n) >= 1 for survival_radius="
-                         f"{survival_radius:g}, mean_offset_bound={mean_offset_bound:g}; got {n}")
+        raise InvalidParameterError(f"n must be large enough that N = floor(0.8 a_min n) >= 1 for survival_radius="
+                                    f"{survival_radius:g}, mean_offset_bound={mean_offset_bound:g}; got {n}")
     return size
 
 
 
-@validated(points=_DATA, warm_start=_CENTER, survival_radius=_POSITIVE, target_size=Integer(low=1), rng=Seed())
+@validated(points=_DATA, warm_start=_CENTER, survival_radius=POSITIVE, target_size=Integer(low=1), rng=Seed())
 def fixed_size(points, warm_start, survival_radius: float, target_size: int, rng: RngLike = None) -> np.ndarray:
     r"""003 Lemma 2.1 preprocessing: exactly ``target_size`` points, all inside :math:`S = B(c, r_S)`.
 
@@ -309,7 +308,7 @@ def _fixed_size(batch: np.ndarray, center: np.ndarray, radius: float, size: int,
 
 
 
-@validated(mu=Array(min_size=1), warm_start=_CENTER, survival_radius=_POSITIVE)
+@validated(mu=Array(min_size=1), warm_start=_CENTER, survival_radius=POSITIVE)
 def truncated_mean_map(mu, warm_start, survival_radius: float) -> float | np.ndarray:
     r"""The truncated mean :math:`\mathbb E_{z\sim\mathcal N(\mu, I),\, z\in S}[z]` for :math:`S = B(c, r_S)`.
 
@@ -335,15 +334,15 @@ def truncated_mean_map(mu, warm_start, survival_radius: float) -> float | np.nda
     batch = mu[..., None] if warm_start.ndim == 0 else mu
     center = warm_start.reshape(-1)
     if batch.shape[-1] != center.size:
-        raise ValueError(f"mu must have shape (..., {center.size}) to match warm_start; got {mu.shape}")
+        raise InvalidParameterError(f"mu must have shape (..., {center.size}) to match warm_start; got {mu.shape}")
     result = _mean_map(batch, center, survival_radius)
     result = result[..., 0] if warm_start.ndim == 0 else result
     return float(result) if np.ndim(result) == 0 else result
 
 
 
-_ESTIMATOR = dict(x=_DATA, epsilon=_EPSILON, delta=_DELTA, warm_start=_CENTER, survival_radius=_POSITIVE, rng=Seed(),
-                  mean_offset_bound=_POSITIVE)
+_ESTIMATOR = dict(x=_DATA, epsilon=EPSILON, delta=DELTA, warm_start=_CENTER, survival_radius=POSITIVE, rng=Seed(),
+                  mean_offset_bound=POSITIVE)
 
 
 
@@ -504,7 +503,7 @@ def _project(mu: np.ndarray, center: np.ndarray, bound: float) -> np.ndarray:
 
 
 
-@validated(**_ESTIMATOR, steps=Integer(low=1), learning_rate=_POSITIVE, monte_carlo=Integer(low=1))
+@validated(**_ESTIMATOR, steps=Integer(low=1), learning_rate=POSITIVE, monte_carlo=Integer(low=1))
 def truncated_dpgd_mean(x, epsilon: float, delta: float, warm_start, survival_radius: float, rng: RngLike = None, *,
                         mean_offset_bound: float = 1.0, steps: int = 10, learning_rate: float = 1.0,
                         monte_carlo: int = 20000) -> TruncatedEstimate:

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import Array, Choice, Integer, Real, Seed, validated
+from ..core.validation import POSITIVE, Array, Choice, Integer, InvalidParameterError, Real, Seed, validated
 
 __all__ = ["THRESHOLD", "GRID_SIZE", "LOSSES", "default_grid", "threshold_data", "user_error_counts", "losses",
            "loss_sensitivity", "select_threshold", "users_needed", "savings_factor"]
@@ -45,7 +45,6 @@ LOSSES = ("clipped", "tau", "group")
 
 
 
-_POSITIVE = Real(low=0, low_open=True)
 
 
 
@@ -81,7 +80,7 @@ def default_grid(size: int = GRID_SIZE) -> np.ndarray:
 def _checked_grid(grid) -> np.ndarray:
     grid = default_grid() if grid is None else grid
     if np.any(np.diff(grid) <= 0):
-        raise ValueError(f"grid must be strictly increasing; got {grid!r}")
+        raise InvalidParameterError(f"grid must be strictly increasing; got {grid!r}")
     return grid
 
 
@@ -112,9 +111,9 @@ def threshold_data(users: int, per_user: int, threshold: float = THRESHOLD, rng:
 
 def _checked_pair(x: np.ndarray, y: np.ndarray) -> None:
     if x.shape != y.shape:
-        raise ValueError(f"x and y must have the same shape; got x: {x.shape}, y: {y.shape}")
+        raise InvalidParameterError(f"x and y must have the same shape; got x: {x.shape}, y: {y.shape}")
     if np.any((y != 0) & (y != 1)):
-        raise ValueError("y must hold binary labels 0 or 1; got other values")
+        raise InvalidParameterError("y must hold binary labels 0 or 1; got other values")
 
 
 
@@ -163,7 +162,7 @@ def user_error_counts(x, y, grid=None) -> np.ndarray:
 
 
 
-@validated(counts=Array(ndim=(2, 3), low=0), kind=_KIND, tau=_POSITIVE)
+@validated(counts=Array(ndim=(2, 3), low=0), kind=_KIND, tau=POSITIVE)
 def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
     r"""The loss of every threshold from per-user error counts (summing over the users axis, ``-2``).
 
@@ -188,7 +187,7 @@ def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
 
 
 
-@validated(kind=_KIND, per_user=Integer(low=1), tau=_POSITIVE)
+@validated(kind=_KIND, per_user=Integer(low=1), tau=POSITIVE)
 def loss_sensitivity(kind: str, per_user: int, tau: float = 1.0) -> float:
     r"""User-level sensitivity of :func:`losses`: the most one user's block of ``per_user`` examples can move it.
 
@@ -204,7 +203,7 @@ def loss_sensitivity(kind: str, per_user: int, tau: float = 1.0) -> float:
 
 
 
-@validated(x=_DATA, y=_LABELS, epsilon=_POSITIVE, kind=_KIND, tau=_POSITIVE, grid=_GRID, rng=Seed())
+@validated(x=_DATA, y=_LABELS, epsilon=POSITIVE, kind=_KIND, tau=POSITIVE, grid=_GRID, rng=Seed())
 def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1.0, grid=None, rng: RngLike = None,
                      one_per_user: bool = False) -> float | np.ndarray:
     r"""Learn a threshold with user-level pure DP: the exponential mechanism over the grid, minimising a loss.
@@ -257,7 +256,7 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
 
 
 
-@validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1), epsilon=_POSITIVE,
+@validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1), epsilon=POSITIVE,
            candidates=Integer(low=2), beta=Real(0, 1, low_open=True, high_open=True),
            kind=Choice(("clipped", "group", "one_per_user")))
 def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = GRID_SIZE, beta: float = 0.1,
@@ -284,8 +283,9 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
     log_users = math.log(numerator) - math.log(epsilon) - math.log(caught)
     double = np.finfo(float)
     if log_users > math.log(double.max):
-        raise ValueError(f"epsilon={epsilon!r} and alpha={alpha!r} need about 10^{log_users / math.log(10.0):.4g} "
-                         f"users, more than a float can hold: use a larger epsilon or alpha")
+        raise InvalidParameterError(f"epsilon={epsilon!r} and alpha={alpha!r} need about "
+                                    f"10^{log_users / math.log(10.0):.4g} users, more than a float can hold: "
+                                    "use a larger epsilon or alpha")
     product = epsilon * caught
     return numerator / product if product >= double.tiny else math.exp(log_users)  # no subnormal product
 

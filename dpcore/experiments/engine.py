@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from ..core.randomness import child_generator
-from ..core.validation import Array, Constraint, Integer, validated
+from ..core.validation import Array, Constraint, InstanceOf, Integer, InvalidParameterError, validated
 
 __all__ = ["SweepResult", "join_methods", "parallel_over", "run_sweep", "trials_for_budget"]
 
@@ -102,7 +102,7 @@ class _Executor(Constraint):
 
     def check(self, name: str, value: Any) -> Any:
         if not ((value is None and self.optional) or callable(getattr(value, "map", None))):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
@@ -217,12 +217,12 @@ class SweepResult:
             ``"rmse"``: the matching summaries along that axis.
         """
         if method not in self.methods:
-            raise ValueError(f"method must be one of {self.methods}; got {method!r}")
+            raise InvalidParameterError(f"method must be one of {self.methods}; got {method!r}")
         if x not in self.parameters:
-            raise ValueError(f"x must be one of the grid axes {self.parameters}; got {x!r}")
+            raise InvalidParameterError(f"x must be one of the grid axes {self.parameters}; got {x!r}")
         unknown = set(fixed) - set(self.parameters) - {x}
         if unknown or x in fixed:
-            raise ValueError(f"fixed must name grid axes other than x={x!r}; got {sorted(fixed)}")
+            raise InvalidParameterError(f"fixed must name grid axes other than x={x!r}; got {sorted(fixed)}")
         index: list[Any] = [self.methods.index(method)]
         for axis in self.parameters:
             if axis == x:
@@ -232,7 +232,8 @@ class SweepResult:
             elif self.grid[axis].size == 1:
                 index.append(0)
             else:
-                raise ValueError(f"curve along {x!r} needs a value for axis {axis!r}, one of {self.grid[axis]}")
+                raise InvalidParameterError(f"curve along {x!r} needs a value for axis {axis!r}, one of "
+                                            f"{self.grid[axis]}")
         where = tuple(index)
         return {"x": self.grid[x], **{name: getattr(self, name)[where] for name in _STATISTICS}}
 
@@ -245,7 +246,7 @@ def _position(axis: str, values: np.ndarray, value: Any) -> int:
     else:
         hits = np.flatnonzero(values == value)
     if hits.size == 0:
-        raise ValueError(f"{axis} must be one of the grid values {values.tolist()}; got {value!r}")
+        raise InvalidParameterError(f"{axis} must be one of the grid values {values.tolist()}; got {value!r}")
     return int(hits[0])
 
 
@@ -253,40 +254,41 @@ def _position(axis: str, values: np.ndarray, value: Any) -> int:
 def _check_grid(grid: Mapping[str, Sequence]) -> dict[str, list]:
     """Grid axes as lists of Python scalars, after checking names and values."""
     if not isinstance(grid, Mapping) or not grid:
-        raise TypeError(f"grid must be a non-empty mapping of axis name -> values; got {grid!r}")
+        raise InvalidParameterError(f"grid must be a non-empty mapping of axis name -> values; got {grid!r}")
     levels = {}
     for axis, values in grid.items():
         if not isinstance(axis, str) or axis in _RESERVED:
-            raise ValueError(f"grid axis names must be strings other than {_RESERVED}; got {axis!r}")
+            raise InvalidParameterError(f"grid axis names must be strings other than {_RESERVED}; got {axis!r}")
         array = np.asarray(values)
         if array.ndim != 1 or array.size == 0:
-            raise ValueError(f"grid axis {axis!r} must be a non-empty 1-D sequence; got {values!r}")
+            raise InvalidParameterError(f"grid axis {axis!r} must be a non-empty 1-D sequence; got {values!r}")
         levels[axis] = array.tolist()
         if len(set(levels[axis])) != array.size:
-            raise ValueError(f"grid axis {axis!r} must not repeat values; got {levels[axis]}")
+            raise InvalidParameterError(f"grid axis {axis!r} must not repeat values; got {levels[axis]}")
     return levels
 
 
 
 def _check_callables(sample: Sampler, estimators: Mapping[str, Estimator]) -> None:
     if not callable(sample):
-        raise TypeError(f"sample must be a callable sample(data_params, trials, rng); got {sample!r}")
+        raise InvalidParameterError(f"sample must be a callable sample(data_params, trials, rng); got {sample!r}")
     if not isinstance(estimators, Mapping) or not estimators:
-        raise TypeError(f"estimators must be a non-empty mapping of name -> estimator; got {estimators!r}")
+        raise InvalidParameterError(f"estimators must be a non-empty mapping of name -> estimator; got {estimators!r}")
     for name, estimator in estimators.items():
         if not isinstance(name, str) or not callable(estimator):
-            raise TypeError(f"estimators must map names (str) to callables estimator(data, params, rng); "
-                            f"got {name!r}: {estimator!r}")
+            raise InvalidParameterError(f"estimators must map names (str) to callables estimator(data, params, rng); "
+                                        f"got {name!r}: {estimator!r}")
 
 
 
 def _split_axes(axes: tuple[str, ...], data_parameters: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(data axes, other axes), each in grid order."""
     if isinstance(data_parameters, str) or not isinstance(data_parameters, Sequence):
-        raise TypeError(f"data_parameters must be a sequence of grid axis names, e.g. ('n',); got {data_parameters!r}")
+        raise InvalidParameterError("data_parameters must be a sequence of grid axis names, e.g. ('n',); got "
+                                    f"{data_parameters!r}")
     missing = [name for name in data_parameters if name not in axes]
     if missing:
-        raise ValueError(f"data_parameters must be grid axes {axes}; got {missing} not in the grid")
+        raise InvalidParameterError(f"data_parameters must be grid axes {axes}; got {missing} not in the grid")
     return (tuple(a for a in axes if a in data_parameters), tuple(a for a in axes if a not in data_parameters))
 
 
@@ -294,8 +296,8 @@ def _split_axes(axes: tuple[str, ...], data_parameters: Sequence[str]) -> tuple[
 def _check_quantiles(quantiles: Sequence[float]) -> tuple[float, float]:
     quantiles = np.asarray(quantiles, dtype=float)
     if quantiles.shape != (2,) or not quantiles[0] < quantiles[1]:
-        raise ValueError(f"quantiles must be two increasing levels in [0, 1], e.g. (0.1, 0.9); "
-                         f"got {quantiles.tolist()}")
+        raise InvalidParameterError(f"quantiles must be two increasing levels in [0, 1], e.g. (0.1, 0.9); "
+                                    f"got {quantiles.tolist()}")
     return float(quantiles[0]), float(quantiles[1])
 
 
@@ -312,10 +314,10 @@ def _read_only(data: Any) -> Any:
 def _checked_errors(method: str, params: dict, errors: Any, trials: int) -> np.ndarray:
     errors = np.asarray(errors, dtype=float)
     if errors.shape != (trials,):
-        raise ValueError(f"estimator {method!r} must return per-trial errors of shape ({trials},); "
-                         f"got shape {errors.shape} at {params}")
+        raise InvalidParameterError(f"estimator {method!r} must return per-trial errors of shape ({trials},); "
+                                    f"got shape {errors.shape} at {params}")
     if not np.all(np.isfinite(errors)):
-        raise ValueError(f"estimator {method!r} returned non-finite errors at {params}")
+        raise InvalidParameterError(f"estimator {method!r} returned non-finite errors at {params}")
     return errors
 
 
@@ -516,7 +518,8 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
 _TABLES = (*_STATISTICS, "trials", "errors")
 
 
-@validated()
+@validated(results=InstanceOf((list, tuple), "a list of SweepResult"),
+           order=InstanceOf((list, tuple), "a list of method ids"))
 def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepResult:
     """One result with the methods of several sweeps over the same grid and seed, in ``order``.
 
@@ -531,10 +534,10 @@ def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepR
                 and other.quantiles == first.quantiles
                 and all(np.array_equal(other.grid[a], first.grid[a]) for a in first.parameters))
         if not same:
-            raise ValueError("results must share their parameters, grid, seed and quantiles to be joined")
+            raise InvalidParameterError("results must share their parameters, grid, seed and quantiles to be joined")
     methods = [method for result in results for method in result.methods]
     if sorted(methods) != sorted(order) or len(set(methods)) != len(methods):
-        raise ValueError(f"order must list each joined method once; got {list(order)} for methods {methods}")
+        raise InvalidParameterError(f"order must list each joined method once; got {list(order)} for methods {methods}")
     rows = [(result, result.methods.index(method)) for method in order for result in results
             if method in result.methods]
     per_trial = all(result.errors is not None for result in results)
@@ -561,11 +564,12 @@ def trials_for_budget(budget: int, *, size_parameter: str = "n", max_trials: int
     (1000, 100, 20)
     """
     if min_trials > max_trials:
-        raise ValueError(f"min_trials must be <= max_trials={max_trials}; got {min_trials}")
+        raise InvalidParameterError(f"min_trials must be <= max_trials={max_trials}; got {min_trials}")
 
     def trials(data_params: dict) -> int:
         if size_parameter not in data_params:
-            raise ValueError(f"size_parameter {size_parameter!r} must be a data parameter; got {sorted(data_params)}")
+            raise InvalidParameterError(f"size_parameter {size_parameter!r} must be a data parameter; got "
+                                        f"{sorted(data_params)}")
         return max(min_trials, min(max_trials, budget // int(data_params[size_parameter])))
 
     return trials

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..core.validation import Array, Real, check_same_length, validated
+from ..core.validation import Array, InvalidParameterError, Real, check_same_length, validated
 
 __all__ = ["fit_power_law", "samples_needed"]
 
@@ -38,7 +38,7 @@ def fit_power_law(x, y) -> tuple[float, float]:
     """
     check_same_length(("x", "y"), (x, y))
     if np.ptp(x) == 0:
-        raise ValueError(f"x must contain at least two distinct values; got {x.tolist()}")
+        raise InvalidParameterError(f"x must contain at least two distinct values; got {x.tolist()}")
     exponent, intercept = np.polyfit(np.log(x), np.log(y), 1)
     return float(exponent), math.exp(intercept)
 

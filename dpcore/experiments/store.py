@@ -48,6 +48,25 @@ def _stored_path(directory: Path, function: Callable[..., SweepResult], params: 
 
 
 @dataclass(frozen=True)
+class _Directory(Constraint):
+    """A directory's path, as a non-empty ``str`` or a ``pathlib.Path`` (it need not exist yet)."""
+
+    def describe(self) -> str:
+        return "a directory's path (a non-empty str or a pathlib.Path)"
+
+    def check(self, name: str, value: Any) -> Path:
+        if not isinstance(value, (str, Path)) or str(value) == "":
+            self.fail(name, value)
+        return Path(value)
+
+    def bad_values(self) -> list[Any]:
+        return [None, "", 3.0, b"assets"]
+
+
+_DIRECTORY = _Directory()
+
+
+@dataclass(frozen=True)
 class _SweepFunction(Constraint):
     """A module-level function returning a SweepResult (stored files must name an importable function)."""
 
@@ -56,7 +75,7 @@ class _SweepFunction(Constraint):
 
     def check(self, name: str, value: Any) -> Callable[..., SweepResult]:
         if not callable(value) or "<" in getattr(value, "__qualname__", "<"):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
@@ -94,7 +113,7 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **p
 
 
 
-@validated()
+@validated(directory=_DIRECTORY)
 def stored_index(directory: str | Path) -> list[tuple[str, dict, Path, str | None]]:
     """(function's qualified name, parameters, file, what it was stored for: the value :data:`STORE_VARIABLE` had) of
     every result stored in ``directory``, read in one pass."""
@@ -106,7 +125,7 @@ def stored_index(directory: str | Path) -> list[tuple[str, dict, Path, str | Non
     return index
 
 
-@validated()
+@validated(directory=_DIRECTORY)
 def stored_calls(directory: str | Path, stored_for: str | None = None) -> list[tuple[str, dict, Path]]:
     """(function's qualified name, parameters, file) of every result stored in ``directory`` (only those stored
     for ``stored_for``, the value :data:`STORE_VARIABLE` had, if given)."""

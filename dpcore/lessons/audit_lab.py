@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..audit import AuditResult, clopper_pearson, epsilon_lower_bound, outcome_counts, threshold_counts
-from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
+from ..core.validation import EPSILON, SEED, Array, Choice, InstanceOf, Integer, InvalidParameterError, Real, validated
 from ..mechanisms import exponential, gaussian, laplace, quantile_density
 
 __all__ = ["MECHANISMS", "Mechanism", "Variant", "DRAWS", "CONFIDENCE", "variant_letters", "audit_draws",
@@ -231,10 +231,9 @@ _MECHANISM = Choice(tuple(MECHANISMS))
 _LETTER = Choice(("A", "B"))  # every mechanism has two variants
 _DRAWS = Integer(low=100, high=2_000_000)
 _CONFIDENCE = Real(0.5, 1, high_open=True)
-_SEED = Integer(low=0)
 
 
-@validated(mechanism=_MECHANISM, seed=_SEED)
+@validated(mechanism=_MECHANISM, seed=SEED)
 def variant_letters(mechanism: str, seed: int) -> list[str]:
     """The variants of ``mechanism`` in the order of their neutral names "A", "B", …: shuffled by ``seed``, so a
     class cannot tell the broken one from its letter."""
@@ -247,7 +246,7 @@ def _variant(mechanism: str, letter: str, seed: int) -> Variant:
     return next(v for v in MECHANISMS[mechanism].variants if v.name == name)
 
 
-@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, seed=_SEED)
+@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, seed=SEED)
 def audit_draws(mechanism: str, letter: str, epsilon: float, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``draws`` outputs of variant ``letter`` of ``mechanism`` on X and on X′ (seeded)."""
     variant = _variant(mechanism, letter, seed)
@@ -266,7 +265,7 @@ def _weak_counts(spec: Mechanism, epsilon: float, outputs: np.ndarray) -> np.nda
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE,
-           seed=_SEED)
+           seed=SEED)
 def audit_run(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int
               ) -> AuditResult:
     """The audit of variant ``letter`` over the fixed event grid, with ``draws`` draws per dataset."""
@@ -291,7 +290,7 @@ def draw_counts(draws: int) -> list[int]:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE,
-           seed=_SEED)
+           seed=SEED)
 def audit_path(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int) -> dict:
     """The audit as draws accumulate: for each of :func:`draw_counts` the first draws of both datasets, the bound
     over the grid (``"best"``), the bound of the weak event alone (``"weak"``) and the best event's threshold or
@@ -323,7 +322,7 @@ def _audit_path(mechanism: str, letter: str, epsilon: float, draws: int, confide
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE,
-           seed=_SEED)
+           seed=SEED)
 def verdict(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int) -> str:
     """The audit's verdict in words: "caught" only when the lower bound exceeds the claimed ε (the last point of
     :func:`audit_path`, which the page's figures have already computed)."""
@@ -337,7 +336,7 @@ def verdict(mechanism: str, letter: str, epsilon: float, draws: int, confidence:
             "draws found no violation.")
 
 
-@validated(mechanism=_MECHANISM, seed=_SEED)
+@validated(mechanism=_MECHANISM, seed=SEED)
 def reveal(mechanism: str, seed: int) -> list[str]:
     """Which variant letter is which, and what the broken one gets wrong."""
     spec = MECHANISMS[mechanism]
@@ -350,7 +349,7 @@ def reveal(mechanism: str, seed: int) -> list[str]:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE,
-           seed=_SEED)
+           seed=SEED)
 def takeaways(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int) -> list[str]:
     """What to notice, from the numbers of this audit."""
     path = audit_path(mechanism, letter, epsilon, draws, confidence, seed)
@@ -380,7 +379,7 @@ _ROUNDS = Integer(low=1, high=1_000_000)
 _BLOCK = 1000  # rounds drawn together (vectorised); round i is entry i % 1000 of block i // 1000
 
 
-@validated(epsilon=EPSILON, start=Integer(low=0), rounds=_ROUNDS, seed=_SEED)
+@validated(epsilon=EPSILON, start=Integer(low=0), rounds=_ROUNDS, seed=SEED)
 def attack_rounds(epsilon: float, start: int, rounds: int, seed: int) -> dict[str, np.ndarray]:
     """Rounds ``start … start + rounds − 1`` of the game: the hidden coin (``"member"``: the target is in the
     dataset) and the released Laplace count (50 people with the property without the target, 51 with; scale 1/ε).
@@ -414,7 +413,8 @@ def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str
     """An attacker's true- and false-positive rates, accuracy, and Clopper–Pearson intervals on the rates."""
     members, guesses = np.asarray(members, bool), np.asarray(guesses, bool)
     if members.shape != guesses.shape:
-        raise ValueError(f"members and guesses must have the same length; got {members.size} and {guesses.size}")
+        raise InvalidParameterError(f"members and guesses must have the same length; got {members.size} and "
+                                    f"{guesses.size}")
     inside, outside = int(members.sum()), int((~members).sum())
     hits, false_alarms = int((guesses & members).sum()), int((guesses & ~members).sum())
     rates = {"rounds": members.size, "tpr": hits / inside if inside else math.nan,

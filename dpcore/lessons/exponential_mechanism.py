@@ -23,7 +23,19 @@ import numpy as np
 from scipy import stats
 
 from .. import mechanisms, theory
-from ..core.validation import EPSILON, Array, Choice, Integer, Real, validated
+from ..core.validation import (
+    EPSILON,
+    POSITIVE,
+    SEED,
+    TRIALS,
+    Array,
+    Choice,
+    InstanceOf,
+    Integer,
+    InvalidParameterError,
+    Real,
+    validated,
+)
 from ..estimators import sdp
 from ..estimators.user_level import GRID_SIZE, THRESHOLD, savings_factor, select_threshold, threshold_data
 from ..experiments import SweepResult, compute, run_sweep
@@ -75,15 +87,9 @@ of 16), max 2.08; the failures are bad direction draws. At ε = 5 the median is 
 better than the start (median 2.4 over 8 seeds): the scores range over :math:`B = 20`, so the total :math:`\varepsilon`
 must be several units for :math:`2T` mechanisms."""
 
-_POSITIVE = Real(low=0, low_open=True)
-_TRIALS = Integer(low=1, high=100_000)
-_SEED = Integer(low=0)
-
-
-# --------------------------------------------------------------------------------------- sweeps (the algorithms)
 
 @validated(n_values=Array(ndim=(1,), low=1), epsilons=Array(ndim=(1,), low=0, low_open=True),
-           trials=_TRIALS, seed=_SEED, q=Real(0, 1), lower=Real(), upper=Real())
+           trials=TRIALS, seed=SEED, q=Real(0, 1), lower=Real(), upper=Real())
 def quantile_error_sweep(n_values, epsilons, trials: int, seed: int, q: float = 0.5, lower: float = 0.0,
                          upper: float = 1.0) -> SweepResult:
     r"""|error| of :func:`private_quantile` and of the sample quantile over :math:`n \times \varepsilon`.
@@ -100,7 +106,7 @@ def quantile_error_sweep(n_values, epsilons, trials: int, seed: int, q: float = 
         Axes ``("n", "epsilon")``; methods ``"exponential_mechanism"``, ``"non_private"``.
     """
     if not upper > lower:
-        raise ValueError(f"upper must be greater than lower={lower:g}; got {upper!r}")
+        raise InvalidParameterError(f"upper must be greater than lower={lower:g}; got {upper!r}")
     target = float(np.clip(stats.norm.ppf(q, MEDIAN_LOCATION, MEDIAN_SD), 0.0, 1.0))
 
     def sample(params: dict, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -119,7 +125,7 @@ SELECTION_METHODS = ("exponential_mechanism", "report_noisy_max", "permute_and_f
 
 
 @validated(candidate_counts=Array(ndim=(1,), low=1), epsilons=Array(ndim=(1,), low=0, low_open=True),
-           draws=_TRIALS, seed=_SEED, design=Choice(("random", "one good", "adversarial")), gap=_POSITIVE)
+           draws=TRIALS, seed=SEED, design=Choice(("random", "one good", "adversarial")), gap=POSITIVE)
 def selection_loss_sweep(candidate_counts, epsilons, draws: int, seed: int, design: str = "random",
                          gap: float = 50.0) -> SweepResult:
     r"""Score loss :math:`\mathrm{OPT} - u(\hat h)` of three :math:`\varepsilon`-DP selectors versus the number k.
@@ -142,7 +148,7 @@ def selection_loss_sweep(candidate_counts, epsilons, draws: int, seed: int, desi
         Axes ``("k", "epsilon")``; methods :data:`SELECTION_METHODS`; ``errors`` are the per-draw losses.
     """
     if np.any(candidate_counts != np.round(candidate_counts)):
-        raise ValueError(f"candidate_counts must hold integers; got {candidate_counts}")
+        raise InvalidParameterError(f"candidate_counts must hold integers; got {candidate_counts}")
 
     def sample(params: dict, count: int, rng: np.random.Generator) -> np.ndarray:
         if design == "random":
@@ -181,8 +187,8 @@ def _threshold_sample(params: dict, trials: int, rng: np.random.Generator):
     return threshold_data(params["users"], params["per_user"], rng=rng, trials=trials)
 
 
-@validated(per_user_values=Array(ndim=(1,), low=1), users=Array(ndim=(0, 1), low=1), epsilon=_POSITIVE,
-           trials=Integer(low=1), seed=_SEED)
+@validated(per_user_values=Array(ndim=(1,), low=1), users=Array(ndim=(0, 1), low=1), epsilon=POSITIVE,
+           trials=Integer(low=1), seed=SEED)
 def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: int) -> SweepResult:
     r""":math:`|\hat t - \theta^*|` of the clipped, group-privacy and one-example-per-user EMs over m (and users).
 
@@ -202,8 +208,8 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
     levels = {"per_user": per_user_values, "users": np.atleast_1d(users)}
     for name, values in levels.items():
         if np.any(values != np.round(values)):
-            raise ValueError(f"{'users' if name == 'users' else 'per_user_values'} must hold integers; "
-                             f"got {values.tolist()}")
+            raise InvalidParameterError(f"{'users' if name == 'users' else 'per_user_values'} must hold integers; "
+                                        f"got {values.tolist()}")
 
     def estimator(kind: str, one_per_user: bool):
         def error(data, params, rng):
@@ -218,6 +224,7 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
                      piece=user_level_piece)
 
 
+@validated(params=InstanceOf(dict, "a grid point's parameters, users and per_user"))
 def user_level_piece(params: dict) -> int:
     r"""Trials per piece of :func:`user_level_sweep` at ``params`` (``users``, ``per_user``): the most trials whose
     :math:`\text{users}\,(m + k + 1)` values each fit in :data:`USER_PIECE_VALUES` (one at least).
@@ -230,7 +237,7 @@ def user_level_piece(params: dict) -> int:
 
 # --------------------------------------------------------------------------------------- the page's sweeps
 
-@validated(trials=Integer(low=1, high=10_000), seed=_SEED)
+@validated(trials=Integer(low=1, high=10_000), seed=SEED)
 def loss_vs_k(trials: int, seed: int, run=compute) -> SweepResult:
     r"""The page's selection sweep: :func:`selection_loss_sweep` over :data:`CANDIDATE_COUNTS` ×
     :data:`SELECTION_EPSILONS`, adversarial design (one candidate :math:`(2/\varepsilon)\ln k` ahead), ``10 × trials``
@@ -255,7 +262,7 @@ def loss_theory(epsilon: float) -> dict[str, np.ndarray]:
             "bound": theory.exponential_mechanism_loss_bound(k, epsilon, t=math.log(10))}
 
 
-@validated(trials=_TRIALS, seed=_SEED)
+@validated(trials=TRIALS, seed=SEED)
 def median_vs_n(trials: int, seed: int, run=compute) -> SweepResult:
     """The page's private-median sweep: :func:`quantile_error_sweep` over :data:`MEDIAN_N` × :data:`MEDIAN_EPSILONS`."""
     return run(quantile_error_sweep, n_values=list(MEDIAN_N), epsilons=list(MEDIAN_EPSILONS), trials=trials, seed=seed)
@@ -277,7 +284,7 @@ def median_theory(epsilon: float) -> dict[str, np.ndarray]:
             "non_private": theory.HALF_NORMAL_MEDIAN * math.sqrt(math.pi / 2) * MEDIAN_SD / np.sqrt(n)}
 
 
-@validated(epsilon=_POSITIVE, trials=_TRIALS, seed=_SEED)
+@validated(epsilon=POSITIVE, trials=TRIALS, seed=SEED)
 def user_level_vs_m(epsilon: float, trials: int, seed: int, run=compute) -> SweepResult:
     """The page's user-level sweep at one user-level ``epsilon``: :func:`user_level_sweep` over :data:`PER_USER`
     with :data:`USERS` users."""
@@ -301,7 +308,7 @@ def election_probabilities(epsilon: float) -> dict[str, np.ndarray]:
             "monotone": mechanisms.exponential_probabilities(votes, epsilon, monotonic=True)}
 
 
-@validated(epsilon=EPSILON, seed=_SEED)
+@validated(epsilon=EPSILON, seed=SEED)
 def election(epsilon: float, seed: int) -> dict[str, np.ndarray]:
     r"""Seed 001's election at ``epsilon``: :func:`election_probabilities` and ``"sampled"``, the frequencies of
     :data:`ELECTION_DRAWS` draws of the standard mechanism (seed ``seed``).
@@ -314,7 +321,7 @@ def election(epsilon: float, seed: int) -> dict[str, np.ndarray]:
     return {**election_probabilities(epsilon), "sampled": np.bincount(draws, minlength=votes.size) / ELECTION_DRAWS}
 
 
-@validated(n=Integer(low=1), epsilon=EPSILON, seed=_SEED)
+@validated(n=Integer(low=1), epsilon=EPSILON, seed=SEED)
 def median_run(n: int, epsilon: float, seed: int) -> MappingProxyType:
     r"""One dataset of ``n`` points (:math:`\mathcal N(0.3, 0.1^2)` clipped to [0, 1]), the exact law of its private
     median (:func:`dpcore.mechanisms.quantile_density`: ``edges``, rank ``scores``, ``density``), and
@@ -360,7 +367,7 @@ def _sum_of_squares(seed: int) -> dict:
             "error": float(np.linalg.norm(result.estimate - true_mean))}
 
 
-@validated(seed=_SEED)
+@validated(seed=SEED)
 def sum_of_squares(seed: int) -> dict:
     r"""The iterative estimator of algorithms.md §5.4 (c) at :data:`ITERATIVE_DEFAULTS` (a teaching substitute for
     HKM22's sum-of-squares exponential mechanism, :math:`\varepsilon`-DP by basic composition).
@@ -386,7 +393,7 @@ def savings_note(alpha: float = SAVINGS_ALPHA, per_user: int = SAVINGS_PER_USER)
             "direction; the bound is conservative.")
 
 
-@validated(n=Integer(low=1), epsilon=EPSILON, seed=_SEED)
+@validated(n=Integer(low=1), epsilon=EPSILON, seed=SEED)
 def median_note(n: int, epsilon: float, seed: int) -> str:
     """The one-run caption: the sample median and the mean and spread of the private medians of :func:`median_run`."""
     run = median_run(n, epsilon, seed)
@@ -394,7 +401,7 @@ def median_note(n: int, epsilon: float, seed: int) -> str:
             f"{run['draws'].mean():.4f} and standard deviation {run['draws'].std():.4f}.")
 
 
-@validated(seed=_SEED)
+@validated(seed=SEED)
 def sdp_note(seed: int) -> str:
     """The sum-of-squares caption: the error after the last round against the stated error, and the guarantee."""
     run = sum_of_squares(seed)
@@ -403,7 +410,7 @@ def sdp_note(seed: int) -> str:
             f"{run['result'].guarantee}")
 
 
-@validated(epsilon=EPSILON, n=Integer(low=1), trials=_TRIALS, seed=_SEED, monte_carlo_seed=_SEED)
+@validated(epsilon=EPSILON, n=Integer(low=1), trials=TRIALS, seed=SEED, monte_carlo_seed=SEED)
 def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute, monte_carlo_seed: int | None = None
               ) -> list[str]:
     """What to notice at the page's controls: the leader's probability in the election (both conventions and the

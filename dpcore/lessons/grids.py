@@ -9,16 +9,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..core.validation import Array, Choice, Real, validated
+from ..core.validation import POSITIVE, Array, Choice, InvalidParameterError, validated
 
 __all__ = ["NICE_MANTISSAS", "log_grid", "nearest"]
 
 NICE_MANTISSAS = (1, 1.5, 2, 3, 5, 7)  #: the steps of a decade: 1, 1.5, 2, 3, 5, 7, 10, …
 
-_POSITIVE = Real(low=0, low_open=True)
 
 
-@validated(low=_POSITIVE, high=_POSITIVE, mantissas=Array(ndim=(1,), low=1, high=10, min_size=1),
+@validated(low=POSITIVE, high=POSITIVE, mantissas=Array(ndim=(1,), low=1, high=10, min_size=1),
            integer=Choice((False, True)))
 def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTISSAS,
              integer: bool = False) -> tuple:
@@ -35,7 +34,7 @@ def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTI
     return tuple(int(v) for v in inside if v == int(v)) if integer else tuple(inside)
 
 
-@validated(value=_POSITIVE)
+@validated(value=POSITIVE)
 def nearest(frames: Sequence[float], value: float):
     """The value of ``frames`` (positive numbers) closest to ``value`` on a log scale (e.g. the animation frame for
     the sidebar's ε), returned as given in ``frames`` (an int stays an int: it names a frame).
@@ -46,5 +45,5 @@ def nearest(frames: Sequence[float], value: float):
     10000
     """
     if not len(frames) or min(frames) <= 0:
-        raise ValueError(f"frames must be a non-empty sequence of positive numbers; got {frames!r}")
+        raise InvalidParameterError(f"frames must be a non-empty sequence of positive numbers; got {frames!r}")
     return min(frames, key=lambda frame: abs(math.log(frame / value)))

@@ -116,7 +116,6 @@ ODDS = "odds change ≤"  #: column of deployment_table: e^ε, the most one pers
 BELIEF = "a 50 % guess becomes ≤"  #: column of deployment_table: an attacker's belief after one release
 
 
-@validated()
 def deployment_table() -> list[dict]:
     """:data:`DEPLOYMENTS` as table rows, with what each ε means in odds (×e^ε) and for an attacker's 50 % belief
     (:func:`~dpcore.lessons.plain_words.belief_after`), sorted by ε.

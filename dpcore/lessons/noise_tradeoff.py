@@ -21,9 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import accounting, mechanisms
-from ..core.validation import DELTA as _DELTA
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import Array, Choice, Integer, Real, validated
+from ..core.validation import (
+    DELTA,
+    EPSILON,
+    SEED,
+    TRIALS,
+    Array,
+    Choice,
+    Integer,
+    InvalidParameterError,
+    Real,
+    validated,
+)
 from ..estimators import cover as expmech
 from ..estimators import mean_release
 from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_radius, expected_error
@@ -66,8 +75,6 @@ TINY_ALPHA = 1e-9  #: the type-I error at which the trade-off caption shows what
 
 _DIMENSION = Integer(low=1, high=100_000)
 _SAMPLES = Integer(low=2)
-_TRIALS = Integer(low=1, high=100_000)
-_SEED = Integer(low=0)
 _BETA = Real(0, 1, low_open=True, high_open=True)
 _METHOD = Choice((*MECHANISMS, NON_PRIVATE))
 _PAGE_DIMENSION = Choice(DIMENSIONS)
@@ -93,7 +100,7 @@ def _estimator(mechanism: str, delta: float, beta: float):
 
 
 @validated(n_values=Array(ndim=(1,), low=2), dimensions=Array(ndim=(1,), low=1), epsilons=Array(ndim=(1,), low=0,
-           low_open=True), delta=_DELTA, trials=Integer(low=1, high=100_000), seed=Integer(low=0), beta=_BETA)
+           low_open=True), delta=DELTA, trials=Integer(low=1, high=100_000), seed=Integer(low=0), beta=_BETA)
 def error_sweep(n_values, dimensions, epsilons, delta: float, trials: int, seed: int,
                 mechanisms_used=MECHANISMS, beta: float = 0.1) -> SweepResult:
     r""":math:`\ell_2` error of every mechanism (and the non-private mean) over dimension × n × ε.
@@ -109,9 +116,10 @@ def error_sweep(n_values, dimensions, epsilons, delta: float, trials: int, seed:
     """
     unknown = set(mechanisms_used) - set(MECHANISMS)
     if unknown:
-        raise ValueError(f"mechanisms_used must be a subset of {MECHANISMS}; got {sorted(unknown)}")
+        raise InvalidParameterError(f"mechanisms_used must be a subset of {MECHANISMS}; got {sorted(unknown)}")
     if "gaussian_classical" in mechanisms_used and epsilons.max() > 1.0:
-        raise ValueError(f"epsilons must be <= 1 when 'gaussian_classical' is used; got max {epsilons.max():g}")
+        raise InvalidParameterError("epsilons must be <= 1 when 'gaussian_classical' is used; got max "
+                                    f"{epsilons.max():g}")
     estimators = {name: _estimator(name, delta, beta) for name in (*mechanisms_used, NON_PRIVATE)}
     grid = {"dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
             "epsilon": [float(e) for e in epsilons]}
@@ -132,7 +140,7 @@ def mechanisms_for(epsilons) -> list[str]:
     return [m for m in MECHANISMS if m != "gaussian_classical" or float(np.max(epsilons)) <= 1.0]
 
 
-@validated(epsilon=_EPSILON)
+@validated(epsilon=EPSILON)
 def nearest_frame(epsilon: float) -> float:
     """The frame of :data:`EPSILON_FRAMES` nearest to ``epsilon`` on a log scale (where "error vs d" opens).
 
@@ -142,7 +150,7 @@ def nearest_frame(epsilon: float) -> float:
     return nearest(EPSILON_FRAMES, epsilon)
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA, trials=_TRIALS, seed=_SEED)
+@validated(epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
     """The page's "error vs n" sweep: :func:`error_sweep` over :data:`N_GRID` × :data:`DIMENSIONS` at one ε, with the
     mechanisms of :func:`mechanisms_for` (``run`` runs it: :func:`dpcore.experiments.compute`, or the app's cache)."""
@@ -150,7 +158,7 @@ def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, *, run: _RU
                delta=float(delta), trials=int(trials), seed=int(seed), mechanisms_used=mechanisms_for([epsilon]))
 
 
-@validated(n=_SAMPLES, delta=_DELTA, trials=_TRIALS, seed=_SEED)
+@validated(n=_SAMPLES, delta=DELTA, trials=TRIALS, seed=SEED)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
     """The page's "error vs d" sweep: :func:`error_sweep` over :data:`DIMENSIONS` × :data:`EPSILON_FRAMES` at one n
     (ε runs up to 10, so the classical Gaussian is left out)."""
@@ -158,7 +166,7 @@ def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RU
                delta=float(delta), trials=int(trials), seed=int(seed), mechanisms_used=mechanisms_for(EPSILON_FRAMES))
 
 
-@validated(method=_METHOD, dimension=_DIMENSION, epsilon=_EPSILON, delta=_DELTA)
+@validated(method=_METHOD, dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA)
 def theory_vs_n(method: str, dimension: int, epsilon: float, delta: float) -> np.ndarray:
     r"""The exact RMSE :math:`\sqrt{d/n + \mathrm{RMSE}^2_{\text{noise}}}` (:func:`expected_error`) of ``method`` at
     every n of :data:`N_GRID`: the dashed companion of the "error vs n" curves. Remembered (read-only): the analytic
@@ -166,7 +174,7 @@ def theory_vs_n(method: str, dimension: int, epsilon: float, delta: float) -> np
     return _exact_errors(method, ((dimension, n) for n in N_GRID), epsilon, delta)
 
 
-@validated(method=_METHOD, n=_SAMPLES, epsilon=_EPSILON, delta=_DELTA)
+@validated(method=_METHOD, n=_SAMPLES, epsilon=EPSILON, delta=DELTA)
 def theory_vs_dimension(method: str, n: int, epsilon: float, delta: float) -> np.ndarray:
     """The exact RMSE (:func:`expected_error`) of ``method`` at every d of :data:`DIMENSIONS` (remembered,
     read-only)."""
@@ -184,7 +192,7 @@ def _exact_error_tuple(method: str, points: tuple[tuple[int, int], ...], epsilon
     return errors
 
 
-@validated(n=_SAMPLES, delta=_DELTA, trials=_TRIALS, seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+@validated(n=_SAMPLES, delta=DELTA, trials=TRIALS, seed=SEED, epsilon=Choice(EPSILON_FRAMES))
 def error_ratio_exponent(n: int, delta: float, trials: int, seed: int, epsilon: float, *,
                          run: _RUN = compute) -> float:
     r"""The fitted exponent :math:`a` of (Laplace RMSE / analytic-Gaussian RMSE) :math:`\propto d^a` over
@@ -198,7 +206,7 @@ def error_ratio_exponent(n: int, delta: float, trials: int, seed: int, epsilon: 
     return float(fit_power_law(np.array(DIMENSIONS, dtype=float), laplace / gauss)[0])
 
 
-@validated(n=_SAMPLES, epsilon=_EPSILON, delta=_DELTA, seed=_SEED)
+@validated(n=_SAMPLES, epsilon=EPSILON, delta=DELTA, seed=SEED)
 def release_cloud(n: int, epsilon: float, delta: float, seed: int) -> dict:
     r"""One run, seen whole: one 2-D dataset :math:`\mathcal N(\mu, I_2)` (at most :data:`CLOUD_MAX_N` points) and
     :data:`CLOUD_RELEASES` releases of its clipped mean by each of :data:`CLOUD_MECHANISMS`
@@ -224,7 +232,7 @@ def release_cloud(n: int, epsilon: float, delta: float, seed: int) -> dict:
     return {"n": n, "points": shown, "center": center, "radius": radius, "releases": releases}
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA, calibration=Choice(("analytic", "classical")))
+@validated(epsilon=EPSILON, delta=DELTA, calibration=Choice(("analytic", "classical")))
 def crossover_dimension(epsilon: float, delta: float, calibration: str = "analytic") -> float:
     r"""The dimension :math:`d^* = (\varepsilon\sigma_1)^2/2` above which the Gaussian's noise is below Laplace's.
 
@@ -235,7 +243,7 @@ def crossover_dimension(epsilon: float, delta: float, calibration: str = "analyt
     return (epsilon * mechanisms.gaussian_sigma(1.0, epsilon, delta, calibration)) ** 2 / 2.0
 
 
-@validated(epsilons=Array(ndim=(1,), low=0), noise_epsilon=_EPSILON)
+@validated(epsilons=Array(ndim=(1,), low=0), noise_epsilon=EPSILON)
 def privacy_profiles(epsilons, noise_epsilon: float) -> dict[str, np.ndarray]:
     r"""δ(ε) of the Laplace mechanism with :math:`b = \Delta/\varepsilon_0` and of the Gaussian with
     :math:`\mu = \varepsilon_0`, by method id (``"laplace"``, ``"gaussian_analytic"``).
@@ -249,7 +257,7 @@ def privacy_profiles(epsilons, noise_epsilon: float) -> dict[str, np.ndarray]:
     }
 
 
-@validated(noise_epsilon=_EPSILON)
+@validated(noise_epsilon=EPSILON)
 def profile_curves(noise_epsilon: float) -> dict[str, np.ndarray]:
     """:func:`privacy_profiles` over :data:`PROFILE_EPSILONS` as the page plots them: ``epsilon`` (the axis) and one
     curve per method id, NaN where δ(ε) < :data:`PROFILE_FLOOR` (off the log axis; Laplace's exact 0 included)."""
@@ -258,7 +266,7 @@ def profile_curves(noise_epsilon: float) -> dict[str, np.ndarray]:
             **{method: np.where(values >= PROFILE_FLOOR, values, np.nan) for method, values in curves.items()}}
 
 
-@validated(releases=Array(ndim=(1,), low=1), release_epsilon=_EPSILON, delta=_DELTA)
+@validated(releases=Array(ndim=(1,), low=1), release_epsilon=EPSILON, delta=DELTA)
 def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict[str, np.ndarray]:
     r"""Total ε at total failure probability δ after :math:`k` releases, by four accountings (§2.4).
 
@@ -277,8 +285,8 @@ def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict
     try:
         advanced = np.array([accounting.advanced_composition(release_epsilon, 0.0, k, delta)[0] for k in ks])
     except ValueError as refused:  # its e^ε0 term overflows: refuse in this function's own terms
-        raise ValueError(f"release_epsilon={release_epsilon!r} is too large for advanced composition: "
-                         f"{refused}") from refused
+        raise InvalidParameterError(f"release_epsilon={release_epsilon!r} is too large for advanced composition: "
+                                    f"{refused}") from refused
     return {
         "basic": np.array([accounting.basic_composition(release_epsilon, 0.0, k)[0] for k in ks]),
         "advanced": advanced,
@@ -289,13 +297,13 @@ def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict
     }
 
 
-@validated(release_epsilon=_EPSILON, delta=_DELTA)
+@validated(release_epsilon=EPSILON, delta=DELTA)
 def composition_curves(release_epsilon: float, delta: float) -> dict[str, np.ndarray]:
     """:func:`composition_epsilons` at every k of :data:`RELEASES` (one frame of the composition figure)."""
     return composition_epsilons(np.array(RELEASES, dtype=float), release_epsilon, delta)
 
 
-@validated(release_epsilon=_EPSILON, delta=_DELTA)
+@validated(release_epsilon=EPSILON, delta=DELTA)
 def advanced_beats_basic_from(release_epsilon: float, delta: float) -> int | None:
     r"""The smallest number of releases :math:`k` for which advanced composition gives a smaller ε than basic.
 
@@ -310,8 +318,8 @@ def advanced_beats_basic_from(release_epsilon: float, delta: float) -> int | Non
     return math.floor(2.0 * math.log(1.0 / delta) / margin**2) + 1
 
 
-@validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, target_error=_EPSILON,
-           epsilon=_EPSILON, delta=_DELTA, beta=_BETA)
+@validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, target_error=EPSILON,
+           epsilon=EPSILON, delta=DELTA, beta=_BETA)
 def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon: float, delta: float,
                    beta: float = 0.1) -> int:
     r"""The smallest :math:`n` with :func:`expected_error` :math:`\le` ``target_error`` (bisection on :math:`\log n`).
@@ -330,9 +338,11 @@ def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon:
     while error(high) > target_error:
         low, high = high, high * 2
         if high > 10**15:
-            raise ValueError(f"target_error={target_error:g} needs more than 1e15 samples for {mechanism} at "
-                             f"epsilon={epsilon:g}, delta={delta:g}, dimension={dimension}: use a larger epsilon, "
-                             "delta or target_error")
+            raise InvalidParameterError(f"target_error={target_error:g} needs more than 1e15 samples for {mechanism} "
+                                        "at "
+                                        f"epsilon={epsilon:g}, delta={delta:g}, dimension={dimension}: use a larger "
+                                        "epsilon, "
+                                        "delta or target_error")
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if error(middle) > target_error else (low, middle)
@@ -358,7 +368,7 @@ class ComplexityRow:
 
 
 
-@validated(dimension=Integer(low=1, high=2), target_error=_EPSILON, epsilon=_EPSILON, trials=Integer(low=2),
+@validated(dimension=Integer(low=1, high=2), target_error=EPSILON, epsilon=EPSILON, trials=Integer(low=2),
            seed=Integer(low=0))
 def cover_samples_needed(dimension: int, target_error: float, epsilon: float, trials: int = 20,
                          seed: int = 0) -> int:
@@ -377,11 +387,12 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
         estimates = expmech.cover_mean(data, epsilon, COVER_RADIUS, target_error / 3.0, rng=rng)
         if math.sqrt(np.mean(np.sum((estimates - mean) ** 2, axis=1))) <= target_error:
             return n
-    raise ValueError(f"target_error={target_error:g} needs more than {n:,} samples for the cover mechanism at "
-                     f"epsilon={epsilon:g}, dimension={dimension}: use a larger epsilon or target_error")
+    raise InvalidParameterError(f"target_error={target_error:g} needs more than {n:,} samples for the cover mechanism "
+                                "at "
+                                f"epsilon={epsilon:g}, dimension={dimension}: use a larger epsilon or target_error")
 
 
-@validated(dimension=_DIMENSION, target_error=_EPSILON, epsilon=_EPSILON, delta=_DELTA)
+@validated(dimension=_DIMENSION, target_error=EPSILON, epsilon=EPSILON, delta=DELTA)
 def sample_complexity_table(dimension: int, target_error: float, epsilon: float, delta: float,
                             cover_samples: int | None = None) -> list[ComplexityRow]:
     r"""Seed 001's comparison of mean estimators (Kamath's slides on HKM22), with the n each needs here.
@@ -408,7 +419,7 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
     ]
 
 
-@validated(dimension=_DIMENSION, epsilon=_EPSILON, delta=_DELTA, seed=_SEED)
+@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, seed=SEED)
 def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int) -> list[dict]:
     """The page's sample-complexity table at :data:`TARGET_ERROR`: :func:`sample_complexity_table` as rows of a data
     frame, the cover row measured by :func:`cover_samples_needed` when ``dimension`` ≤ 2 (about a second in d = 2)."""
@@ -419,7 +430,7 @@ def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int) -> 
             for row in sample_complexity_table(dimension, TARGET_ERROR, epsilon, delta, cover)]
 
 
-@validated(epsilon=_EPSILON, dimension=_DIMENSION, n=_SAMPLES)
+@validated(epsilon=EPSILON, dimension=_DIMENSION, n=_SAMPLES)
 def delta_table(epsilon: float, dimension: int, n: int) -> list[dict]:
     r"""What each δ of :data:`DELTAS` costs the Gaussian: its σ for :math:`\Delta_2 = 1`, Laplace's noise RMSE over the
     analytic Gaussian's (:func:`calibrate`), the crossover dimension (:func:`crossover_dimension`) and δ·n."""
@@ -435,7 +446,7 @@ def delta_table(epsilon: float, dimension: int, n: int) -> list[dict]:
     return rows
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA, dimension=_DIMENSION, n=_SAMPLES)
+@validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES)
 def accuracy_caption(epsilon: float, delta: float, dimension: int, n: int) -> str:
     """The accuracy-first caption: the exact RMSE (:func:`expected_error`) of the released mean with Laplace, the
     analytic Gaussian and without privacy at the chosen ε, δ, d, n."""
@@ -457,8 +468,8 @@ def _times_below(delta: float, n: int) -> str:
     return f"{mantissa:.1f}e+{power}"
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=_TRIALS,
-           seed=_SEED)
+@validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=TRIALS,
+           seed=SEED)
 def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: int, trials: int, seed: int, *,
               run: _RUN = compute) -> list[str]:
     """What to notice, computed from the numbers on the page: the crossover dimension and the noise ratio at d
@@ -488,7 +499,7 @@ def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: in
     ]
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA)
+@validated(epsilon=EPSILON, delta=DELTA)
 def tradeoff_curves(epsilon: float, delta: float) -> dict[str, np.ndarray | float]:
     r"""The hypothesis-testing view of one release (f-DP; Dong, Roth & Su 2022): over type-I errors
     :data:`TRADEOFF_ALPHA` (``"alpha"``), the least type-II error of any test of "X" against "X′" for the Laplace
@@ -508,7 +519,7 @@ def tradeoff_curves(epsilon: float, delta: float) -> dict[str, np.ndarray | floa
             "tiny_pure": math.exp(epsilon) * TINY_ALPHA}
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA)
+@validated(epsilon=EPSILON, delta=DELTA)
 def tradeoff_caption(epsilon: float, delta: float) -> str:
     """What the trade-off figure shows at the sidebar's ε and δ, in numbers."""
     curves = tradeoff_curves(epsilon, delta)
@@ -518,7 +529,7 @@ def tradeoff_caption(epsilon: float, delta: float) -> str:
             f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA)
+@validated(epsilon=EPSILON, delta=DELTA)
 def zcdp_gaussian_epsilon(epsilon: float, delta: float) -> float:
     r"""What the "zCDP Gaussian" curve (noise :math:`\sigma = \Delta_2/\varepsilon`) promises, as (ε′, δ)-DP: it is
     :math:`\rho`-zCDP with :math:`\rho = \varepsilon^2/2` (Bun & Steinke 2016), worth
@@ -531,7 +542,7 @@ def zcdp_gaussian_epsilon(epsilon: float, delta: float) -> float:
     return accounting.zcdp_to_approx(accounting.pure_to_zcdp(epsilon), delta)
 
 
-@validated(epsilon=_EPSILON, delta=_DELTA)
+@validated(epsilon=EPSILON, delta=DELTA)
 def crossover_question(epsilon: float, delta: float) -> Question:
     r"""Predict, then reveal (before "error vs d"): from which dimension on the Gaussian's error is below Laplace's,
     at the figure's opening frame (the ε of :data:`EPSILON_FRAMES` nearest ``epsilon``) and ``delta``; the answer is

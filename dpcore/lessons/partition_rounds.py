@@ -18,7 +18,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.randomness import child_generator
-from ..core.validation import DELTA, EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
+from ..core.validation import (
+    DELTA,
+    EPSILON,
+    SEED,
+    TRIALS,
+    Array,
+    Choice,
+    InstanceOf,
+    Integer,
+    InvalidParameterError,
+    Real,
+    validated,
+)
 from ..distributions import binary_product as products
 from ..estimators import partition_rounds as rounds
 from ..experiments import SweepResult, compute, fit_power_law, join_methods, run_sweep, samples_needed
@@ -43,8 +55,6 @@ SAMPLING_CONSTANT = 1.0 / math.sqrt(2.0 * math.pi)
 _PROFILE = Choice(PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
 _N = Integer(low=3)
-_TRIALS = Integer(low=1)
-_SEED = Integer(low=0)
 _SWEEP = InstanceOf(SweepResult, "a dpcore.experiments.SweepResult")
 
 
@@ -88,7 +98,7 @@ def _sweep_estimator(method: str, metric: str, delta: float, beta: float):
 
 
 @validated(n_values=Array(ndim=(1,), low=3, min_size=1), dimensions=Array(ndim=(1,), low=2, min_size=1),
-           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=_TRIALS, seed=_SEED,
+           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=TRIALS, seed=SEED,
            metric=Choice(rounds.METRICS), delta=DELTA, beta=Real(0, 1, low_open=True, high_open=True),
            mc_samples=Integer(low=2))
 def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int, metric: str = "tv",
@@ -115,8 +125,8 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
     """
     unknown = sorted(set(profiles) - set(products.PROFILES)) + sorted(set(methods) - set(rounds.METHODS))
     if unknown or not len(profiles) or not len(methods):
-        raise ValueError(f"profiles must be among {products.PROFILES} and methods among {rounds.METHODS}; "
-                         f"got {unknown}")
+        raise InvalidParameterError(f"profiles must be among {products.PROFILES} and methods among {rounds.METHODS}; "
+                                    f"got {unknown}")
     grid = {"profile": list(profiles), "dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
             "epsilon": [float(e) for e in epsilons]}
     estimators = {method: _sweep_estimator(method, metric, delta, beta) for method in methods}
@@ -160,7 +170,7 @@ def fit_rate_constant(dimension: int, n_values, epsilon: float, errors, noise_po
     0.3
     """
     if errors.shape != n_values.shape:
-        raise ValueError(f"errors must have one value per n; got shapes {errors.shape} and {n_values.shape}")
+        raise InvalidParameterError(f"errors must have one value per n; got shapes {errors.shape} and {n_values.shape}")
     keep = errors < 0.8
     if not keep.any():
         return math.nan
@@ -229,7 +239,7 @@ def _one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float,
     return OneRun(profile, dimension, n, epsilon, delta, seed, truth, trace, distances)
 
 
-@validated(profile=_PROFILE, dimension=_DIMENSION, n=_N, epsilon=EPSILON, delta=DELTA, seed=_SEED)
+@validated(profile=_PROFILE, dimension=_DIMENSION, n=_N, epsilon=EPSILON, delta=DELTA, seed=SEED)
 def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0) -> OneRun:
     r"""One dataset of ``n`` rows from the profile's :math:`\bigotimes_j\mathrm{Ber}(p_j)` (fast mode) and every
     estimator on it (:func:`dpcore.estimators.partition_rounds.simulate_estimators`, stream ``seed``), with each
@@ -252,7 +262,7 @@ def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float =
 _ONE_RUN = InstanceOf(OneRun, "a dpcore.lessons.partition_rounds.OneRun")
 
 
-@validated(profile=_PROFILE, dimension=_DIMENSION, n=_N, epsilon=EPSILON, delta=DELTA, seed=_SEED)
+@validated(profile=_PROFILE, dimension=_DIMENSION, n=_N, epsilon=EPSILON, delta=DELTA, seed=SEED)
 def one_run_caption(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0) -> str:
     """:func:`run_caption` of :func:`one_run` at these settings."""
     return run_caption(one_run(profile, dimension, n, epsilon, delta, seed))
@@ -329,7 +339,7 @@ def _by_delta_use(run, delta: float, **params) -> SweepResult:
     return join_methods([pure, approximate], rounds.METHODS)
 
 
-@validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=_TRIALS, seed=_SEED,
+@validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=TRIALS, seed=SEED,
            metric=Choice(rounds.METRICS))
 def sweep_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv", *,
                run=compute) -> SweepResult:
@@ -340,7 +350,7 @@ def sweep_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
                          profiles=[profile], trials=trials, seed=seed, metric=metric)
 
 
-@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
+@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def sweep_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, *,
                        run=compute) -> SweepResult:
     """:func:`error_sweep` of TV over n × d (:data:`N_GRID` × :data:`DIMENSIONS`) at one profile and ε: the
@@ -349,7 +359,7 @@ def sweep_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
                          profiles=[profile], trials=trials, seed=seed)
 
 
-@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
+@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int, *,
                      run=compute) -> SweepResult:
     """:func:`error_sweep` of TV over n × every profile of :data:`PROFILES` at one dimension and ε."""
@@ -424,7 +434,7 @@ def sample_complexity(result: SweepResult, epsilon: float) -> Complexity:
     return Complexity(dimensions, needed, exponents)
 
 
-@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
+@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def complexity_table(profile: str, epsilon: float, delta: float, trials: int, seed: int, *,
                      run=compute) -> list[dict]:
     """The page's table of :func:`sample_complexity` on :func:`sweep_vs_dimension`: one row per method (by label),
@@ -446,7 +456,7 @@ def _exponent_text(exponent: float) -> str:
     return f"{exponent:.2f}" if np.isfinite(exponent) else "not measured"
 
 
-@validated(profile=_PROFILE, n=_N, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED)
+@validated(profile=_PROFILE, n=_N, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, seed: int, *,
               run=compute) -> list[str]:
     """What to notice, from the "vs d" sweep at ``epsilon`` (:func:`sweep_vs_dimension`) at the grid n nearest

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.validation import Array, Real, validated
+from ..core.validation import Array, InvalidParameterError, Real, validated
 
 __all__ = ["Question", "bucket"]
 
@@ -43,7 +43,7 @@ class Question:
 
     def __post_init__(self) -> None:
         if not 0 <= self.answer < len(self.choices):
-            raise ValueError(f"answer must index one of the {len(self.choices)} choices; got {self.answer}")
+            raise InvalidParameterError(f"answer must index one of the {len(self.choices)} choices; got {self.answer}")
 
     def feedback(self, guess: int | None) -> str:
         """The reveal: whether ``guess`` (an index, or None for no guess) was right, the answer and why."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
+from ..core.validation import EPSILON, SEED, Array, Choice, InstanceOf, Integer, InvalidParameterError, Real, validated
 from ..estimators.selection import (
     GaussianFamily,
     gaussian_grid,
@@ -45,9 +45,6 @@ __all__ = ["PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED
 
 _ALPHA = Real(0, 0.25, low_open=True)
 _RESULT = InstanceOf(SweepResult, "a dpcore.experiments.SweepResult")
-_SEED = Integer(low=0)
-
-# Method ids (labels and colours: dpcore.lessons.methods, dpcore.viz.style).
 PRIVATE = "private_selection"
 TOURNAMENT = "scheffe_tournament"
 MINIMUM_DISTANCE = "minimum_distance"
@@ -138,7 +135,7 @@ def _selection_estimator(method: str, alpha: float, truth):
 
 
 @validated(n_values=Array(ndim=(1,), low=2, min_size=1), ks=Array(ndim=(1,), low=21, high=2001, min_size=1),
-           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=_SEED,
+           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=SEED,
            alpha=_ALPHA, truth_mean=Real(low=-0.5, high=0.5))
 def selection_sweep(n_values, ks, epsilons, trials: int, seed: int, alpha: float = 0.05,
                     truth_mean: float = 0.33) -> SweepResult:
@@ -177,7 +174,7 @@ def _user_estimator(method: str, alpha: float, truth, hypotheses: int):
 
 
 @validated(user_counts=Array(ndim=(1,), low=2, min_size=1), per_user=Array(ndim=(1,), low=1, min_size=1),
-           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=_SEED,
+           epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=Integer(low=1), seed=SEED,
            alpha=_ALPHA, hypotheses=Integer(low=21, high=401), truth_mean=Real(low=-0.5, high=0.5))
 def user_level_sweep(user_counts, per_user, epsilons, trials: int, seed: int, alpha: float = 0.05,
                      hypotheses: int = 41, truth_mean: float = 0.33) -> SweepResult:
@@ -200,7 +197,7 @@ def user_level_sweep(user_counts, per_user, epsilons, trials: int, seed: int, al
                   USER_METHODS, grid, trials, seed)
 
 
-@validated(trials=Integer(low=1), seed=_SEED)
+@validated(trials=Integer(low=1), seed=SEED)
 def item_sweep(trials: int, seed: int, run=compute) -> SweepResult:
     """:func:`selection_sweep` over the page's grids (:data:`N_GRID` × :data:`K_GRID` × :data:`EPSILON_FRAMES`),
     through ``run`` (the app passes its cached runner; default: compute now)."""
@@ -208,7 +205,7 @@ def item_sweep(trials: int, seed: int, run=compute) -> SweepResult:
                seed=seed, alpha=ALPHA, truth_mean=TRUTH[0])
 
 
-@validated(seed=_SEED)
+@validated(seed=SEED)
 def user_sweep(seed: int, run=compute) -> SweepResult:
     """:func:`user_level_sweep` over the page's grids (:data:`USER_N` × :data:`PER_USER` × :data:`USER_EPSILONS`,
     :data:`USER_TRIALS` datasets per point, :data:`USER_HYPOTHESES` hypotheses), through ``run``."""
@@ -254,7 +251,7 @@ _K = Integer(low=2, high=2001)
 _N = Integer(low=2, high=1_000_000)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED)
 @functools.lru_cache(maxsize=16)
 def one_run(k: int, n: int, epsilon: float, seed: int) -> OneRun:
     r"""One seeded run (cached: the caption, three figures and the takeaways read the same run): data
@@ -290,7 +287,7 @@ class Contest:
     shaded: list[tuple[float, float]]
 
 
-@validated(a=Choice(MEANS), b=Choice(MEANS), k=_K, n=_N, epsilon=EPSILON, seed=_SEED)
+@validated(a=Choice(MEANS), b=Choice(MEANS), k=_K, n=_N, epsilon=EPSILON, seed=SEED)
 def contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int) -> Contest:
     r"""The contest :math:`\mathcal N(a, 1)` vs :math:`\mathcal N(b, 1)` on the data of :func:`one_run`: for equal
     variances W is the half-line beyond the midpoint, :math:`p_1 = \Phi(D/2)`, :math:`p_2 = \Phi(-D/2)`,
@@ -301,7 +298,8 @@ def contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int) -> Co
     (0.599, 0.401, [(-inf, 0.55)])
     """
     if a == b:
-        raise ValueError("a and b must be two different hypotheses (pick two different means for the contest)")
+        raise InvalidParameterError("a and b must be two different hypotheses (pick two different means for the "
+                                    "contest)")
     x = one_run(k, n, epsilon, seed).data
     pair = GaussianFamily(np.array([a, b]), np.ones(2))
     p1, p2 = pair.probabilities()
@@ -315,7 +313,7 @@ def contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int) -> Co
                    density(b), shaded)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED)
 def run_caption(k: int, n: int, epsilon: float, seed: int) -> str:
     """The caption under the page's formulas: the data, the hypotheses, OPT and what this run selected."""
     run = one_run(k, n, epsilon, seed)
@@ -336,7 +334,7 @@ class PlaneRun:
     selected: tuple[float, float]
 
 
-@validated(epsilon=EPSILON, seed=_SEED)
+@validated(epsilon=EPSILON, seed=SEED)
 @functools.lru_cache(maxsize=16)
 def plane_run(epsilon: float, seed: int) -> PlaneRun:
     r"""(Cached: two figures read it.) :data:`PLANE_N` Student-t(3) points around :data:`PLANE_MEAN` (first stream
@@ -399,7 +397,7 @@ def users_needed(result: SweepResult, method: str, epsilon: float) -> np.ndarray
                      for m in PER_USER])
 
 
-@validated(trials=Integer(low=1), seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+@validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
 def price_of_k(trials: int, seed: int, epsilon: float, run=compute) -> dict[str, np.ndarray]:
     """The price of k at ``epsilon``: ``"k"`` (:data:`K_GRID`), ``"needed"`` (:func:`needed_by_k` for the private
     selection) and ``"theory"`` (:func:`privacy_term`)."""
@@ -408,7 +406,7 @@ def price_of_k(trials: int, seed: int, epsilon: float, run=compute) -> dict[str,
     return {"k": k, "needed": needed, "theory": privacy_term(k, epsilon)}
 
 
-@validated(trials=Integer(low=1), seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+@validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
 def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float, float]:
     r"""How the private selection's sample cost grows with k at ``epsilon``: (extra samples per unit of
     :math:`\ln k`, extra samples per doubling of k), from the least-squares line of n needed on :math:`\ln k` over
@@ -423,7 +421,7 @@ def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float
     return slope, slope * math.log(2.0)
 
 
-@validated(seed=_SEED, epsilon=Choice(USER_EPSILONS))
+@validated(seed=SEED, epsilon=Choice(USER_EPSILONS))
 def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
     r"""Users needed vs m at ``epsilon``: ``"m"`` (:data:`PER_USER`), ``"needed"`` ({method id: :func:`users_needed`})
     and ``"theory"``: seed 002's shape (:func:`~dpcore.estimators.selection.users_needed_theory`, α = TV/5) times
@@ -441,8 +439,8 @@ def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
 
 # --------------------------------------------------------------------------------------- takeaways
 
-@validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=_SEED,
-           monte_carlo_seed=_SEED)
+@validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=SEED,
+           monte_carlo_seed=SEED)
 def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=compute,
               monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice: this run's three choices, the private selection's extra samples per unit of ln k
@@ -473,7 +471,7 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
     ]
 
 
-@validated(trials=Integer(low=1), seed=_SEED, epsilon=Choice(EPSILON_FRAMES))
+@validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
 def price_question(trials: int, seed: int, epsilon: float, run=compute) -> Question:
     r"""Predict, then reveal (before "the price of k"): by how much the samples the private selection needs grow from
     the fewest to the most hypotheses of :data:`K_GRID`; the answer is the ratio of the Monte Carlo curve

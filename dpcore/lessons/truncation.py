@@ -20,8 +20,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import mechanisms, theory
-from ..core.validation import DELTA as _DELTA
-from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, Real, validated
+from ..core import validation
+from ..core.validation import (
+    EPSILON,
+    POSITIVE,
+    SEED,
+    Array,
+    Choice,
+    InstanceOf,
+    Integer,
+    InvalidParameterError,
+    Real,
+    validated,
+)
 from ..distributions import heavy_tailed as distributions
 from ..estimators.heavy_tailed_mean import clipped_laplace_mean, private_mean_1d
 from ..estimators.truncated_mle import (
@@ -66,11 +77,9 @@ BIAS_CORRECTION_METHODS = {
     "truncated_mle_dpgd": truncated_dpgd_mean,
 }
 
-_POSITIVE = Real(low=0, low_open=True)
 _MOMENT = Choice(MOMENTS)
 _FAMILY = Choice(FAMILIES)
 _TRIALS = Integer(low=2, high=100_000)
-_SEED = Integer(low=0)
 _N = Integer(low=10)
 
 
@@ -154,7 +163,7 @@ class OneRun:
     title: str
 
 
-_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=_N, radius=_POSITIVE, epsilon=EPSILON, seed=_SEED)
+_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=_N, radius=POSITIVE, epsilon=EPSILON, seed=SEED)
 
 
 @validated(**_ONE_RUN)
@@ -223,7 +232,7 @@ def window_caption(family: str, moment: str, n: int, radius: float, epsilon: flo
 # --------------------------------------------------------------------------------------- error vs n
 @validated(family=_FAMILY,
            moments=Array(ndim=(1,), low=1, low_open=True, finite=False), n_values=Array(ndim=(1,), low=10),
-           epsilon=EPSILON, budget=Integer(low=1000), seed=_SEED, mean_range=_POSITIVE)
+           epsilon=EPSILON, budget=Integer(low=1000), seed=SEED, mean_range=POSITIVE)
 def error_sweep(family: str, moments, n_values, epsilon: float, budget: int, seed: int,
                 mean_range: float = 1000.0) -> SweepResult:
     r"""|error| of the private means of heavy-tailed data over moment order k × n.
@@ -249,7 +258,7 @@ def error_sweep(family: str, moments, n_values, epsilon: float, budget: int, see
     ('non_private', 'ksu20', 'naive_window', 'private_part')
     """
     if np.any(np.isnan(moments)):
-        raise ValueError(f"moments must be real numbers > 1 or inf; got {moments.tolist()}")
+        raise InvalidParameterError(f"moments must be real numbers > 1 or inf; got {moments.tolist()}")
 
     def sample(params: dict, count: int, rng: np.random.Generator) -> np.ndarray:
         return _sweep_law(family, params["moment_k"]).sample((count, params["n"]), rng)
@@ -274,7 +283,7 @@ def error_sweep(family: str, moments, n_values, epsilon: float, budget: int, see
                      trials=trials_for_budget(budget, max_trials=1000, min_trials=20), seed=seed)
 
 
-_SWEEP = dict(family=_FAMILY, epsilon=EPSILON, trials=_TRIALS, seed=_SEED)
+_SWEEP = dict(family=_FAMILY, epsilon=EPSILON, trials=_TRIALS, seed=SEED)
 
 
 @validated(**_SWEEP)
@@ -336,8 +345,9 @@ def slope_note(family: str, epsilon: float, trials: int, seed: int, moment: str,
 
 
 # --------------------------------------------------------------------------------------- bias correction
-@validated(n_values=Array(ndim=(1,), low=10), epsilons=Array(ndim=(1,), low=0, low_open=True), delta=_DELTA,
-           true_mean=Real(), warm_start=Real(), survival_radius=_POSITIVE, trials=_TRIALS, seed=_SEED)
+@validated(n_values=Array(ndim=(1,), low=10), epsilons=Array(ndim=(1,), low=0, low_open=True),
+           delta=validation.DELTA,
+           true_mean=Real(), warm_start=Real(), survival_radius=POSITIVE, trials=_TRIALS, seed=SEED)
 def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, warm_start: float,
                           survival_radius: float, trials: int, seed: int) -> SweepResult:
     r"""|error| of the naive truncated mean and both bias-corrected estimators, over n × ε (1-D Gaussian).
@@ -372,7 +382,7 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
                      piece=lambda params: max(1, BIAS_PIECE_DRAWS // params["n"]))
 
 
-@validated(trials=_TRIALS, seed=_SEED)
+@validated(trials=_TRIALS, seed=SEED)
 def bias_correction(trials: int, seed: int, *, run=compute) -> SweepResult:
     """The page's :func:`bias_correction_sweep`: :data:`BIAS_N_GRID` × :data:`BIAS_EPSILONS` on the 1-D instance
     (:data:`TRUE_MEAN`, :data:`WARM_START`, :data:`SURVIVAL_RADIUS`, :data:`DELTA`), run through ``run``."""
@@ -429,7 +439,7 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
             "error is 1/√n for every k.")
 
 
-@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=_SEED)
+@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
 def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
               run=compute, monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against KSU20 at the smallest and largest n,

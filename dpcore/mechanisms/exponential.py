@@ -10,9 +10,7 @@ import numpy as np
 from scipy import special
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import SENSITIVITY as _SENSITIVITY
-from ..core.validation import Array, Choice, Integer, Seed, validated
+from ..core.validation import EPSILON, SENSITIVITY, Array, Choice, Integer, InvalidParameterError, Seed, validated
 
 __all__ = ["exponential_probabilities", "exponential", "report_noisy_max", "permute_and_flip"]
 
@@ -40,7 +38,7 @@ def _noisy_argmax(values: np.ndarray, noise) -> np.ndarray:
 
 
 
-@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY)
+@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=EPSILON, sensitivity=SENSITIVITY)
 def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False) -> np.ndarray:
     r"""Selection probabilities of the exponential mechanism (McSherry & Talwar 2007).
 
@@ -68,7 +66,7 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
 
 
 
-@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(),
+@validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=EPSILON, sensitivity=SENSITIVITY, rng=Seed(),
            size=Integer(low=1), method=Choice(("inverse_cdf", "gumbel")))
 def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False, rng: RngLike = None,
                 size: int | None = None, method: str = "inverse_cdf") -> int | np.ndarray:
@@ -103,7 +101,7 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
     [0.09, 0.24, 0.66]
     """
     if scores.ndim == 2 and size is not None:
-        raise ValueError(f"size must be None when scores has one row per dataset; got size={size}")
+        raise InvalidParameterError(f"size must be None when scores has one row per dataset; got size={size}")
     generator = as_generator(rng)
     count = 1 if size is None else size
     logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
@@ -122,7 +120,7 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
 
 
 
-@validated(scores=_SCORES, epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(), size=Integer(low=1))
+@validated(scores=_SCORES, epsilon=EPSILON, sensitivity=SENSITIVITY, rng=Seed(), size=Integer(low=1))
 def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False,
                      rng: RngLike = None, size: int | None = None) -> int | np.ndarray:
     r"""Report noisy max: :math:`\arg\max_h\, u_h + \mathrm{Lap}(b)`, releasing only the index.
@@ -147,7 +145,7 @@ def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic
     return int(choice[0]) if size is None else choice
 
 
-@validated(scores=Array(ndim=(1,), min_size=1), epsilon=_EPSILON, sensitivity=_SENSITIVITY, rng=Seed(),
+@validated(scores=Array(ndim=(1,), min_size=1), epsilon=EPSILON, sensitivity=SENSITIVITY, rng=Seed(),
            size=Integer(low=1))
 def permute_and_flip(scores, epsilon: float, sensitivity: float = 1.0, rng: RngLike = None,
                      size: int | None = None) -> int | np.ndarray:

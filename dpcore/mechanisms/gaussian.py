@@ -12,15 +12,23 @@ import numpy as np
 
 from .. import accounting
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import DELTA as _DELTA
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import SENSITIVITY as _SENSITIVITY
-from ..core.validation import Array, Choice, Real, Seed, float_if_scalar, validated
+from ..core.validation import (
+    DELTA,
+    EPSILON,
+    SENSITIVITY,
+    Array,
+    Choice,
+    InvalidParameterError,
+    Real,
+    Seed,
+    float_if_scalar,
+    validated,
+)
 
 __all__ = ["gaussian_sigma", "gaussian", "zcdp_gaussian"]
 
 
-@validated(l2_sensitivity=_SENSITIVITY, epsilon=_EPSILON, delta=_DELTA, calibration=Choice(("analytic", "classical")))
+@validated(l2_sensitivity=SENSITIVITY, epsilon=EPSILON, delta=DELTA, calibration=Choice(("analytic", "classical")))
 def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibration: str = "analytic") -> float:
     r"""Noise standard deviation that makes the Gaussian mechanism :math:`(\varepsilon, \delta)`-DP.
 
@@ -39,14 +47,14 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibrat
     """
     if calibration == "classical":
         if epsilon > 1.0:
-            raise ValueError(f"epsilon must be a real number in (0, 1] for calibration='classical' "
-                             f"(Dwork-Roth Thm A.1); got {epsilon!r}. Use calibration='analytic'.")
+            raise InvalidParameterError(f"epsilon must be a real number in (0, 1] for calibration='classical' "
+                                        f"(Dwork-Roth Thm A.1); got {epsilon!r}. Use calibration='analytic'.")
         return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
     return l2_sensitivity / accounting.gaussian_mu(epsilon, delta)
 
 
 
-@validated(value=Array(min_size=0), l2_sensitivity=_SENSITIVITY, epsilon=_EPSILON, delta=_DELTA, rng=Seed(),
+@validated(value=Array(min_size=0), l2_sensitivity=SENSITIVITY, epsilon=EPSILON, delta=DELTA, rng=Seed(),
            calibration=Choice(("analytic", "classical")))
 def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: RngLike = None,
              calibration: str = "analytic") -> float | np.ndarray:

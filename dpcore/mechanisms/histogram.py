@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import Array, Seed, validated
+from ..core.validation import EPSILON, Array, InvalidParameterError, Seed, validated
 
 __all__ = ["laplace_histogram"]
 
 
-@validated(data=Array(ndim=(1, 2), min_size=1), edges=Array(ndim=(1,), min_size=2), epsilon=_EPSILON, rng=Seed())
+@validated(data=Array(ndim=(1, 2), min_size=1), edges=Array(ndim=(1,), min_size=2), epsilon=EPSILON, rng=Seed())
 def laplace_histogram(data, edges, epsilon: float, rng: RngLike = None) -> np.ndarray:
     r"""Pure-DP histogram: exact bin counts plus independent :math:`\mathrm{Lap}(2/\varepsilon)` noise per bin.
 
@@ -41,7 +40,7 @@ def laplace_histogram(data, edges, epsilon: float, rng: RngLike = None) -> np.nd
     [2.0, 1.0]
     """
     if np.any(np.diff(edges) <= 0):
-        raise ValueError(f"edges must be strictly increasing; got {edges!r}")
+        raise InvalidParameterError(f"edges must be strictly increasing; got {edges!r}")
     generator = as_generator(rng)
     rows = np.atleast_2d(data)
     bins = edges.size - 1

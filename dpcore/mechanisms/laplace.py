@@ -9,13 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import Array, Seed, float_if_scalar, validated
+from ..core.validation import EPSILON, Array, Seed, float_if_scalar, validated
 
 __all__ = ["laplace"]
 
 
-@validated(value=Array(min_size=0), sensitivity=Array(low=0, low_open=True), epsilon=_EPSILON, rng=Seed())
+@validated(value=Array(min_size=0), sensitivity=Array(low=0, low_open=True), epsilon=EPSILON, rng=Seed())
 def laplace(value, sensitivity, epsilon: float, rng: RngLike = None) -> float | np.ndarray:
     r"""The Laplace mechanism: ``value + Lap(sensitivity / epsilon)`` in every coordinate.
 

@@ -6,8 +6,7 @@ import numpy as np
 from scipy import special
 
 from ..core.randomness import RngLike, as_generator
-from ..core.validation import EPSILON as _EPSILON
-from ..core.validation import Array, Real, Seed, validated
+from ..core.validation import EPSILON, Array, InvalidParameterError, Real, Seed, validated
 
 __all__ = ["private_quantile", "quantile_density"]
 
@@ -15,7 +14,7 @@ __all__ = ["private_quantile", "quantile_density"]
 def _quantile_intervals(x: np.ndarray, q: float, epsilon: float, lower: float, upper: float):
     """Edges (..., n+2), rank scores (n+1,) and interval log-weights (..., n+1) of the E2 sampler."""
     if not upper > lower:
-        raise ValueError(f"upper must be greater than lower={lower:g}; got {upper!r}")
+        raise InvalidParameterError(f"upper must be greater than lower={lower:g}; got {upper!r}")
     ordered = np.sort(np.clip(x, lower, upper), axis=-1)
     n = ordered.shape[-1]
     ends = np.ones(ordered.shape[:-1] + (1,))
@@ -27,7 +26,7 @@ def _quantile_intervals(x: np.ndarray, q: float, epsilon: float, lower: float, u
 
 
 
-_QUANTILE = dict(q=Real(0, 1), epsilon=_EPSILON, lower=Real(), upper=Real())
+_QUANTILE = dict(q=Real(0, 1), epsilon=EPSILON, lower=Real(), upper=Real())
 
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.validation import Array, Choice, InstanceOf, check_same_length, validated
+from ..core.validation import Array, Choice, InstanceOf, InvalidParameterError, check_same_length, validated
 from ..experiments import SweepResult
 from ..lessons.methods import LABELS
 from .plotly_dict import figure
@@ -41,16 +41,16 @@ __all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "line_fig
 def _checked_arrays(label: str, x: Any, y: Any, lower: Any, upper: Any) -> dict[str, np.ndarray]:
     """A series' arrays as float numpy arrays, or ``ValueError`` naming the series and the field."""
     if (lower is None) != (upper is None):
-        raise ValueError(f"{label}: give both lower and upper (a band) or neither")
+        raise InvalidParameterError(f"{label}: give both lower and upper (a band) or neither")
     arrays = {"x": _COORDINATE.check(f"{label} x", x)}
     for field, value in dict(y=y, lower=lower, upper=upper).items():
         if value is not None:
             arrays[field] = _VALUES.check(f"{label} {field}", value)
             if np.any(np.isinf(arrays[field])):
-                raise ValueError(f"{label} {field} must not contain ±inf (use NaN for a gap)")
+                raise InvalidParameterError(f"{label} {field} must not contain ±inf (use NaN for a gap)")
     check_same_length([f"{label} {field}" for field in arrays], list(arrays.values()))
     if lower is not None and np.any(arrays["lower"] > arrays["upper"]):
-        raise ValueError(f"{label}: the band's lower edge exceeds its upper edge")
+        raise InvalidParameterError(f"{label}: the band's lower edge exceeds its upper edge")
     return arrays
 
 
@@ -134,7 +134,7 @@ class FrameData:
         object.__setattr__(self, "series", _ItemsOf(Series).check(f"frame {self.label!r} series", self.series))
         names = [s.name for s in self.series]
         if len(set(names)) < len(names):
-            raise ValueError(f"frame {self.label!r} has duplicate series names {names}")
+            raise InvalidParameterError(f"frame {self.label!r} has duplicate series names {names}")
 
     def _layout_key(self) -> list[tuple[str, str, bool]]:
         """(name, kind, has band) of each series: what must agree across frames."""
@@ -186,12 +186,12 @@ def _check_same_layout(frames: Sequence[FrameData]) -> None:
     first = frames[0]
     labels = [f.label for f in frames]
     if len(set(labels)) < len(labels):
-        raise ValueError(f"frame labels must be unique; got {labels}")
+        raise InvalidParameterError(f"frame labels must be unique; got {labels}")
     for frame in frames[1:]:
         if frame._layout_key() != first._layout_key():
-            raise ValueError(f"every frame must have the same series (name, kind, band) in the same order; "
-                             f"frame {frame.label!r} has {frame._layout_key()} but frame {first.label!r} "
-                             f"has {first._layout_key()}")
+            raise InvalidParameterError(f"every frame must have the same series (name, kind, band) in the same order; "
+                                        f"frame {frame.label!r} has {frame._layout_key()} but frame {first.label!r} "
+                                        f"has {first._layout_key()}")
 
 
 #: A log axis shows at most this many decades below its largest value; smaller values leave the chart.
@@ -208,12 +208,12 @@ def _fixed_range(frames: Sequence[FrameData], axis: str, log: bool) -> list[floa
         for series in frame.series:
             for array in series._plotted(axis):
                 if log and np.any(array <= 0):
-                    raise ValueError(f"log_{axis} needs positive {axis} values; series {series.name!r} in "
-                                     f"frame {frame.label!r} has {axis} <= 0")
+                    raise InvalidParameterError(f"log_{axis} needs positive {axis} values; series {series.name!r} in "
+                                                f"frame {frame.label!r} has {axis} <= 0")
                 values.append(array[np.isfinite(array)])
     finite = np.concatenate(values)
     if finite.size == 0:
-        raise ValueError(f"no finite {axis} values to plot")
+        raise InvalidParameterError(f"no finite {axis} values to plot")
     if log:
         finite = np.log10(finite)
     low, high = float(finite.min()), float(finite.max())
@@ -365,7 +365,7 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
     _check_same_layout(frames)
     labels = [f.label for f in frames]
     if start is not None and start not in labels:
-        raise ValueError(f"start must be one of the frame labels {labels}; got {start!r}")
+        raise InvalidParameterError(f"start must be one of the frame labels {labels}; got {start!r}")
     return _figure(frames, x_title, y_title, title, log_x, log_y, presentation, frame_title,
                    labels.index(start) if start is not None else 0, layout)
 

@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.basedatatypes import BasePlotlyType
 
-from ..core.validation import InstanceOf, validated
+from ..core.validation import InstanceOf, InvalidParameterError, validated
 from .style import _ItemsOf
 
 __all__ = ["dictionaries", "figure", "plotly_dict"]
@@ -37,7 +37,6 @@ _TRACES = _ItemsOf(dict)
 _LAYOUT = InstanceOf(dict, "a dict of layout properties")
 
 
-@validated()
 @contextlib.contextmanager
 def dictionaries() -> Iterator[None]:
     """Within this block (this thread or task only), the builders of :mod:`dpcore.viz` return Plotly's dictionary of
@@ -86,7 +85,7 @@ def plotly_dict(data: Sequence[dict], layout: dict, frames: Sequence[dict] | Non
         typed-array dicts, so the result shares nothing mutable with the arguments.
     """
     if "template" not in layout:
-        raise ValueError("layout must set its template (Plotly would add its default one)")
+        raise InvalidParameterError("layout must set its template (Plotly would add its default one)")
     spec = {"data": _plain(data), "layout": _plain(layout)}
     if frames:
         spec["frames"] = _plain(frames)

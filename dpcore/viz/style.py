@@ -12,7 +12,7 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, validated
+from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
 
 __all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
@@ -87,7 +87,7 @@ class _Text(Constraint):
 
     def check(self, name: str, value: Any) -> str:
         if not isinstance(value, str):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         if self.nonempty and not value:
             self.fail(name, value)
         return value
@@ -107,7 +107,7 @@ class _ItemsOf(Constraint):
 
     def check(self, name: str, value: Any) -> tuple:
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, self.kind) for v in value):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         if not value:
             self.fail(name, value)
         return tuple(value)
@@ -143,7 +143,7 @@ class _FigureOrDict(Constraint):
     def check(self, name: str, value: Any) -> Any:
         if not (isinstance(value, go.Figure) or isinstance(value, dict) and isinstance(value.get("data"), list)
                 and isinstance(value.get("layout"), dict)):
-            self.fail(name, value, TypeError)
+            self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
@@ -256,7 +256,7 @@ def colorscale(name: str) -> list[list]:
     try:
         return [list(pair) for pair in _colorscale(name)]
     except ValueError:
-        raise ValueError(f"name must be one of Plotly's colour scales; got {name!r}") from None
+        raise InvalidParameterError(f"name must be one of Plotly's colour scales; got {name!r}") from None
 
 
 def _words(text: str) -> list[str]:

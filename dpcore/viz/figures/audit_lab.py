@@ -8,7 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, Choice, Integer, Real, validated
+from ...core.validation import EPSILON, SEED, Choice, Integer, Real, validated
 from ...lessons import audit_lab as lesson
 from ..animation import FrameData, Series, animated_sweep, line_figure
 from ..style import _FLAG, METHOD_COLORS, OKABE_ITO
@@ -19,7 +19,6 @@ _MECHANISM = Choice(tuple(lesson.MECHANISMS))
 _LETTER = Choice(("A", "B"))
 _DRAWS = Integer(low=100, high=2_000_000)
 _CONFIDENCE = Real(0.5, 1, high_open=True)
-_SEED = Integer(low=0)
 ON_X, ON_NEIGHBOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
 
 
@@ -30,7 +29,7 @@ def _bins(events) -> np.ndarray:
     return np.linspace(events[0], events[-1], 61)
 
 
-@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=_SEED,
+@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
            presentation=_FLAG)
 def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
                      start: str | None = None, presentation: bool = False) -> go.Figure:
@@ -62,7 +61,7 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
                           start=start or frames[-1].label)
 
 
-@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=_SEED,
+@validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
            presentation=_FLAG)
 def bound_vs_draws(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
                    presentation: bool = False) -> go.Figure:

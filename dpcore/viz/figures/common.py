@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import validated
+from ...core.validation import InvalidParameterError, validated
 from ..animation import _height
 from ..plotly_dict import figure
 from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template_dict
@@ -29,12 +29,13 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
     neighbours are left out, and the values stay in the hover and the figure's summary.
     """
     if colors is not None and len(colors) != len(bars):
-        raise ValueError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
+        raise InvalidParameterError(f"colors must give one colour per entry of bars ({len(bars)}); got {len(colors)}")
     data = []
     for index, (name, values) in enumerate(bars.items()):
         values = np.asarray(values, dtype=float)
         if values.shape != (len(categories),):
-            raise ValueError(f"bars[{name!r}] must have one value per category ({len(categories)}); got {values.shape}")
+            raise InvalidParameterError(f"bars[{name!r}] must have one value per category ({len(categories)}); got "
+                                        f"{values.shape}")
         data.append(dict(type="bar", x=list(categories), y=values, name=name, text=[f"{v:.3g}" for v in values],
                          textposition="outside", marker=dict(color=colors[index] if colors is not None else
                                                              REFERENCE_COLORS.get(name) or method_color(name))))

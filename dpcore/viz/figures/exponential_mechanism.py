@@ -13,7 +13,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, Array, Integer, validated
+from ...core.validation import EPSILON, SEED, Array, Integer, validated
 from ...experiments import compute
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
@@ -28,14 +28,13 @@ __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors"
 #: The two conventions of the election: legend name -> monotone (exp(εu/Δ)) or not (exp(εu/2Δ)), and their colours.
 CONVENTIONS = {"factor 2: exp(εu/2Δ)": False, "monotone: exp(εu/Δ)": True}
 _CONVENTION_COLORS = (OKABE_ITO["blue"], OKABE_ITO["orange"])
-_SEED = Integer(low=0)
 _TRIALS = Integer(low=1, high=10_000)
 _N = Integer(low=1)
 
 
 # --------------------------------------------------------------------------------------- the page
 
-@validated(epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def election_bars(epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """Seed 001's election at ``epsilon``: the vote shares, the exact probabilities under both conventions and the
     frequencies of :data:`~dpcore.lessons.exponential_mechanism.ELECTION_DRAWS` draws (factor 2), as grouped bars."""
@@ -64,7 +63,7 @@ def election_sweep(start: str | None = None, presentation: bool = False) -> go.F
                           presentation=presentation, start=start)
 
 
-@validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
 def user_level_errors(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                       run=compute) -> go.Figure:
     """|t̂ − θ*| of the clipped, group-privacy and one-example-per-user exponential mechanisms against m (mean and
@@ -82,7 +81,7 @@ def user_level_errors(trials: int, seed: int, start: str | None = None, presenta
                           log_y=False, presentation=presentation, start=start)
 
 
-@validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
 def selection_loss(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                    run=compute) -> go.Figure:
     """The score lost by three ε-DP selectors against the number of candidates k (mean, 10–90 %), with the exponential
@@ -105,7 +104,7 @@ def _steps(edges: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return np.repeat(edges, 2)[1:-1], np.repeat(values, 2)
 
 
-@validated(n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def median_score(n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The rank score −|i − n/2| of every released value, on the dataset of
     :func:`~dpcore.lessons.exponential_mechanism.median_run`."""
@@ -116,7 +115,7 @@ def median_score(n: int, epsilon: float, seed: int, presentation: bool = False) 
                        presentation=presentation)
 
 
-@validated(n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def median_density(n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The private median's exact sampling density on one dataset and the histogram of its draws
     (:func:`~dpcore.lessons.exponential_mechanism.median_run`)."""
@@ -130,7 +129,7 @@ def median_density(n: int, epsilon: float, seed: int, presentation: bool = False
         presentation=presentation)
 
 
-@validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
 def median_error(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                  run=compute) -> go.Figure:
     """|private median − median| and the sample median's error against n (median, 10–90 %) with their theory
@@ -144,7 +143,7 @@ def median_error(trials: int, seed: int, start: str | None = None, presentation:
                           frame_title="ε", title="The private median", presentation=presentation, start=start)
 
 
-@validated(seed=_SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=_FLAG)
 def sdp_disk(seed: int, presentation: bool = False) -> go.Figure:
     """Round 1 of :func:`~dpcore.lessons.exponential_mechanism.sum_of_squares`: the SDP score of every direction, the
     direction to the true mean and the sampled one."""
@@ -157,7 +156,7 @@ def sdp_disk(seed: int, presentation: bool = False) -> go.Figure:
                           title="SDP score of each direction y (|y| ≤ 1), round 1", presentation=presentation)
 
 
-@validated(seed=_SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=_FLAG)
 def sdp_path(seed: int, presentation: bool = False) -> go.Figure:
     """The bucket means and the path of :func:`~dpcore.lessons.exponential_mechanism.sum_of_squares` to the mean."""
     run = lesson.sum_of_squares(seed)

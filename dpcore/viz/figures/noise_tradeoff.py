@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import DELTA, EPSILON, Array, Choice, Integer, Real, validated
+from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Array, Choice, Integer, Real, validated
 from ...experiments import SweepResult, compute
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
@@ -28,10 +28,6 @@ COMPOSITION_CURVES = {"basic": ("basic (pure)", METHOD_COLORS["laplace"]),
                       "exact Gaussian": ("exact Gaussian", METHOD_COLORS["gaussian_analytic"])}
 
 _RUN = Callable[..., SweepResult]
-_SEED = Integer(low=0)
-_TRIALS = Integer(low=1, high=100_000)
-
-# --------------------------------------------------------------------------------------- one run
 
 
 _CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
@@ -93,7 +89,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     return figure(data, layout)
 
 
-@validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=_SEED, presentation=_FLAG)
+@validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=SEED, presentation=_FLAG)
 def clouds(n: int, epsilon: float, delta: float, seed: int, presentation: bool = False) -> go.Figure:
     """One run: :func:`dpcore.lessons.noise_tradeoff.release_cloud` drawn by :func:`release_clouds` (Laplace's
     diamond, the Gaussian's disc)."""
@@ -118,7 +114,7 @@ def _sweep_figure(result: SweepResult, *, x: str, frame: str, fixed: dict, theor
                           presentation=presentation, start=start)
 
 
-@validated(epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, dimension=Choice(lesson.DIMENSIONS),
+@validated(epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, dimension=Choice(lesson.DIMENSIONS),
            presentation=_FLAG)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: int = 64, presentation: bool = False,
                run: _RUN = compute) -> go.Figure:
@@ -132,7 +128,7 @@ def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: 
                          presentation=presentation, start=str(dimension))
 
 
-@validated(n=Integer(low=2), delta=DELTA, trials=_TRIALS, seed=_SEED, epsilon=EPSILON, presentation=_FLAG)
+@validated(n=Integer(low=2), delta=DELTA, trials=TRIALS, seed=SEED, epsilon=EPSILON, presentation=_FLAG)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: float = 1.0, presentation: bool = False,
                        run: _RUN = compute) -> go.Figure:
     """Error vs d at one n, one frame per ε of :data:`~dpcore.lessons.noise_tradeoff.EPSILON_FRAMES` (opening on the

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import DELTA, EPSILON, Array, Choice, Integer, validated
+from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Array, Choice, Integer, validated
 from ...experiments import SweepResult, compute
 from ...lessons import partition_rounds as lesson
 from ...lessons.methods import label
@@ -86,13 +86,11 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
 
 _PROFILE = Choice(lesson.PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
-_TRIALS = Integer(low=1)
-_SEED = Integer(low=0)
 _TV_TITLE = "TV distance d_TV(P, Q̂) (median)"
 _Y_TITLES = {"tv": _TV_TITLE, "kl": "KL(P ‖ Q̂) (median)"}
 
 
-@validated(profile=_PROFILE, dimension=_DIMENSION, n=Integer(low=3), epsilon=EPSILON, delta=DELTA, seed=_SEED,
+@validated(profile=_PROFILE, dimension=_DIMENSION, n=Integer(low=3), epsilon=EPSILON, delta=DELTA, seed=SEED,
            presentation=_FLAG)
 def rounds(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0,
            presentation: bool = False) -> go.Figure:
@@ -117,7 +115,7 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
     return series
 
 
-@validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=_TRIALS, seed=_SEED,
+@validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=TRIALS, seed=SEED,
            metric=Choice(("tv", "kl")), epsilon=Choice(lesson.EPSILONS), presentation=_FLAG)
 def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv",
                epsilon: float = 1.0, presentation: bool = False, run=compute) -> go.Figure:
@@ -134,7 +132,7 @@ def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
                           presentation=presentation, start=f"{epsilon:g}")
 
 
-@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, n=Integer(low=1),
+@validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, n=Integer(low=1),
            presentation=_FLAG)
 def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, n: int = 1_000_000,
                        presentation: bool = False, run=compute) -> go.Figure:
@@ -148,7 +146,7 @@ def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
                           start=f"{lesson.nearest_n(n):,}")
 
 
-@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=_TRIALS, seed=_SEED, profile=_PROFILE,
+@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, profile=_PROFILE,
            presentation=_FLAG)
 def error_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int,
                      profile: str = "log-uniform", presentation: bool = False, run=compute) -> go.Figure:

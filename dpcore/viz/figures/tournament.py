@@ -14,7 +14,17 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, Array, Choice, Integer, check_same_length, validated
+from ...core.validation import (
+    EPSILON,
+    SEED,
+    TRIALS,
+    Array,
+    Choice,
+    Integer,
+    InvalidParameterError,
+    check_same_length,
+    validated,
+)
 from ...experiments import compute
 from ...lessons import tournament as lesson
 from ...lessons.methods import label
@@ -92,7 +102,8 @@ def _translucent_yellow() -> str:
 def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", presentation: bool = False) -> go.Figure:
     """A tournament's k×k results as a heatmap: +1 (row beats column) blue, −1 (row loses) vermillion, 0 white."""
     if matrix.shape != (len(labels), len(labels)):
-        raise ValueError(f"matrix must be square with one row per label ({len(labels)}); got shape {matrix.shape}")
+        raise InvalidParameterError(f"matrix must be square with one row per label ({len(labels)}); got shape "
+                                    f"{matrix.shape}")
     scale = [[0.0, OKABE_ITO["vermillion"]], [0.5, "#FFFFFF"], [1.0, OKABE_ITO["blue"]]]
     heatmap = dict(type="heatmap", z=matrix, x=list(labels), y=list(labels), zmin=-1, zmax=1, colorscale=scale,
                    colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1], ticktext=["loses", "tie", "wins"]),
@@ -142,7 +153,8 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
     """Values on a 2-D grid of candidates (``values[i, j]`` at ``(xs[j], ys[i])``) as a heatmap, with marked points
     (name -> (x, y)), e.g. a tournament's scores over a cover with the true and the selected mean."""
     if values.shape != (ys.size, xs.size):
-        raise ValueError(f"values must have shape (len(ys), len(xs)) = ({ys.size}, {xs.size}); got {values.shape}")
+        raise InvalidParameterError(f"values must have shape (len(ys), len(xs)) = ({ys.size}, {xs.size}); got "
+                                    f"{values.shape}")
     symbols = ("x", "circle-open", "diamond-open")
     colors = (OKABE_ITO["vermillion"], OKABE_ITO["orange"], OKABE_ITO["reddish purple"])
     data = [dict(type="heatmap", x=xs, y=ys, z=values, colorscale=colorscale("Blues"),
@@ -164,13 +176,10 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
 
 _K = Integer(low=2, high=2001)
 _N = Integer(low=2, high=1_000_000)
-_SEED = Integer(low=0)
-_TRIALS = Integer(low=1)
-#: The guarantee overlay's legend: the theorem (TV ≤ 5α + OPT w.p. ≥ 1 − 2β) assumes OPT ≤ α.
 GUARANTEE_LABEL = "guarantee 5α(n) + OPT (when OPT ≤ α)"
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The contest N(a, 1) vs N(b, 1) of :func:`dpcore.lessons.tournament.contest`: the run's data, both densities and
     the Scheffé set, titled with p₁, p₂ and τ̂."""
@@ -182,7 +191,7 @@ def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, p
                           presentation=presentation)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def whole_tournament(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """Who beats whom: the win matrix of :func:`dpcore.lessons.tournament.one_run`, hypotheses labelled by mean."""
     run = lesson.one_run(k, n, epsilon, seed)
@@ -190,7 +199,7 @@ def whole_tournament(k: int, n: int, epsilon: float, seed: int, presentation: bo
                              title=f"Who beats whom: k = {k} hypotheses, n = {n:,}", presentation=presentation)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The private selection of :func:`dpcore.lessons.tournament.one_run`: scores and selection probabilities per
     hypothesis mean, with the truth and the selected mean marked."""
@@ -201,7 +210,7 @@ def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bo
                             title=f"Scores and selection probabilities, ε = {epsilon:g}", presentation=presentation)
 
 
-@validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=_SEED, presentation=_FLAG)
+@validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=SEED, presentation=_FLAG)
 def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """KSU20's tournament in the plane (:func:`dpcore.lessons.tournament.plane_run`): the ``shown`` values ("score" or
     "P(select)") over the cover, with the true and the selected mean."""
@@ -214,7 +223,7 @@ def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False)
                               presentation=presentation)
 
 
-@validated(trials=_TRIALS, seed=_SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=_FLAG)
+@validated(trials=TRIALS, seed=SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=_FLAG)
 def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Mean TV of the three selections vs n at ``epsilon``, one frame per k (opening on frame ``start``), with our
     guarantee 5α(n) + OPT, valid when OPT ≤ α (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
@@ -232,7 +241,7 @@ def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bo
                           start=start)
 
 
-@validated(trials=_TRIALS, seed=_SEED, presentation=_FLAG)
+@validated(trials=TRIALS, seed=SEED, presentation=_FLAG)
 def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Samples the private selection needs for mean TV ≤ 0.1 vs k, one frame per ε (opening on ``start``), with the
     privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`). Log x, linear y: growth like
@@ -251,7 +260,7 @@ def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, r
                           presentation=presentation, start=start)
 
 
-@validated(seed=_SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=_FLAG)
 def users_needed(seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Users each user-level selection needs for mean TV ≤ 0.1 vs m, one frame per ε (opening on ``start``), with
     Ghazi et al.'s (2023) shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
@@ -267,7 +276,7 @@ def users_needed(seed: int, start: str, presentation: bool = False, run=compute)
                           title="User-level selection: users needed vs m", presentation=presentation, start=start)
 
 
-@validated(seed=_SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=_FLAG)
+@validated(seed=SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=_FLAG)
 def user_tv(seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Mean TV of the user-level selections vs the number of users at ``epsilon``, one frame per m (opening on
     ``start``), from :func:`dpcore.lessons.tournament.user_sweep`."""

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, Array, Choice, Integer, Real, validated
+from ...core.validation import EPSILON, POSITIVE, Array, Choice, Integer, InvalidParameterError, Real, validated
 from ...experiments import compute
 from ...lessons import truncation
 from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
@@ -23,8 +23,7 @@ __all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "erro
 
 _FAMILY = Choice(truncation.FAMILIES)
 _MOMENT = Choice(truncation.MOMENTS)
-_POSITIVE = Real(low=0, low_open=True)
-_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=Integer(low=10), radius=_POSITIVE, epsilon=EPSILON,
+_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=Integer(low=10), radius=POSITIVE, epsilon=EPSILON,
                 seed=Integer(low=0), presentation=_FLAG)
 _SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presentation=_FLAG)
 
@@ -48,7 +47,7 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
         (dashed for the true mean).
     """
     if not low < high:
-        raise ValueError(f"low must be below high; got low={low!r}, high={high!r}")
+        raise InvalidParameterError(f"low must be below high; got low={low!r}, high={high!r}")
     lo, hi = np.quantile(sample, [0.005, 0.995])
     lo, hi = min(lo, low), max(hi, high)
     pad = 0.05 * (hi - lo)
