@@ -97,3 +97,26 @@ def test_only_viz_imports_plotly():
     importers = sorted(name for name, path in MODULES.items() if "plotly" in path.read_text().split("\n\n\n")[0]
                        and ("import plotly" in path.read_text() or "from plotly" in path.read_text()))
     assert all(name.startswith("dpcore.viz") for name in importers), importers
+
+
+FIRST_PARTY = ("dpcore", "ui", "registry", "app_pages", "deploy")
+APP_SIDE = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "ui").rglob("*.py"), *(ROOT / "app_pages").rglob("*.py"),
+                   *(ROOT / "deploy").rglob("*.py"), ROOT / "registry.py", ROOT / "app.py"])
+
+
+def private_imports(path: Path) -> list[str]:
+    """``module.name`` of every underscored name ``path`` imports from another first-party module (relative
+    imports count; ``__future__``-style dunders do not)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(FIRST_PARTY)):
+            found += [f"{'.' * node.level}{node.module or ''}.{alias.name}" for alias in node.names
+                      if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return found
+
+
+def test_an_underscore_means_private():
+    """No module imports another first-party module's underscored names: what is shared is public (and then
+    documented and validated), what is private stays in its module."""
+    offenders = {str(path.relative_to(ROOT)): names for path in APP_SIDE if (names := private_imports(path))}
+    assert offenders == {}

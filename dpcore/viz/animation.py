@@ -11,29 +11,17 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..core.validation import Array, Choice, InstanceOf, InvalidParameterError, check_same_length, validated
+from ..core.validation import Array, Choice, InstanceOf, Integer, InvalidParameterError, check_same_length, validated
 from ..experiments import SweepResult
 from ..lessons.methods import LABELS
+from .constraints import COORDINATE, FLAG, HEX_COLOR, NAME, SERIES_KIND, TITLE, VALUES, ItemsOf
 from .plotly_dict import figure
-from .style import (
-    _COORDINATE,
-    _FLAG,
-    _HEX_COLOR,
-    _KIND,
-    _NAME,
-    _TITLE,
-    _VALUES,
-    _font_size,
-    _ItemsOf,
-    figure_title,
-    method_color,
-    template_dict,
-    wrapped,
-)
+from .style import figure_title, font_size, method_color, template_dict, wrapped
 
 AXIS_TITLE_WIDTH = 22  # characters per line of a y-axis title: it must fit the plot's height on a phone
 
-__all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "line_figure", "sweep_frames", "theory_series"]
+__all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "figure_height", "line_figure", "sweep_frames",
+           "theory_series"]
 
 # --------------------------------------------------------------------------------------- data
 
@@ -42,10 +30,10 @@ def _checked_arrays(label: str, x: Any, y: Any, lower: Any, upper: Any) -> dict[
     """A series' arrays as float numpy arrays, or ``ValueError`` naming the series and the field."""
     if (lower is None) != (upper is None):
         raise InvalidParameterError(f"{label}: give both lower and upper (a band) or neither")
-    arrays = {"x": _COORDINATE.check(f"{label} x", x)}
+    arrays = {"x": COORDINATE.check(f"{label} x", x)}
     for field, value in dict(y=y, lower=lower, upper=upper).items():
         if value is not None:
-            arrays[field] = _VALUES.check(f"{label} {field}", value)
+            arrays[field] = VALUES.check(f"{label} {field}", value)
             if np.any(np.isinf(arrays[field])):
                 raise InvalidParameterError(f"{label} {field} must not contain ±inf (use NaN for a gap)")
     check_same_length([f"{label} {field}" for field in arrays], list(arrays.values()))
@@ -89,9 +77,9 @@ class Series:
     group: str | None = None
 
     def __post_init__(self) -> None:
-        label = f"series {_NAME.check('Series name', self.name)!r}"
-        _KIND.check(f"{label} kind", self.kind)
-        color = method_color(self.name) if self.color is None else _HEX_COLOR.check(f"{label} color", self.color)
+        label = f"series {NAME.check('Series name', self.name)!r}"
+        SERIES_KIND.check(f"{label} kind", self.kind)
+        color = method_color(self.name) if self.color is None else HEX_COLOR.check(f"{label} color", self.color)
         arrays = _checked_arrays(label, x=self.x, y=self.y, lower=self.lower, upper=self.upper)
         for field, value in (arrays | {"color": color}).items():
             object.__setattr__(self, field, value)
@@ -130,8 +118,8 @@ class FrameData:
     title: str = ""
 
     def __post_init__(self) -> None:
-        _NAME.check("FrameData label", self.label)
-        object.__setattr__(self, "series", _ItemsOf(Series).check(f"frame {self.label!r} series", self.series))
+        NAME.check("FrameData label", self.label)
+        object.__setattr__(self, "series", ItemsOf(Series).check(f"frame {self.label!r} series", self.series))
         names = [s.name for s in self.series]
         if len(set(names)) < len(names):
             raise InvalidParameterError(f"frame {self.label!r} has duplicate series names {names}")
@@ -251,7 +239,8 @@ FEW_LEGEND_ENTRIES = 4
 LEGEND_ENTRY_PX = 24
 
 
-def _height(presentation: bool, animated: bool, legend_entries: int = 0) -> int:
+@validated(presentation=FLAG, animated=FLAG, legend_entries=Integer(low=0))
+def figure_height(presentation: bool, animated: bool, legend_entries: int = 0) -> int:
     """Figure height in pixels: set on the figure itself (Streamlit ignores a template's height). An animated
     figure adds room for its buttons and slider; in presentation mode it still fits a 720 px projector with its
     Play button (680 px). A long legend adds :data:`LEGEND_ENTRY_PX` per entry beyond :data:`FEW_LEGEND_ENTRIES`: on
@@ -271,7 +260,7 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
     titled = any(f.title for f in frames)
     layout = dict(template=template_dict(presentation), title=figure_title(frames[shown].title or title),
                   uirevision="dplab",
-                  height=_height(presentation, animated=frame_title is not None,
+                  height=figure_height(presentation, animated=frame_title is not None,
                                  legend_entries=sum(series.group is None for series in frames[shown].series)),
                   xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y)) | (extra or {})
     if frame_title is None:
@@ -300,7 +289,7 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
     Play runs from the frame on screen: the frames from ``shown`` on, and once the slider has moved, from its frame
     (Plotly's ``fromcurrent``; a figure opened on a later frame than the first would otherwise restart at the
     first). A figure opened on its last frame plays them all from the first."""
-    size = _font_size(presentation)
+    size = font_size(presentation)
     below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
     button_row = round(2.6 * size)
     labels = [f.label for f in frames]
@@ -318,8 +307,8 @@ def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool,
     return dict(sliders=[slider], updatemenus=[buttons])
 
 
-@validated(frames=_ItemsOf(FrameData), x_title=_TITLE, y_title=_TITLE, frame_title=_TITLE, title=_TITLE,
-           log_x=_FLAG, log_y=_FLAG, presentation=_FLAG, layout=InstanceOf(dict, "a dict of layout properties"))
+@validated(frames=ItemsOf(FrameData), x_title=TITLE, y_title=TITLE, frame_title=TITLE, title=TITLE,
+           log_x=FLAG, log_y=FLAG, presentation=FLAG, layout=InstanceOf(dict, "a dict of layout properties"))
 def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, frame_title: str, title: str = "",
                    log_x: bool = True, log_y: bool = True, presentation: bool = False,
                    start: str | None = None, layout: dict | None = None) -> go.Figure:
@@ -370,8 +359,8 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
                    labels.index(start) if start is not None else 0, layout)
 
 
-@validated(series=_ItemsOf(Series), x_title=_TITLE, y_title=_TITLE, title=_TITLE, log_x=_FLAG, log_y=_FLAG,
-           presentation=_FLAG)
+@validated(series=ItemsOf(Series), x_title=TITLE, y_title=TITLE, title=TITLE, log_x=FLAG, log_y=FLAG,
+           presentation=FLAG)
 def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: str = "", log_x: bool = False,
                 log_y: bool = False, presentation: bool = False) -> go.Figure:
     """A static figure (one run, no animation) with the same styling as :func:`animated_sweep`.
@@ -405,7 +394,7 @@ def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: 
 _STATISTIC = Choice(("median", "mean", "rmse"))
 
 
-@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=_NAME, frame=_NAME,
+@validated(result=InstanceOf(SweepResult, "a dpcore.experiments.SweepResult"), x=NAME, frame=NAME,
            statistic=_STATISTIC)
 def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None = None, statistic: str = "median",
                  theory: Callable[[Any], list[Series]] | None = None,
@@ -446,7 +435,7 @@ def sweep_frames(result: SweepResult, *, x: str, frame: str, fixed: dict | None 
     return frames
 
 
-@validated(method=_NAME, x=Array(ndim=(1,)), y=Array(ndim=(1,), finite=False))
+@validated(method=NAME, x=Array(ndim=(1,)), y=Array(ndim=(1,), finite=False))
 def theory_series(method: str, x, y) -> Series:
     """A method's theory companion (``method`` an id, or a label): a dashed curve named ``"<label> (theory)"`` in the
     method's colour, sharing the method's legend entry (clicking the method hides both)."""

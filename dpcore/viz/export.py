@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import base64
 import csv
 import io
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import numpy as np
 import plotly.graph_objects as go
 
 from ..core.validation import validated
-from .style import _FIGURE
+from .constraints import FIGURE
+from .plotly_dict import decode_array
 
 __all__ = ["figure_html", "figure_table_csv"]
 
 # --------------------------------------------------------------------------------------- downloads
 
 
-@validated(fig=_FIGURE)
+@validated(fig=FIGURE)
 def figure_html(fig: go.Figure) -> str:
     """The figure as a self-contained HTML document, for download.
 
@@ -37,24 +36,14 @@ def figure_html(fig: go.Figure) -> str:
                        config={"displaylogo": False, "responsive": True})
 
 
-def _decode(values: Any) -> np.ndarray:
-    """A trace's coordinate array as numpy: plain sequences, or Plotly's typed-array dict ``{dtype, bdata}``."""
-    if values is None:
-        return np.empty(0)
-    if isinstance(values, dict) and "bdata" in values:
-        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
-        return array.reshape([int(s) for s in str(values["shape"]).split(",")]) if "shape" in values else array
-    return np.asarray(values)
-
-
 def _rows(frame: str, traces: Sequence[Any]) -> Iterator[list]:
     for trace in traces:
-        x, y = _decode(trace.x).ravel(), _decode(trace.y).ravel()
+        x, y = decode_array(trace.x).ravel(), decode_array(trace.y).ravel()
         for xi, yi in zip(x.tolist(), y.tolist()):
             yield [frame, trace.name or "", xi, yi]
 
 
-@validated(fig=_FIGURE)
+@validated(fig=FIGURE)
 def figure_table_csv(fig: go.Figure) -> str:
     """The figure's plotted data as tidy CSV with columns ``frame, trace, x, y``.
 

@@ -28,12 +28,12 @@ from _plotly_utils.utils import to_typed_array_spec
 from plotly.basedatatypes import BasePlotlyType
 
 from ..core.validation import InstanceOf, InvalidParameterError, validated
-from .style import _ItemsOf
+from .constraints import TRACE_ARRAY, ItemsOf
 
-__all__ = ["dictionaries", "figure", "plotly_dict"]
+__all__ = ["decode_array", "dictionaries", "figure", "plotly_dict"]
 
 _DICTIONARIES = contextvars.ContextVar("dpcore_viz_plotly_dictionaries", default=False)
-_TRACES = _ItemsOf(dict)
+_TRACES = ItemsOf(dict)
 _LAYOUT = InstanceOf(dict, "a dict of layout properties")
 
 
@@ -129,3 +129,19 @@ def _typed_array(array: np.ndarray) -> dict | np.ndarray:
     if array.ndim > 1:
         typed["shape"] = str(array.shape)[1:-1]
     return typed
+
+
+@validated(values=TRACE_ARRAY)
+def decode_array(values: Any) -> np.ndarray:
+    """A trace's coordinate array as numpy: plain sequences, or Plotly's typed-array dict ``{dtype, bdata}`` (the
+    inverse of the encoding :func:`plotly_dict` applies; ``None``, an absent coordinate, gives an empty array).
+
+    >>> decode_array(plotly_dict([{"type": "scatter", "y": np.arange(3.0)}], {"template": {}})["data"][0]["y"])
+    array([0., 1., 2.])
+    """
+    if values is None:
+        return np.empty(0)
+    if isinstance(values, dict) and "bdata" in values:
+        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
+        return array.reshape([int(s) for s in str(values["shape"]).split(",")]) if "shape" in values else array
+    return np.asarray(values)

@@ -6,17 +6,18 @@ import copy
 import functools
 import re
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import Array, Choice, Constraint, InstanceOf, Integer, InvalidParameterError, validated
+from ..core.validation import Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
+from .constraints import FLAG, NAME, TITLE
 
-__all__ = ["OKABE_ITO", "METHOD_COLORS", "REFERENCE_COLORS", "method_color", "template", "figure_title",
-           "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict", "wrapped"]
+__all__ = ["OKABE_ITO", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS", "REFERENCE_COLORS", "method_color",
+           "template", "figure_title", "font_size", "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict",
+           "wrapped"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -34,22 +35,22 @@ OKABE_ITO: dict[str, str] = {
 
 # The pure yellow is too light for a line on white (contrast 1.2:1), so lines use a darkened yellow;
 # greys take the reference curves (theory, lower bound) so the methods keep the saturated hues.
-_DARK_YELLOW = "#B09A00"
-_GREY, _DARK_GREY = "#999999", "#555555"
+DARK_YELLOW = "#B09A00"  #: the yellow of lines and markers
+GREY, DARK_GREY = "#999999", "#555555"  #: reference curves: a lower bound, a theory curve
 
 #: The one method -> colour registry used by every page, keyed by the method ids of
 #: :data:`dpcore.lessons.methods.LABELS` (a test checks every id has a colour, distinct within each figure).
 METHOD_COLORS: dict[str, str] = {
     "non_private": OKABE_ITO["black"],
-    "theory": _DARK_GREY,
-    "lower_bound": _GREY,
+    "theory": DARK_GREY,
+    "lower_bound": GREY,
     "laplace": OKABE_ITO["blue"],
     "gaussian_analytic": OKABE_ITO["vermillion"],
     "gaussian_classical": "#009988",  # Tol's teal: beside the analytic Gaussian's vermillion, orange was too near
     "zcdp_gaussian": OKABE_ITO["reddish purple"],
     "naive_window": OKABE_ITO["sky blue"],
     "clipped_laplace": OKABE_ITO["bluish green"],
-    "exponential_mechanism": _DARK_YELLOW,
+    "exponential_mechanism": DARK_YELLOW,
     # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme.
     "ksu20": "#882255",
     "private_part": "#44AA99",
@@ -73,92 +74,7 @@ METHOD_COLORS: dict[str, str] = {
     "oracle_laplace": "#CCBB44",
 }
 
-_FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [_DARK_YELLOW]
-
-
-@dataclass(frozen=True)
-class _Text(Constraint):
-    """A string (non-empty if ``nonempty``)."""
-
-    nonempty: bool = False
-
-    def describe(self) -> str:
-        return "a non-empty string" if self.nonempty else "a string"
-
-    def check(self, name: str, value: Any) -> str:
-        if not isinstance(value, str):
-            self.fail(name, value)
-        if self.nonempty and not value:
-            self.fail(name, value)
-        return value
-
-    def bad_values(self) -> list[Any]:
-        return [None, 3] + ([""] if self.nonempty else [])
-
-
-@dataclass(frozen=True)
-class _ItemsOf(Constraint):
-    """A non-empty list or tuple of instances of ``kind``; normalised to a tuple."""
-
-    kind: type
-
-    def describe(self) -> str:
-        return f"a non-empty list of {self.kind.__name__}"
-
-    def check(self, name: str, value: Any) -> tuple:
-        if not isinstance(value, (list, tuple)) or not all(isinstance(v, self.kind) for v in value):
-            self.fail(name, value)
-        if not value:
-            self.fail(name, value)
-        return tuple(value)
-
-    def bad_values(self) -> list[Any]:
-        return [None, [], "abc", [1.0]]
-
-
-@dataclass(frozen=True)
-class _HexColor(_Text):
-    """A ``"#RRGGBB"`` colour (hex, so the band can be drawn as its translucent version)."""
-
-    def describe(self) -> str:
-        return "a colour '#RRGGBB'"
-
-    def check(self, name: str, value: Any) -> str:
-        super().check(name, value)
-        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
-            self.fail(name, value)
-        return value
-
-    def bad_values(self) -> list[Any]:
-        return [None, "red", "#12345"]
-
-
-@dataclass(frozen=True)
-class _FigureOrDict(Constraint):
-    """A ``go.Figure``, or Plotly's dictionary of one (``data`` a list, ``layout`` a dict)."""
-
-    def describe(self) -> str:
-        return "a plotly.graph_objects.Figure or its dictionary"
-
-    def check(self, name: str, value: Any) -> Any:
-        if not (isinstance(value, go.Figure) or isinstance(value, dict) and isinstance(value.get("data"), list)
-                and isinstance(value.get("layout"), dict)):
-            self.fail(name, value)
-        return value
-
-    def bad_values(self) -> list[Any]:
-        return [None, "text", {"data": []}]
-
-
-_NAME = _Text(nonempty=True)
-_HEX_COLOR = _HexColor()
-_TITLE = _Text()
-_FIGURE = InstanceOf(go.Figure, "a plotly.graph_objects.Figure")
-_FIGURE_OR_DICT = _FigureOrDict()
-_FLAG = Choice((False, True))
-_KIND = Choice(("simulation", "curve", "theory", "baseline", "points"))
-_COORDINATE = Array(ndim=(1,), min_size=1)
-_VALUES = Array(ndim=(1,), min_size=1, finite=False)  # NaN allowed: a gap (e.g. where a theory curve is undefined)
+_FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [DARK_YELLOW]
 
 
 #: Colours of the reference lines of one-run figures (truth, clipped mean, private estimate).
@@ -166,7 +82,7 @@ REFERENCE_COLORS = {"true mean": OKABE_ITO["black"], "clipped mean": OKABE_ITO["
                     "private estimate": OKABE_ITO["reddish purple"], "naive truncated mean": OKABE_ITO["orange"]}
 
 
-@validated(name=_NAME)
+@validated(name=NAME)
 def method_color(name: str) -> str:
     """The colour of a method: its :data:`METHOD_COLORS` entry, else a stable pick from the palette.
 
@@ -193,7 +109,8 @@ _ID_OF_LABEL = {label: method for method, label in LABELS.items()}
 _FONT_FAMILY = "Inter, 'Helvetica Neue', Helvetica, Arial, sans-serif"
 
 
-def _font_size(presentation: bool) -> int:
+@validated(presentation=FLAG)
+def font_size(presentation: bool = False) -> int:
     return 22 if presentation else 16
 
 
@@ -201,7 +118,7 @@ def _font_size(presentation: bool) -> int:
 TITLE_WIDTH = 30
 
 
-@validated(text=_TITLE, width=Integer(low=1))
+@validated(text=TITLE, width=Integer(low=1))
 def wrapped(text: str, width: int = TITLE_WIDTH) -> str:
     """``text`` in lines of at most ``width`` characters (Plotly's ``<br>``), broken between words, never inside an
     equation ``a = b``; an axis title longer than its axis would otherwise run over the figure's title.
@@ -218,7 +135,7 @@ def wrapped(text: str, width: int = TITLE_WIDTH) -> str:
     return "<br>".join(lines)
 
 
-@validated(text=_TITLE)
+@validated(text=TITLE)
 def figure_title(text: str) -> dict:
     """A figure's ``layout.title``: ``text`` wrapped at word boundaries into lines of at most :data:`TITLE_WIDTH`
     characters (Plotly's ``<br>``), so it wraps on a narrow screen instead of running out of the figure.
@@ -229,7 +146,7 @@ def figure_title(text: str) -> dict:
     return dict(text=wrapped(text))
 
 
-@validated(title=_TITLE)
+@validated(title=TITLE)
 def slim_colorbar(title: str, **extra: Any) -> dict:
     """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
     (where other figures have their legend), its title above it.
@@ -246,7 +163,7 @@ def _colorscale(name: str) -> tuple[tuple[float, str], ...]:
     return tuple(tuple(pair) for pair in go.Heatmap(colorscale=name).to_plotly_json()["colorscale"])
 
 
-@validated(name=_NAME)
+@validated(name=NAME)
 def colorscale(name: str) -> list[list]:
     """Plotly's colour scale ``name`` (e.g. ``"Blues"``) as the ``[[position, colour], …]`` list Plotly makes of it.
 
@@ -275,7 +192,7 @@ def _visible(text: str) -> str:
     return re.sub(r"<[^>]+>", "", text)
 
 
-@validated(presentation=_FLAG)
+@validated(presentation=FLAG)
 def template_dict(presentation: bool = False) -> dict:
     """:func:`template` as Plotly's dictionary (``template(presentation).to_plotly_json()``), made once: what the
     builders put in a figure's layout (a new copy each call; building the template object takes a millisecond).
@@ -291,7 +208,7 @@ def _template_json(presentation: bool) -> dict:
     return template(presentation).to_plotly_json()
 
 
-@validated(presentation=_FLAG)
+@validated(presentation=FLAG)
 def template(presentation: bool = False) -> go.layout.Template:
     """The app's Plotly template: projector-sized fonts, white background, light grid.
 
@@ -309,7 +226,7 @@ def template(presentation: bool = False) -> go.layout.Template:
         (``automargin``), as the axes do for their tick labels and titles, so nothing is clipped; bar labels never
         shrink below 14 px.
     """
-    size = _font_size(presentation)
+    size = font_size(presentation)
     axis = dict(showgrid=True, gridcolor="#E5E5E5", zeroline=False, showline=True, linecolor="#444444",
                 ticks="outside", tickcolor="#444444", automargin=True,
                 title=dict(standoff=12, font=dict(size=round(1.1 * size))))

@@ -14,8 +14,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.validation import validated
-from .export import _decode
-from .style import _FIGURE_OR_DICT
+from .constraints import FIGURE_OR_DICT
+from .plotly_dict import decode_array
 
 __all__ = ["figure_summary"]
 
@@ -48,7 +48,7 @@ def _opening(fig: dict) -> tuple[list[dict], str]:
 def _curve(trace: dict) -> str | None:
     """One named curve's sentence part: its values at the ends of its x range, rising or falling, and its lowest or
     highest point when that lies inside the range (the bottom of a U-shaped error curve is often the message)."""
-    x, y = _decode(trace.get("x")).ravel(), _decode(trace.get("y")).ravel()
+    x, y = decode_array(trace.get("x")).ravel(), decode_array(trace.get("y")).ravel()
     if x.dtype.kind not in "fiu" or y.dtype.kind not in "fiu":
         return None
     keep = np.isfinite(x) & np.isfinite(y)
@@ -70,7 +70,7 @@ def _curve(trace: dict) -> str | None:
 
 
 def _bars(trace: dict) -> str | None:
-    x, y = _decode(trace.get("x")).ravel(), _decode(trace.get("y")).ravel()
+    x, y = decode_array(trace.get("x")).ravel(), decode_array(trace.get("y")).ravel()
     if y.dtype.kind not in "fiu" or not y.size:
         return None
     shown = ", ".join(f"{label} {_number(value)}" for label, value in zip(x.tolist()[:MAX_BARS], y[:MAX_BARS]))
@@ -78,7 +78,7 @@ def _bars(trace: dict) -> str | None:
 
 
 def _map(trace: dict) -> str | None:
-    z = np.asarray(_decode(trace.get("z")), dtype=float)
+    z = np.asarray(decode_array(trace.get("z")), dtype=float)
     if z.ndim != 2 or not np.isfinite(z).any():
         return None
     name = f"{_plain(trace['name'])}: a" if trace.get("name") else "A"
@@ -94,7 +94,7 @@ def _part(trace: dict) -> str | None:
     return _bars(trace) if kind == "bar" else _curve(trace) if kind == "scatter" else None
 
 
-@validated(fig=_FIGURE_OR_DICT)
+@validated(fig=FIGURE_OR_DICT)
 def figure_summary(fig: go.Figure | dict) -> str:
     """The figure in one sentence, from the data it opens on.
 

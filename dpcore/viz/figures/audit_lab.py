@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 from ...core.validation import EPSILON, SEED, Choice, Integer, Real, validated
 from ...lessons import audit_lab as lesson
 from ..animation import FrameData, Series, animated_sweep, line_figure
-from ..style import _FLAG, METHOD_COLORS, OKABE_ITO
+from ..constraints import FLAG
+from ..style import METHOD_COLORS, OKABE_ITO
 
 __all__ = ["audit_histograms", "bound_vs_draws", "attacker_plane"]
 
@@ -30,7 +31,7 @@ def _bins(events) -> np.ndarray:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
-           presentation=_FLAG)
+           presentation=FLAG)
 def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
                      start: str | None = None, presentation: bool = False) -> go.Figure:
     """The outputs of variant ``letter`` on X and X′ as histograms (share of the draws per bin), one frame per draw
@@ -62,7 +63,7 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
-           presentation=_FLAG)
+           presentation=FLAG)
 def bound_vs_draws(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
                    presentation: bool = False) -> go.Figure:
     """The lower bound on ε against the number of draws: over the whole event grid, and from one weak event alone,
@@ -78,7 +79,7 @@ def bound_vs_draws(mechanism: str, letter: str, epsilon: float, draws: int, conf
         log_x=True, presentation=presentation)
 
 
-@validated(epsilon=EPSILON, presentation=_FLAG)
+@validated(epsilon=EPSILON, presentation=FLAG)
 def attacker_plane(epsilon: float, players: dict[str, list[float]] | None = None,
                    presentation: bool = False) -> go.Figure:
     """Attackers' (false-positive, true-positive) rates, ``players``: name -> [FPR, TPR] (NaN when undefined),

@@ -9,16 +9,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ...core.validation import InvalidParameterError, validated
-from ..animation import _height
+from ..animation import figure_height
+from ..constraints import FLAG, TITLE, ItemsOf
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, REFERENCE_COLORS, _ItemsOf, figure_title, method_color, template_dict
+from ..style import REFERENCE_COLORS, figure_title, method_color, template_dict
 
 __all__ = ["bar_figure"]
 
 # --------------------------------------------------------------------------------------- one run
 
 
-@validated(categories=_ItemsOf(str), x_title=_TITLE, y_title=_TITLE, title=_TITLE, presentation=_FLAG)
+@validated(categories=ItemsOf(str), x_title=TITLE, y_title=TITLE, title=TITLE, presentation=FLAG)
 def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str, y_title: str, title: str = "",
                colors: Sequence[str] | None = None, presentation: bool = False) -> go.Figure:
     """Grouped bars: one group per category, one bar per entry of ``bars`` (legend name -> values).
@@ -40,7 +41,7 @@ def bar_figure(categories: Sequence[str], bars: dict[str, Any], *, x_title: str,
                          textposition="outside", marker=dict(color=colors[index] if colors is not None else
                                                              REFERENCE_COLORS.get(name) or method_color(name))))
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             barmode="group", height=_height(presentation, animated=False), hovermode="closest",
+                             barmode="group", height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)),
                              uniformtext=dict(mode="hide")))  # at the template's smallest readable size, or not at all
 

@@ -17,9 +17,10 @@ from ...core.validation import EPSILON, SEED, Array, Integer, validated
 from ...experiments import compute
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
-from ..animation import FrameData, Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
+from ..animation import FrameData, Series, animated_sweep, figure_height, line_figure, sweep_frames, theory_series
+from ..constraints import FLAG, TITLE
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template_dict
+from ..style import METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template_dict
 from .common import bar_figure
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
@@ -34,7 +35,7 @@ _N = Integer(low=1)
 
 # --------------------------------------------------------------------------------------- the page
 
-@validated(epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def election_bars(epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """Seed 001's election at ``epsilon``: the vote shares, the exact probabilities under both conventions and the
     frequencies of :data:`~dpcore.lessons.exponential_mechanism.ELECTION_DRAWS` draws (factor 2), as grouped bars."""
@@ -48,7 +49,7 @@ def election_bars(epsilon: float, seed: int, presentation: bool = False) -> go.F
                       title=f"Who wins a private election at ε = {epsilon:g}?", presentation=presentation)
 
 
-@validated(presentation=_FLAG)
+@validated(presentation=FLAG)
 def election_sweep(start: str | None = None, presentation: bool = False) -> go.Figure:
     """The election's exact selection probabilities under both conventions, one frame per ε of
     :data:`~dpcore.lessons.exponential_mechanism.ELECTION_EPSILONS`, opening on frame ``start``."""
@@ -63,7 +64,7 @@ def election_sweep(start: str | None = None, presentation: bool = False) -> go.F
                           presentation=presentation, start=start)
 
 
-@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def user_level_errors(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                       run=compute) -> go.Figure:
     """|t̂ − θ*| of the clipped, group-privacy and one-example-per-user exponential mechanisms against m (mean and
@@ -81,7 +82,7 @@ def user_level_errors(trials: int, seed: int, start: str | None = None, presenta
                           log_y=False, presentation=presentation, start=start)
 
 
-@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def selection_loss(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                    run=compute) -> go.Figure:
     """The score lost by three ε-DP selectors against the number of candidates k (mean, 10–90 %), with the exponential
@@ -104,7 +105,7 @@ def _steps(edges: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return np.repeat(edges, 2)[1:-1], np.repeat(values, 2)
 
 
-@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def median_score(n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The rank score −|i − n/2| of every released value, on the dataset of
     :func:`~dpcore.lessons.exponential_mechanism.median_run`."""
@@ -115,7 +116,7 @@ def median_score(n: int, epsilon: float, seed: int, presentation: bool = False) 
                        presentation=presentation)
 
 
-@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(n=_N, epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def median_density(n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The private median's exact sampling density on one dataset and the histogram of its draws
     (:func:`~dpcore.lessons.exponential_mechanism.median_run`)."""
@@ -129,7 +130,7 @@ def median_density(n: int, epsilon: float, seed: int, presentation: bool = False
         presentation=presentation)
 
 
-@validated(trials=_TRIALS, seed=SEED, presentation=_FLAG)
+@validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def median_error(trials: int, seed: int, start: str | None = None, presentation: bool = False,
                  run=compute) -> go.Figure:
     """|private median − median| and the sample median's error against n (median, 10–90 %) with their theory
@@ -143,7 +144,7 @@ def median_error(trials: int, seed: int, start: str | None = None, presentation:
                           frame_title="ε", title="The private median", presentation=presentation, start=start)
 
 
-@validated(seed=SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=FLAG)
 def sdp_disk(seed: int, presentation: bool = False) -> go.Figure:
     """Round 1 of :func:`~dpcore.lessons.exponential_mechanism.sum_of_squares`: the SDP score of every direction, the
     direction to the true mean and the sampled one."""
@@ -156,7 +157,7 @@ def sdp_disk(seed: int, presentation: bool = False) -> go.Figure:
                           title="SDP score of each direction y (|y| ≤ 1), round 1", presentation=presentation)
 
 
-@validated(seed=SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=FLAG)
 def sdp_path(seed: int, presentation: bool = False) -> go.Figure:
     """The bucket means and the path of :func:`~dpcore.lessons.exponential_mechanism.sum_of_squares` to the mean."""
     run = lesson.sum_of_squares(seed)
@@ -169,8 +170,8 @@ def sdp_path(seed: int, presentation: bool = False) -> go.Figure:
 
 
 
-@validated(radius=Array(ndim=(1,)), angle=Array(ndim=(1,)), scores=Array(ndim=(1,)), title=_TITLE,
-           presentation=_FLAG)
+@validated(radius=Array(ndim=(1,)), angle=Array(ndim=(1,)), scores=Array(ndim=(1,)), title=TITLE,
+           presentation=FLAG)
 def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str = "",
                    presentation: bool = False) -> go.Figure:
     """A score over the unit disk of directions, as a polar heatmap of cells, with marked directions.
@@ -190,13 +191,14 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
     data += [dict(type="scatterpolar", r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
                   line=dict(color=color, width=4)) for (name, direction), color in zip(marks.items(), colors)]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             height=_height(presentation, animated=False), polar=dict(radialaxis=dict(range=[0, 1])),
+                             height=figure_height(presentation, animated=False),
+                             polar=dict(radialaxis=dict(range=[0, 1])),
                              legend=dict(orientation="h", x=0, y=-0.08, yanchor="top")))
 
 
 
 @validated(points=Array(ndim=(2,), min_size=2), trajectory=Array(ndim=(2,), min_size=2),
-           true_mean=Array(ndim=(1,), min_size=2), title=_TITLE, presentation=_FLAG)
+           true_mean=Array(ndim=(1,), min_size=2), title=TITLE, presentation=FLAG)
 def trajectory_figure(points, trajectory, true_mean, *, title: str = "", presentation: bool = False) -> go.Figure:
     """Points (e.g. bucket means), an estimator's path from its start to its estimate, and the true mean."""
     data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
@@ -208,6 +210,6 @@ def trajectory_figure(points, trajectory, true_mean, *, title: str = "", present
             dict(type="scatter", x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
                  marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2)))]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             hovermode="closest", height=_height(presentation, animated=False),
+                             hovermode="closest", height=figure_height(presentation, animated=False),
                              yaxis=dict(scaleanchor="x")))
 

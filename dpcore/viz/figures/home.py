@@ -7,12 +7,13 @@ import plotly.graph_objects as go
 from ...core.validation import validated
 from ...lessons import home
 from ..animation import FrameData, Series, animated_sweep
-from ..style import _FLAG, METHOD_COLORS, OKABE_ITO
+from ..constraints import FLAG
+from ..style import METHOD_COLORS, OKABE_ITO
 
 __all__ = ["neighbouring_densities"]
 
 
-@validated(presentation=_FLAG)
+@validated(presentation=FLAG)
 def neighbouring_densities(start: str | None = None, presentation: bool = False) -> go.Figure:
     """The two output densities of :func:`dpcore.lessons.home.neighbouring_densities`, one frame per ε of
     :data:`~dpcore.lessons.home.EPSILONS`, opening on frame ``start``."""

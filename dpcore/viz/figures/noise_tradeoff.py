@@ -14,8 +14,9 @@ from ...experiments import SweepResult, compute
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
+from ..constraints import FLAG, TITLE
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, figure_title, method_color, template_dict
+from ..style import METHOD_COLORS, OKABE_ITO, figure_title, method_color, template_dict
 
 __all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles",
            "composition"]
@@ -38,7 +39,7 @@ def _circle(center: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 @validated(points=Array(ndim=(2,), min_size=2), center=Array(ndim=(1,), min_size=2),
-           radius=Real(low=0, low_open=True), title=_TITLE, presentation=_FLAG)
+           radius=Real(low=0, low_open=True), title=TITLE, presentation=FLAG)
 def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray], *, title: str = "",
                    presentation: bool = False) -> go.Figure:
     """One 2-D dataset and many private releases of its clipped mean, side by side.
@@ -89,7 +90,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     return figure(data, layout)
 
 
-@validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=SEED, presentation=_FLAG)
+@validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=SEED, presentation=FLAG)
 def clouds(n: int, epsilon: float, delta: float, seed: int, presentation: bool = False) -> go.Figure:
     """One run: :func:`dpcore.lessons.noise_tradeoff.release_cloud` drawn by :func:`release_clouds` (Laplace's
     diamond, the Gaussian's disc)."""
@@ -115,7 +116,7 @@ def _sweep_figure(result: SweepResult, *, x: str, frame: str, fixed: dict, theor
 
 
 @validated(epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, dimension=Choice(lesson.DIMENSIONS),
-           presentation=_FLAG)
+           presentation=FLAG)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: int = 64, presentation: bool = False,
                run: _RUN = compute) -> go.Figure:
     """Error vs n at one ε, one frame per dimension (opening on ``dimension``): the Monte Carlo RMSE of
@@ -128,7 +129,7 @@ def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: 
                          presentation=presentation, start=str(dimension))
 
 
-@validated(n=Integer(low=2), delta=DELTA, trials=TRIALS, seed=SEED, epsilon=EPSILON, presentation=_FLAG)
+@validated(n=Integer(low=2), delta=DELTA, trials=TRIALS, seed=SEED, epsilon=EPSILON, presentation=FLAG)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: float = 1.0, presentation: bool = False,
                        run: _RUN = compute) -> go.Figure:
     """Error vs d at one n, one frame per ε of :data:`~dpcore.lessons.noise_tradeoff.EPSILON_FRAMES` (opening on the
@@ -140,7 +141,7 @@ def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: fl
 
 
 # --------------------------------------------------------------------------------------- exact curves
-@validated(delta=DELTA, presentation=_FLAG)
+@validated(delta=DELTA, presentation=FLAG)
 def tradeoff_curves(delta: float, start: str | None = None, presentation: bool = False) -> go.Figure:
     """Privacy as a hypothesis test (f-DP): the trade-off curves of Laplace (ε-DP) and of the analytic Gaussian
     calibrated to (ε, δ), with the least type-II error ε-DP and (ε, δ)-DP allow, one frame per ε of
@@ -165,7 +166,7 @@ def tradeoff_curves(delta: float, start: str | None = None, presentation: bool =
                           presentation=presentation, start=start)
 
 
-@validated(presentation=_FLAG)
+@validated(presentation=FLAG)
 def privacy_profiles(presentation: bool = False) -> go.Figure:
     """δ(ε) of Laplace and the Gaussian at matched zCDP, one frame per noise level ε₀ of
     :data:`~dpcore.lessons.noise_tradeoff.NOISE_FRAMES` (:func:`dpcore.lessons.noise_tradeoff.profile_curves`), with
@@ -184,7 +185,7 @@ def privacy_profiles(presentation: bool = False) -> go.Figure:
                           presentation=presentation, start="1")
 
 
-@validated(delta=DELTA, releases=Integer(low=1), presentation=_FLAG)
+@validated(delta=DELTA, releases=Integer(low=1), presentation=FLAG)
 def composition(delta: float, releases: int | None = None, presentation: bool = False) -> go.Figure:
     """Total ε at δ after k releases by four accountings, one frame per per-release ε₀ of
     :data:`~dpcore.lessons.noise_tradeoff.RELEASE_EPSILON_FRAMES`

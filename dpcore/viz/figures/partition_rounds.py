@@ -11,14 +11,15 @@ from ...experiments import SweepResult, compute
 from ...lessons import partition_rounds as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, animated_sweep, sweep_frames
-from ..style import _DARK_GREY, _DARK_YELLOW, _FLAG, _GREY, _TITLE, OKABE_ITO, method_color
+from ..constraints import FLAG, TITLE
+from ..style import DARK_GREY, DARK_YELLOW, GREY, OKABE_ITO, method_color
 
 __all__ = ["partition_rounds_figure", "rounds", "error_vs_n", "error_vs_dimension", "error_by_profile"]
 
 # --------------------------------------------------------------------------------------- one run
 
 
-_GROUP_COLORS = [OKABE_ITO["vermillion"], OKABE_ITO["orange"], _DARK_YELLOW, OKABE_ITO["bluish green"],
+_GROUP_COLORS = [OKABE_ITO["vermillion"], OKABE_ITO["orange"], DARK_YELLOW, OKABE_ITO["bluish green"],
                  OKABE_ITO["sky blue"], OKABE_ITO["blue"], OKABE_ITO["reddish purple"]]
 
 
@@ -29,7 +30,7 @@ def _points(name, x, y, color, fallback_x):
     return Series(name, x, y, kind="points", color=color)
 
 
-@validated(truth=Array(ndim=(1,), low=0, low_open=True, min_size=1), title=_TITLE, presentation=_FLAG)
+@validated(truth=Array(ndim=(1,), low=0, low_open=True, min_size=1), title=TITLE, presentation=FLAG)
 def partition_rounds_figure(truth, result, *, title: str = "", presentation: bool = False) -> go.Figure:
     r"""The partitioning rounds of :func:`dpcore.estimators.partition_rounds.partition_rounds` as an animation, one
     frame per round, then a last frame with the final estimates.
@@ -62,21 +63,21 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
     for r, step in enumerate(result.rounds):
         selection_value[step.selected] = step.noisy_means[step.selected]
         waiting = step.candidates & ~step.selected
-        series = [_points("still to place", truth[waiting], shown(step.noisy_means[waiting]), _GREY, high)]
+        series = [_points("still to place", truth[waiting], shown(step.noisy_means[waiting]), GREY, high)]
         series += [_points(names[g], truth[(group == g) & (g <= r)], shown(selection_value[(group == g) & (g <= r)]),
                            colors[g], high) for g in range(len(names))]
-        series += [_points("light (final round)", [], [], _DARK_GREY, high),
-                   Series("threshold 3u/8", [low, high], [step.threshold] * 2, kind="baseline", color=_DARK_GREY),
-                   Series("bound u", [low, high], [step.bound] * 2, kind="theory", color=_GREY), truth_line]
+        series += [_points("light (final round)", [], [], DARK_GREY, high),
+                   Series("threshold 3u/8", [low, high], [step.threshold] * 2, kind="baseline", color=DARK_GREY),
+                   Series("bound u", [low, high], [step.bound] * 2, kind="theory", color=GREY), truth_line]
         frames.append(FrameData(f"round {r + 1}", series))
     estimate = result.estimate
-    series = [_points("still to place", [], [], _GREY, high)]
+    series = [_points("still to place", [], [], GREY, high)]
     series += [_points(names[g], truth[group == g], shown(estimate[group == g]), colors[g], high)
                for g in range(len(names))]
     light = group < 0
-    series += [_points("light (final round)", truth[light], shown(estimate[light]), _DARK_GREY, high),
-               Series("threshold 3u/8", [high], [np.nan], kind="baseline", color=_DARK_GREY),
-               Series("bound u", [high], [np.nan], kind="theory", color=_GREY), truth_line]
+    series += [_points("light (final round)", truth[light], shown(estimate[light]), DARK_GREY, high),
+               Series("threshold 3u/8", [high], [np.nan], kind="baseline", color=DARK_GREY),
+               Series("bound u", [high], [np.nan], kind="theory", color=GREY), truth_line]
     frames.append(FrameData("final estimates", series))
     return animated_sweep(frames, x_title="true marginal pⱼ", y_title="noisy mean or estimate (floor: min p/4)",
                           frame_title="step", title=title, presentation=presentation,
@@ -91,7 +92,7 @@ _Y_TITLES = {"tv": _TV_TITLE, "kl": "KL(P ‖ Q̂) (median)"}
 
 
 @validated(profile=_PROFILE, dimension=_DIMENSION, n=Integer(low=3), epsilon=EPSILON, delta=DELTA, seed=SEED,
-           presentation=_FLAG)
+           presentation=FLAG)
 def rounds(profile: str, dimension: int, n: int, epsilon: float, delta: float = 1e-6, seed: int = 0,
            presentation: bool = False) -> go.Figure:
     """The rounds of :func:`dpcore.lessons.partition_rounds.one_run` (:func:`partition_rounds_figure`), titled by
@@ -116,7 +117,7 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
 
 
 @validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=TRIALS, seed=SEED,
-           metric=Choice(("tv", "kl")), epsilon=Choice(lesson.EPSILONS), presentation=_FLAG)
+           metric=Choice(("tv", "kl")), epsilon=Choice(lesson.EPSILONS), presentation=FLAG)
 def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv",
                epsilon: float = 1.0, presentation: bool = False, run=compute) -> go.Figure:
     """Median TV (``metric="tv"``, with the rate shapes of :func:`dpcore.lessons.partition_rounds.rate_curves`) or
@@ -133,7 +134,7 @@ def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
 
 
 @validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, n=Integer(low=1),
-           presentation=_FLAG)
+           presentation=FLAG)
 def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, n: int = 1_000_000,
                        presentation: bool = False, run=compute) -> go.Figure:
     """Median TV of every method vs d, one frame per n of :func:`dpcore.lessons.partition_rounds.sweep_vs_dimension`,
@@ -147,7 +148,7 @@ def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
 
 
 @validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, profile=_PROFILE,
-           presentation=_FLAG)
+           presentation=FLAG)
 def error_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int,
                      profile: str = "log-uniform", presentation: bool = False, run=compute) -> go.Figure:
     """Median TV of every method vs n, one frame per marginal profile of

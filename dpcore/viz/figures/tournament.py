@@ -28,12 +28,11 @@ from ...core.validation import (
 from ...experiments import compute
 from ...lessons import tournament as lesson
 from ...lessons.methods import label
-from ..animation import FrameData, Series, _height, animated_sweep, sweep_frames
+from ..animation import FrameData, Series, animated_sweep, figure_height, sweep_frames
+from ..constraints import FLAG, TITLE
 from ..plotly_dict import figure
 from ..style import (
-    _FLAG,
-    _GREY,
-    _TITLE,
+    GREY,
     METHOD_COLORS,
     OKABE_ITO,
     REFERENCE_COLORS,
@@ -50,7 +49,7 @@ __all__ = ["scheffe_figure", "win_matrix_figure", "selection_figure", "grid_scor
 
 
 
-@validated(sample=Array(ndim=(1,), min_size=1), title=_TITLE, presentation=_FLAG)
+@validated(sample=Array(ndim=(1,), min_size=1), title=TITLE, presentation=FLAG)
 def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[tuple[float, float]], *,
                    shaded_name: str, bins: int = 50, title: str = "", presentation: bool = False) -> go.Figure:
     """A sample's density histogram, density curves, and a shaded set (e.g. a Scheffé set :math:`W_{ij}`).
@@ -75,14 +74,14 @@ def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[
                    fillcolor=OKABE_ITO["yellow"], opacity=0.3, line=dict(width=0), layer="below")
               for low, high in shaded if max(low, lo) < min(high, hi)]
     data = [dict(type="bar", x=centres, y=density, width=width, name=f"data (n = {sample.size:,})",
-                 marker=dict(color=_GREY), opacity=0.55),
+                 marker=dict(color=GREY), opacity=0.55),
             dict(type="scatter", x=[None], y=[None], mode="markers", name=shaded_name,
                  marker=dict(symbol="square", size=14, color=_translucent_yellow()))]
     data += [dict(type="scatter", x=x, y=y, mode="lines", name=name,
                   line=dict(color=REFERENCE_COLORS.get(name) or _PAIR_COLORS[index % 2], width=3))
              for index, (name, (x, y)) in enumerate(curves.items())]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
+                             barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text="x"), range=[lo, hi]),
                              yaxis=dict(title=dict(text="density"), range=[0, top]),
                              **(dict(shapes=shapes) if shapes else {})))
@@ -98,7 +97,7 @@ def _translucent_yellow() -> str:
 
 
 
-@validated(matrix=Array(ndim=(2,), low=-1, high=1), title=_TITLE, presentation=_FLAG)
+@validated(matrix=Array(ndim=(2,), low=-1, high=1), title=TITLE, presentation=FLAG)
 def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", presentation: bool = False) -> go.Figure:
     """A tournament's k×k results as a heatmap: +1 (row beats column) blue, −1 (row loses) vermillion, 0 white."""
     if matrix.shape != (len(labels), len(labels)):
@@ -109,7 +108,7 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
                    colorbar=slim_colorbar("row vs column", tickvals=[-1, 0, 1], ticktext=["loses", "tie", "wins"]),
                    hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>")
     return figure([heatmap], dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                                  height=_height(presentation, animated=False) + 60, hovermode="closest",
+                                  height=figure_height(presentation, animated=False) + 60, hovermode="closest",
                                   xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
                                   yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category",
                                              autorange="reversed", scaleanchor="x")))
@@ -117,7 +116,7 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
 
 
 @validated(positions=Array(ndim=(1,), min_size=1), scores=Array(ndim=(1,), min_size=1),
-           probabilities=Array(ndim=(1,), low=0, high=1, min_size=1), title=_TITLE, presentation=_FLAG)
+           probabilities=Array(ndim=(1,), low=0, high=1, min_size=1), title=TITLE, presentation=FLAG)
 def selection_figure(positions, scores, probabilities, marks: dict[str, float], *, x_title: str, title: str = "",
                      presentation: bool = False) -> go.Figure:
     """Scores (top) and the exponential mechanism's selection probabilities (bottom) per candidate, sharing the x
@@ -137,7 +136,7 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
                                                                  dash="dash" if index == 0 else "solid"), **axes)
                  for axes, top in panels]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             height=_height(presentation, animated=False) + 80, hovermode="closest", bargap=0,
+                             height=figure_height(presentation, animated=False) + 80, hovermode="closest", bargap=0,
                              xaxis=dict(anchor="y", domain=[0.0, 1.0], matches="x2", showticklabels=False),
                              yaxis=dict(anchor="x", domain=[0.54, 1.0], title=dict(text="score<br>(not private)")),
                              xaxis2=dict(anchor="y2", domain=[0.0, 1.0], title=dict(text=x_title)),
@@ -147,7 +146,7 @@ def selection_figure(positions, scores, probabilities, marks: dict[str, float], 
 
 
 @validated(xs=Array(ndim=(1,), min_size=1), ys=Array(ndim=(1,), min_size=1), values=Array(ndim=(2,)),
-           title=_TITLE, presentation=_FLAG)
+           title=TITLE, presentation=FLAG)
 def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *, value_title: str,
                        title: str = "", presentation: bool = False) -> go.Figure:
     """Values on a 2-D grid of candidates (``values[i, j]`` at ``(xs[j], ys[i])``) as a heatmap, with marked points
@@ -164,7 +163,7 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
                               color=REFERENCE_COLORS.get(name) or colors[index % 3]))
              for index, (name, (x, y)) in enumerate(marks.items())]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             height=_height(presentation, animated=False), hovermode="closest",
+                             height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text="first coordinate")),
                              yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
                              # the colour bar takes the bottom edge; the two or three marks fit in the plot's corner
@@ -179,7 +178,7 @@ _N = Integer(low=2, high=1_000_000)
 GUARANTEE_LABEL = "guarantee 5α(n) + OPT (when OPT ≤ α)"
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The contest N(a, 1) vs N(b, 1) of :func:`dpcore.lessons.tournament.contest`: the run's data, both densities and
     the Scheffé set, titled with p₁, p₂ and τ̂."""
@@ -191,7 +190,7 @@ def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, p
                           presentation=presentation)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def whole_tournament(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """Who beats whom: the win matrix of :func:`dpcore.lessons.tournament.one_run`, hypotheses labelled by mean."""
     run = lesson.one_run(k, n, epsilon, seed)
@@ -199,7 +198,7 @@ def whole_tournament(k: int, n: int, epsilon: float, seed: int, presentation: bo
                              title=f"Who beats whom: k = {k} hypotheses, n = {n:,}", presentation=presentation)
 
 
-@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(k=_K, n=_N, epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """The private selection of :func:`dpcore.lessons.tournament.one_run`: scores and selection probabilities per
     hypothesis mean, with the truth and the selected mean marked."""
@@ -210,7 +209,7 @@ def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bo
                             title=f"Scores and selection probabilities, ε = {epsilon:g}", presentation=presentation)
 
 
-@validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=SEED, presentation=_FLAG)
+@validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
     """KSU20's tournament in the plane (:func:`dpcore.lessons.tournament.plane_run`): the ``shown`` values ("score" or
     "P(select)") over the cover, with the true and the selected mean."""
@@ -223,7 +222,7 @@ def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False)
                               presentation=presentation)
 
 
-@validated(trials=TRIALS, seed=SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=_FLAG)
+@validated(trials=TRIALS, seed=SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=FLAG)
 def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Mean TV of the three selections vs n at ``epsilon``, one frame per k (opening on frame ``start``), with our
     guarantee 5α(n) + OPT, valid when OPT ≤ α (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
@@ -241,7 +240,7 @@ def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bo
                           start=start)
 
 
-@validated(trials=TRIALS, seed=SEED, presentation=_FLAG)
+@validated(trials=TRIALS, seed=SEED, presentation=FLAG)
 def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Samples the private selection needs for mean TV ≤ 0.1 vs k, one frame per ε (opening on ``start``), with the
     privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`). Log x, linear y: growth like
@@ -260,7 +259,7 @@ def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, r
                           presentation=presentation, start=start)
 
 
-@validated(seed=SEED, presentation=_FLAG)
+@validated(seed=SEED, presentation=FLAG)
 def users_needed(seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Users each user-level selection needs for mean TV ≤ 0.1 vs m, one frame per ε (opening on ``start``), with
     Ghazi et al.'s (2023) shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
@@ -276,7 +275,7 @@ def users_needed(seed: int, start: str, presentation: bool = False, run=compute)
                           title="User-level selection: users needed vs m", presentation=presentation, start=start)
 
 
-@validated(seed=SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=_FLAG)
+@validated(seed=SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=FLAG)
 def user_tv(seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
     """Mean TV of the user-level selections vs the number of users at ``epsilon``, one frame per m (opening on
     ``start``), from :func:`dpcore.lessons.tournament.user_sweep`."""

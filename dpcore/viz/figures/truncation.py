@@ -15,22 +15,23 @@ import plotly.graph_objects as go
 from ...core.validation import EPSILON, POSITIVE, Array, Choice, Integer, InvalidParameterError, Real, validated
 from ...experiments import compute
 from ...lessons import truncation
-from ..animation import Series, _height, animated_sweep, line_figure, sweep_frames, theory_series
+from ..animation import Series, animated_sweep, figure_height, line_figure, sweep_frames, theory_series
+from ..constraints import FLAG, TITLE
 from ..plotly_dict import figure
-from ..style import _FLAG, _TITLE, METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template_dict
+from ..style import METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template_dict
 
 __all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
 
 _FAMILY = Choice(truncation.FAMILIES)
 _MOMENT = Choice(truncation.MOMENTS)
 _ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=Integer(low=10), radius=POSITIVE, epsilon=EPSILON,
-                seed=Integer(low=0), presentation=_FLAG)
-_SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presentation=_FLAG)
+                seed=Integer(low=0), presentation=FLAG)
+_SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presentation=FLAG)
 
 # --------------------------------------------------------------------------------------- one run
 
 
-@validated(sample=Array(ndim=(1,), min_size=2), low=Real(), high=Real(), title=_TITLE, presentation=_FLAG)
+@validated(sample=Array(ndim=(1,), min_size=2), low=Real(), high=Real(), title=TITLE, presentation=FLAG)
 def clipping_histogram(sample, low: float, high: float, means: dict[str, float], *, bins: int = 60,
                        title: str = "", presentation: bool = False) -> go.Figure:
     """One sample's histogram with a clipping window ``[low, high]`` and vertical lines at ``means``.
@@ -68,7 +69,7 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
     window = dict(type="rect", x0=low, x1=high, xref="x", y0=0, y1=1, yref="y domain",
                   fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             barmode="overlay", height=_height(presentation, animated=False), hovermode="closest",
+                             barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} "
                                                         "% of the sample lies beyond this axis)"),
                                         range=[edges[0], edges[-1]]),
