@@ -1,6 +1,7 @@
 """The README, the changelog, the licence and the version tell the same story as the code.
 
 * The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order.
+* Every ``./lab.sh`` command the README names is one ``lab.sh`` runs, and every file or folder it names exists.
 * One version: ``dpcore.__version__``, the changelog's latest release and the package's metadata (as setuptools
   builds it from ``pyproject.toml``) agree; ``pyproject.toml`` writes no version of its own.
 * ``LICENSE`` is the BSD 3-Clause licence, and the metadata says so.
@@ -20,6 +21,8 @@ from registry import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+# Written on the documentation branch: linked from the README before they land here.
+DOCUMENTATION_BRANCH = {"docs/design.md", "docs/algorithms.md", "docs/testing.md", "docs/papers.md"}
 
 
 def readme_pages_table() -> list[tuple[str, str]]:
@@ -31,6 +34,26 @@ def readme_pages_table() -> list[tuple[str, str]]:
 
 def test_readme_pages_table_is_the_registry():
     assert readme_pages_table() == [(page.title, f"/{page.url_path}") for page in PAGES]
+
+
+def test_readme_commands_are_lab_commands():
+    """Each ``./lab.sh COMMAND`` in the README is a branch of lab.sh's ``case`` (``app)``, ``test)``, …)."""
+    commands = set(re.findall(r"^  ([a-z]+)\)$", (ROOT / "lab.sh").read_text(), flags=re.MULTILINE))
+    named = set(re.findall(r"\./lab\.sh ([a-z]+)", README))
+    assert {"app", "test", "serve", "sweep", "precompute", "load", "bench"} <= named
+    assert named <= commands, named - commands
+
+
+def test_readme_names_existing_files():
+    """Relative links, and code spans that are paths in the repository (``deploy/warm.py``, ``benchmarks/bench_*.py``;
+    a placeholder such as ``app_pages/<page>.py`` is not one), point at files or folders that exist."""
+    top = {path.name for path in ROOT.iterdir()}
+    links = {target for target in re.findall(r"\]\(([^)#:]+)\)", README)}
+    spans = {span.rstrip("/") for span in re.findall(r"`([\w.*/-]+/[\w.*/-]*)`", README)
+             if span.split("/")[0] in top}
+    assert "docs/img/home.png" in links and "LICENSE" in links and "CHANGELOG.md" in links
+    missing = sorted(name for name in links | spans if not any(ROOT.glob(name)))
+    assert set(missing) <= DOCUMENTATION_BRANCH, missing
 
 
 @pytest.fixture(scope="module")
