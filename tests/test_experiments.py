@@ -323,7 +323,7 @@ def stored_sweep(n_values, seed):
                      data_parameters=("n",), trials=lambda p: 10 * p["n"], seed=seed)
 
 
-def test_save_load_round_trip_and_load_or_run(tmp_path, monkeypatch):
+def test_save_load_round_trip_and_load_or_run(tmp_path):
     from dpcore.experiments import load_or_run, rerun_stored, stored_calls
 
     result = stored_sweep([2, 3], 5)
@@ -331,10 +331,11 @@ def test_save_load_round_trip_and_load_or_run(tmp_path, monkeypatch):
     loaded = SweepResult.load(tmp_path / "r.npz")
     np.testing.assert_array_equal(loaded.median, result.median)
     assert [e.size for e in loaded.errors.ravel()] == [20, 30]  # ragged trials survive
-    monkeypatch.setenv("DPLAB_STORE_PRECOMPUTED", "grid")
-    first = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
+    assert load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1).errors is not None  # not stored
+    assert not (tmp_path / "store").exists()
+    first = load_or_run(tmp_path / "store", stored_sweep, store_as="grid", n_values=[4], seed=1)
     (stored,) = (tmp_path / "store").glob("stored_sweep-*.npz")
-    again = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
+    again = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)  # served: summaries only
     for name in ("median", "lower", "upper", "mean", "rmse", "trials"):  # the store keeps the summaries only
         np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
     assert first.errors[0, 0].size == 40 and again.errors is None

@@ -127,7 +127,8 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     if stored is not None:
         runs.setdefault(params.get("seed"), None)
         return stored
-    result, preview = _progressive().run(f"{name}|{arguments}", functools.partial(load_or_run, PRECOMPUTED, function),
+    run = functools.partial(load_or_run, PRECOMPUTED, function, store_as=os.environ.get(STORE_VARIABLE))
+    result, preview = _progressive().run(f"{name}|{arguments}", run,
                                          params, lambda size: _stored_nearby(name, arguments, size, quick_run),
                                          session=_visitor(), quick_run=quick_run, tab=_tab())
     runs.setdefault(params.get("seed"), None if preview is None else preview.run)
@@ -217,6 +218,10 @@ def _stored_file(path: str) -> SweepResult:
     return known[0] if known is not None else _loaded().put(path, (SweepResult.load(path),))[0]
 
 
+#: While ``./lab.sh precompute`` or ``./lab.sh sweep`` runs, this environment variable says what the sweeps a page
+#: computes are stored for ("defaults", "grid", "reproduction:<page>"): each miss is then stored in
+#: :data:`PRECOMPUTED` (:func:`dpcore.experiments.load_or_run`'s ``store_as``).
+STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
 #: While ``./lab.sh sweep`` (:mod:`ui.reproduce`) runs, this environment variable holds its trial count.
 REPRODUCE_VARIABLE = "DPLAB_REPRODUCE_TRIALS"
 

@@ -1,7 +1,7 @@
 """Store the sweeps the pages show, so that a class finds them ready: ``./lab.sh precompute``.
 
 Every page of the registry is run (Streamlit's ``AppTest``, in this process) with
-:data:`~dpcore.experiments.STORE_VARIABLE` set, so each sweep it calls that is not stored yet is computed and written
+:data:`ui.compute.STORE_VARIABLE` set, so each sweep it calls that is not stored yet is computed and written
 to ``assets/precomputed``:
 
 1. at its defaults (files marked ``stored_for="defaults"``);
@@ -24,10 +24,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from dpcore.experiments import STORE_VARIABLE
 from registry import PAGES
 
 from . import progressive
+from .compute import STORE_VARIABLE
 from .page import PAGE_SPECS
 from .params import grid_settings
 

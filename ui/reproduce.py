@@ -3,7 +3,7 @@
 The page's sliders stop at a few thousand Monte Carlo trials, what a shared server computes while a student waits.
 A reproduction runs one page (its defaults, or the settings given with ``--set key=value``) with ``T`` trials per
 grid point, beyond the slider if need be, and stores every sweep it draws in ``assets/precomputed``, marked
-``stored_for="reproduction:<page's URL path>"`` (:data:`dpcore.experiments.STORE_VARIABLE`). From the next server
+``stored_for="reproduction:<page's URL path>"`` (:data:`ui.compute.STORE_VARIABLE`). From the next server
 start on, that page's trial control offers ``T`` after its own values (:func:`ui.compute.reproduced_trials`), so
 ``/<page>?trials=T`` draws the reproduction at once; other settings at ``T`` trials are computed in the background,
 as any request is.
@@ -24,11 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-from dpcore.experiments import STORE_VARIABLE, parallel_over
+from dpcore.experiments import parallel_over
 from registry import PAGES, PageInfo
 
 from . import compute, progressive
-from .compute import REPRODUCE_VARIABLE, reproduction_mark
+from .compute import REPRODUCE_VARIABLE, STORE_VARIABLE, reproduction_mark
 from .params import TRIALS_KEY
 from .precompute import run_page
 

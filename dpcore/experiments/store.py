@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,13 +20,7 @@ import numpy as np
 from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["STORE_VARIABLE", "compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
-
-
-
-#: Set this environment variable to store every :func:`load_or_run` miss (``./lab.sh precompute``); its value is
-#: recorded in the file as ``stored_for`` (the app's precompute writes "defaults" or "grid").
-STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
+__all__ = ["compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
 
 
 
@@ -67,6 +60,22 @@ _DIRECTORY = _Directory()
 
 
 @dataclass(frozen=True)
+class _Label(Constraint):
+    """What a stored file is stored for: a non-empty one-line string (``"defaults"``, ``"grid"``, ...)."""
+
+    def describe(self) -> str:
+        return "a non-empty one-line string, e.g. 'defaults'"
+
+    def check(self, name: str, value: Any) -> str:
+        if not isinstance(value, str) or not value or "\n" in value:
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return ["", 3.0, "two\nlines"]
+
+
+@dataclass(frozen=True)
 class _SweepFunction(Constraint):
     """A module-level function returning a SweepResult (stored files must name an importable function)."""
 
@@ -90,32 +99,34 @@ def load_stored(directory: str | Path, function: Callable[..., SweepResult], **p
     return SweepResult.load(path) if path.exists() else None
 
 
-@validated(function=_SweepFunction())
-def load_or_run(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult:
+@validated(function=_SweepFunction(), store_as=_Label())
+def load_or_run(directory: str | Path, function: Callable[..., SweepResult], *, store_as: str | None = None,
+                **params: Any) -> SweepResult:
     """``function(**params)``, served from ``directory`` when it was precomputed for exactly these parameters.
 
     Pages use it for their default state and the settings one move away, so a whole class opening or exploring a
     page is served at once (design.md). ``params`` must be JSON values (lists, not arrays). A stored file records the
-    function and parameters; ``tests/test_precomputed.py`` recomputes them and compares. With the environment
-    variable ``DPLAB_STORE_PRECOMPUTED`` set, a miss is computed and stored: its summaries (what the figures draw),
-    not its per-trial errors (a served result has ``errors=None``), so that the store stays small.
+    function and parameters; ``tests/test_precomputed.py`` recomputes them and compares. With ``store_as`` (what the
+    file is stored for, e.g. ``"defaults"``, recorded as its ``stored_for``), a miss is computed and stored in
+    ``directory``: its summaries (what the figures draw), not its per-trial errors (a served result has
+    ``errors=None``), so that the store stays small.
     """
     stored = load_stored(directory, function, **params)
     if stored is not None:
         return stored
     result = function(**_call_arguments(params))
-    if os.environ.get(STORE_VARIABLE):
+    if store_as is not None:
         path = _stored_path(directory, function, params)
         path.parent.mkdir(parents=True, exist_ok=True)
         result.save(path, per_trial=False, function=f"{function.__module__}.{function.__qualname__}",
-                    params=params, stored_for=os.environ[STORE_VARIABLE])
+                    params=params, stored_for=store_as)
     return result
 
 
 
 @validated(directory=_DIRECTORY)
 def stored_index(directory: str | Path) -> list[tuple[str, dict, Path, str | None]]:
-    """(function's qualified name, parameters, file, what it was stored for: the value :data:`STORE_VARIABLE` had) of
+    """(function's qualified name, parameters, file, what it was stored for: :func:`load_or_run`'s ``store_as``) of
     every result stored in ``directory``, read in one pass."""
     index = []
     for path in sorted(Path(directory).glob("*.npz")):
@@ -128,7 +139,7 @@ def stored_index(directory: str | Path) -> list[tuple[str, dict, Path, str | Non
 @validated(directory=_DIRECTORY)
 def stored_calls(directory: str | Path, stored_for: str | None = None) -> list[tuple[str, dict, Path]]:
     """(function's qualified name, parameters, file) of every result stored in ``directory`` (only those stored
-    for ``stored_for``, the value :data:`STORE_VARIABLE` had, if given)."""
+    for ``stored_for``, :func:`load_or_run`'s ``store_as``, if given)."""
     return [(function, params, path) for function, params, path, mark in stored_index(directory)
             if stored_for is None or mark == stored_for]
 
