@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 __all__ = ["PAGES", "PageInfo", "by_script", "by_url_path", "next_page"]
 
-KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (seed 004)
-HKM22 = "Hopkins, Kamath & Majid (2022)"  # Efficient Private Mean Estimation, the SoS exponential mechanism (seed 001)
-GHAZI23 = "Ghazi et al. (2023)"  # User-Level Differential Privacy With Few Examples Per User (seed 002)
-SINGHAL23 = "Singhal (2023)"  # A Polynomial Time, Pure DP Estimator for Binary Product Distributions (seed 000)
+KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (docs/papers.md §1.1)
+HKM22 = "Hopkins, Kamath & Majid (2022)"  # the Sum-of-Squares Exponential Mechanism (docs/papers.md §1.2)
+GHAZI23 = "Ghazi et al. (2023)"  # User-Level Differential Privacy With Few Examples Per User (docs/papers.md §1.3)
+SINGHAL23 = "Singhal (2023)"  # Pure DP Estimator for Binary Product Distributions (docs/papers.md §1.4)
 JUO20 = "Jagielski, Ullman & Oprea (2020)"  # Auditing Differentially Private Machine Learning
 NASR21 = "Nasr et al. (2021)"  # Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning
-ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (seed 003)
+ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (docs/papers.md §1.5)
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,9 @@ class PageInfo:
 
     script: the page's script, relative to the repository root; title: its one name (sidebar, page title, home
     map, README); url_path: its address ("" for home, served at /); icon: a Streamlit material icon; summary:
-    what it teaches, one line; papers: the seed papers it draws on, as "Authors (year)"; page_title: the heading on
-    the page itself when it differs from the title (the home page is headed by the lab's name); objectives: what a
-    student can do after the page, each completing "After this page you can …" (the course view on the home page
+    what it teaches, one line; papers: the papers it draws on (docs/papers.md), as "Authors (year)"; page_title: the
+    heading on the page itself when it differs from the title (the home page is headed by the lab's name); objectives:
+    what a student can do after the page, each completing "After this page you can …" (the course view on the home page
     and the top of the page show them); minutes: the time it takes in class; needs: what to know first.
     """
 

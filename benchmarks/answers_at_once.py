@@ -9,7 +9,7 @@ What it measures
     ``--within`` seconds). The requested runs are not waited for: the next move supersedes them, as a student's does.
 
 Method
-    The websocket client of ``interaction_latency.py`` (``../shared/docs/testing.md`` §8), one session per page,
+    The websocket client of ``interaction_latency.py`` (docs/testing.md §8), one session per page,
     loopback only, every answer bounded by ``--timeout`` seconds.
 
 Target on the 2-core machine: every move answered within 3 s, no error box, no exception.

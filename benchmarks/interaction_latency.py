@@ -10,7 +10,7 @@ What it measures
 
 Method
     A real ``streamlit run app.py`` server on a free loopback port, driven over its websocket with Streamlit's own
-    protobufs, as a browser does (``/work/shared/docs/testing.md`` §8): per page one session; a first
+    protobufs, as a browser does (docs/testing.md §8): per page one session; a first
     ``rerun_script`` at the defaults records the widgets from the run's elements; then for each change a
     ``rerun_script`` carrying ALL widgets' states with that one changed (timed), then one with the defaults again
     (untimed), so every change is measured from the default state. One session at a time.

@@ -18,7 +18,7 @@ What it measures
     tenth of the way: caches are bounded, so it levels off.
 
 Method
-    The client of ``interaction_latency.py`` (``../shared/docs/testing.md`` §8), one thread per session; every rerun
+    The client of ``interaction_latency.py`` (docs/testing.md §8), one thread per session; every rerun
     bounded by ``--timeout`` seconds, the whole run by the levels given. Loopback only.
 
 Targets on the 2-core machine, one server: 0 exceptions and 0 disconnects at every level, cold or warm; server CPU per

@@ -1,7 +1,7 @@
 r"""Privacy accounting: privacy profiles, conversions between notions, and composition.
 
 Neighbouring relation throughout: replace-one (datasets of equal size differing in one row), with the
-sensitivity of the released query stated per function. Formulas follow ``algorithms.md`` §0.3–0.5.
+sensitivity of the released query stated per function. Formulas follow docs/algorithms.md §0.3–0.5.
 
 Privacy profile of a mechanism ``M``: the smallest :math:`\delta` for which ``M`` is
 :math:`(\varepsilon, \delta)`-DP, i.e. the hockey-stick divergence
@@ -50,7 +50,7 @@ def laplace_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> flo
 
     Exact for a scalar query whose neighbours differ by ``sensitivity`` (the worst case of a
     one-coordinate change). Zero at :math:`\varepsilon_0`: the Laplace mechanism is pure
-    :math:`\varepsilon_0`-DP (Dwork–Roth Thm 3.6; seeds 000, 001, 004).
+    :math:`\varepsilon_0`-DP (Dwork & Roth 2014, Thm 3.6).
 
     Examples
     --------
@@ -159,7 +159,7 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     r"""The smallest :math:`\varepsilon \ge 0` with :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta`.
 
     Because a composition of Gaussian mechanisms is exactly a Gaussian mechanism with
-    :math:`\mu = \sqrt{\sum_i \mu_i^2}` (Gaussian DP, Dong–Roth–Su 2019), this gives the exact
+    :math:`\mu = \sqrt{\sum_i \mu_i^2}` (Gaussian DP, Dong, Roth & Su 2019), this gives the exact
     :math:`\varepsilon` of any number of composed Gaussian releases.
     """
     if _gaussian_delta_mu(0.0, mu) <= delta:
@@ -173,7 +173,7 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
 
 @validated(epsilon=_NONNEGATIVE)
 def pure_to_zcdp(epsilon: float) -> float:
-    r""":math:`\varepsilon`-DP implies :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016, Prop 3.3; seed 004)."""
+    r""":math:`\varepsilon`-DP implies :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016, Prop 3.3)."""
     return epsilon**2 / 2.0
 
 
@@ -246,13 +246,13 @@ def gaussian_zcdp(sigma: float, l2_sensitivity: float = 1.0) -> float:
 @validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1))
 def basic_composition(epsilon: float, delta: float, releases: int) -> tuple[float, float]:
     r"""``releases`` adaptive :math:`(\varepsilon, \delta)`-DP mechanisms are :math:`(k\varepsilon, k\delta)`-DP
-    (seed 004, Lemma 2.5)."""
+    (Kamath, Singhal & Ullman 2020, Lemma 2.5)."""
     return releases * epsilon, min(1.0, releases * delta)
 
 
 @validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1), delta_prime=DELTA)
 def advanced_composition(epsilon: float, delta: float, releases: int, delta_prime: float) -> tuple[float, float]:
-    r"""Advanced composition (Dwork, Rothblum & Vadhan 2010; Dwork–Roth Thm 3.20).
+    r"""Advanced composition (Dwork, Rothblum & Vadhan 2010; Dwork & Roth 2014, Thm 3.20).
 
     :math:`k` adaptive :math:`(\varepsilon_0, \delta_0)`-DP mechanisms are
     :math:`(\varepsilon_0\sqrt{2k\ln(1/\delta')} + k\varepsilon_0(e^{\varepsilon_0} - 1),\; k\delta_0 + \delta')`-DP.
@@ -277,7 +277,7 @@ _LARGEST_EXPONENT = 690.0  # e^690 ≈ 1e300: beyond it a bound with an e^ε ter
 @validated(rho=_NONNEGATIVE, releases=Integer(low=1))
 def zcdp_composition(rho: float, releases: int) -> float:
     r"""zCDP composes additively: ``releases`` adaptive :math:`\rho`-zCDP mechanisms are :math:`k\rho`-zCDP
-    (seed 004)."""
+    (Bun & Steinke 2016)."""
     return releases * rho
 
 

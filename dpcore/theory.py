@@ -12,7 +12,7 @@ Two kinds of curve, labelled as such on the pages:
 The statistics match :class:`dpcore.experiments.SweepResult`: ``"median"`` is the median of the
 absolute error (the curve the engine's ``median`` should follow), ``"rmse"`` its root mean square.
 Every function is vectorised: ``n`` and ``epsilon`` may be arrays (broadcast together); a scalar
-input gives a float. Formulas: ``algorithms.md`` §0.2, §0.6, §1.3, §1.8.
+input gives a float. Formulas: docs/algorithms.md §0.2, §0.6, §1.3, §1.8.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def nonprivate_mean_error(n, sd: float = 1.0, statistic: str = "median") -> floa
               \mathrm{median}\,|\bar X - \mu| \approx \Phi^{-1}(3/4)\,\mathrm{sd}/\sqrt n = 0.6745\,\mathrm{sd}/\sqrt n.
 
     The rmse is exact for any distribution; the median uses the Gaussian approximation (CLT), exact
-    for Gaussian data. The baseline of every page (algorithms.md §1.8).
+    for Gaussian data. The baseline of every page (docs/algorithms.md §1.8).
 
     Examples
     --------
@@ -68,12 +68,13 @@ def laplace_mean_error(n, epsilon, width: float, statistic: str = "median") -> f
     r"""Noise error of the Laplace mean of ``n`` values in a window of length ``width``.
 
     The mean of values in :math:`[a, b]` has :math:`\Delta_1 = (b-a)/n`, so the :math:`\varepsilon`-DP
-    release adds :math:`\mathrm{Lap}(b_n)`, :math:`b_n = \mathrm{width}/(\varepsilon n)` (algorithms.md §0.2, §1.3):
+    release adds :math:`\mathrm{Lap}(b_n)`, :math:`b_n = \mathrm{width}/(\varepsilon n)`
+    (docs/algorithms.md §0.2, §1.3):
 
     .. math:: \mathrm{rmse} = \sqrt2\, b_n, \qquad \mathrm{median}\,|\mathrm{Lap}(b_n)| = b_n \ln 2.
 
     Only the privacy noise: sampling error and clipping bias come on top. With ``width = 2R`` it is
-    the naive worst-case-range baseline, rmse :math:`2\sqrt2 R/(\varepsilon n)` (§1.8).
+    the naive worst-case-range baseline, rmse :math:`2\sqrt2 R/(\varepsilon n)` (docs/algorithms.md §1.8).
 
     Examples
     --------
@@ -93,7 +94,7 @@ def gaussian_mean_error(n, epsilon, delta: float, l2_width: float, dimension: in
     Vectors in a set of :math:`\ell_2` diameter ``l2_width`` (``2C`` for a ball of radius :math:`C`) have a
     mean with :math:`\Delta_2 = \mathrm{l2\_width}/n`; the analytic Gaussian mechanism (Balle & Wang 2018,
     :func:`dpcore.mechanisms.gaussian_sigma`) adds :math:`\mathcal N(0, \sigma^2 I_d)` with
-    :math:`\sigma = \Delta_2/\mu^*_{\varepsilon,\delta}` (algorithms.md §0.2, §2.2). The error norm is
+    :math:`\sigma = \Delta_2/\mu^*_{\varepsilon,\delta}` (docs/algorithms.md §0.2, §2.2). The error norm is
     :math:`\sigma\chi_d`:
 
     .. math:: \mathrm{rmse} = \sigma\sqrt d, \qquad \mathrm{median} = \sigma\sqrt{F^{-1}_{\chi^2_d}(1/2)}
@@ -112,13 +113,14 @@ def gaussian_mean_error(n, epsilon, delta: float, l2_width: float, dimension: in
 
 @validated(n=_SIZE, epsilon=_EPSILONS, moment_k=Real(low=2, allow_inf=True), constant=POSITIVE)
 def heavy_tailed_rate(n, epsilon, moment_k: float, constant: float = 1.0) -> float | np.ndarray:
-    r"""The KSU20 rate shape for the private mean of a distribution with bounded ``moment_k``-th moment.
+    r"""The rate shape of Kamath, Singhal & Ullman (2020) for the private mean of a distribution with bounded
+    ``moment_k``-th moment.
 
     .. math:: c\,\Big(\frac{1}{\sqrt n} + (\varepsilon n)^{-(k-1)/k}\Big)
 
-    Kamath, Singhal & Ullman 2020 (seed 004), Thms 1.1–1.2, log factors and the range term dropped;
+    Kamath, Singhal & Ullman 2020, Thms 1.1–1.2, log factors and the range term dropped;
     optimal up to constants (their Thm 1.7 lower bound). A shape, not a value: plot with
-    ``constant=1`` (algorithms.md §1.8) and label it "rate (constant 1)". ``moment_k=inf``
+    ``constant=1`` (docs/algorithms.md §1.8) and label it "rate (constant 1)". ``moment_k=inf``
     (bounded data) gives :math:`c(1/\sqrt n + 1/(\varepsilon n))`; ``moment_k=2`` gives
     :math:`c(1/\sqrt n + 1/\sqrt{\varepsilon n})`.
 
@@ -132,25 +134,25 @@ def heavy_tailed_rate(n, epsilon, moment_k: float, constant: float = 1.0) -> flo
 
 
 def _bias_noise_coefficients(n, epsilon, moment_k: float, moment_bound: float):
-    r""":math:`((k-1)A_kM_k,\ B)` of algorithms.md §1.3, :math:`A_k = (k-1)^{k-1}/k^k` computed in logs."""
+    r""":math:`((k-1)A_kM_k,\ B)` of docs/algorithms.md §1.3, :math:`A_k = (k-1)^{k-1}/k^k` computed in logs."""
     a_k = math.exp((moment_k - 1.0) * math.log(moment_k - 1.0) - moment_k * math.log(moment_k))
     return (moment_k - 1.0) * a_k * moment_bound, 2.0 * math.sqrt(2.0) / (epsilon * n)
 
 
 @validated(n=_SIZE, epsilon=_EPSILONS, moment_k=_MOMENT, moment_bound=POSITIVE)
 def clipped_mean_private_error(n, epsilon, moment_k: float, moment_bound: float = 1.0) -> float | np.ndarray:
-    r"""Bias + noise of the clipped Laplace mean at the best window radius (algorithms.md §1.3).
+    r"""Bias + noise of the clipped Laplace mean at the best window radius (docs/algorithms.md §1.3).
 
     For a window :math:`\mu \pm t`, the clipping bias is at most :math:`A_kM_k t^{-(k-1)}` with
-    :math:`A_k = (k-1)^{k-1}/k^k` (tight truncation lemma, §1.2; :math:`\mathbb E|X-\mu|^k \le M_k`) and the
-    noise sd is :math:`Bt`, :math:`B = 2\sqrt2/(\varepsilon n)`. Minimising over :math:`t`
+    :math:`A_k = (k-1)^{k-1}/k^k` (tight truncation lemma, docs/algorithms.md §1.2; :math:`\mathbb E|X-\mu|^k \le M_k`)
+    and the noise sd is :math:`Bt`, :math:`B = 2\sqrt2/(\varepsilon n)`. Minimising over :math:`t`
     (at :func:`clipped_mean_optimal_radius`):
 
     .. math:: E_{\mathrm{priv}}(n) = \frac{k}{k-1}\big((k-1)A_kM_k\big)^{1/k} B^{(k-1)/k}
               \;\propto\; (\varepsilon n)^{-(k-1)/k}.
 
-    An upper bound with exact constants (no sampling error): the private term of the KSU20 rate,
-    slope exactly :math:`-(k-1)/k` on log–log axes.
+    An upper bound with exact constants (no sampling error): the private term of the rate of Kamath, Singhal & Ullman
+    (2020), slope exactly :math:`-(k-1)/k` on log–log axes.
 
     Examples
     --------
@@ -164,7 +166,7 @@ def clipped_mean_private_error(n, epsilon, moment_k: float, moment_bound: float 
 
 @validated(n=_SIZE, epsilon=_EPSILONS, moment_k=_MOMENT, moment_bound=POSITIVE)
 def clipped_mean_optimal_radius(n, epsilon, moment_k: float, moment_bound: float = 1.0) -> float | np.ndarray:
-    r"""The window radius :math:`t^*` minimising bias bound + noise sd (algorithms.md §1.3).
+    r"""The window radius :math:`t^*` minimising bias bound + noise sd (docs/algorithms.md §1.3).
 
     .. math:: t^* = \big((k-1)A_kM_k / B\big)^{1/k}, \qquad B = \frac{2\sqrt2}{\varepsilon n},
               \; A_k = \frac{(k-1)^{k-1}}{k^k},
@@ -188,8 +190,8 @@ def exponential_mechanism_loss_bound(candidates, epsilon, sensitivity: float = 1
 
     .. math:: P\Big[u(\hat h) \le \mathrm{OPT} - \tfrac{2\Delta}{\varepsilon}(\ln k + t)\Big] \le e^{-t}
 
-    for :math:`k` candidates and scores of sensitivity :math:`\Delta` (McSherry & Talwar 2007; Dwork–Roth
-    Thm 3.11; algorithms.md §0.6, seed 004). With ``monotonic=True`` (selection
+    for :math:`k` candidates and scores of sensitivity :math:`\Delta` (McSherry & Talwar 2007; Dwork & Roth
+    2014, Thm 3.11; Kamath, Singhal & Ullman 2020; docs/algorithms.md §0.6). With ``monotonic=True`` (selection
     :math:`\propto e^{\varepsilon u/\Delta}`) the factor is :math:`\Delta/\varepsilon`. For a continuous space
     pass ``candidates`` :math:`= \pi(\mathcal H)/\pi(G) \ge 1`. The default :math:`t = \ln 10` bounds the
     90 % quantile of the loss (the engine's upper band); :math:`t = \ln 2` bounds its median.

@@ -102,7 +102,7 @@ def test_approx_to_zcdp_round_trips_through_the_simple_conversion():
 
 
 def test_composition_known_values():
-    # algorithms.md §0.5/§2.4: k = 100, eps0 = 0.1, delta' = 1e-6
+    # docs/algorithms.md §0.5, §2.4: k = 100, eps0 = 0.1, delta' = 1e-6
     assert accounting.basic_composition(0.1, 0.0, 100) == pytest.approx((10.0, 0.0))
     assert accounting.advanced_composition(0.1, 0.0, 100, 1e-6)[0] == pytest.approx(6.3082, abs=1e-4)
     rho = accounting.zcdp_composition(accounting.pure_to_zcdp(0.1), 100)

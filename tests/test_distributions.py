@@ -1,7 +1,7 @@
 """dpcore.distributions: exact normalisation, exact clipped means, the truncation-bias lemmas, the oracle window.
 
 Oracles are independent of the module: scipy.stats densities integrated with quad, explicit sums for the
-two-point law, and Monte Carlo with 10^6 draws (within 4 standard errors). Numbers from algorithms.md §1.9.
+two-point law, and Monte Carlo with 10^6 draws (within 4 standard errors). Numbers from docs/algorithms.md §1.9.
 """
 
 import math
@@ -81,7 +81,7 @@ def test_monte_carlo_moment_and_mean(family, k):
 
 
 def test_lomax_reference_numbers():
-    """algorithms.md §1.9.1: unscaled Lomax(4) has M_3 = 0.75926, so the scale is 1.09615."""
+    """docs/algorithms.md §1.9.1: unscaled Lomax(4) has M_3 = 0.75926, so the scale is 1.09615."""
     dist = heavy_tailed("lomax", 3)
     assert dist.shape == 4.0
     assert dist.scale ** -3 == pytest.approx(0.759259, abs=1e-6)
@@ -149,7 +149,7 @@ def test_bias_sign(family):
         assert np.all(bias < 0)  # right-skewed: the clipped-off mass sits on the right
 
 
-# --- truncation-bias lemmas (algorithms.md §1.2, §1.9.1) ---------------------------------------------------------
+# --- truncation-bias lemmas (docs/algorithms.md §1.2, §1.9.1) ---------------------------------------------------------
 
 def test_lemma31_on_lomax():
     dist = heavy_tailed("lomax", 3)
@@ -221,7 +221,7 @@ def test_symmetric_laws_use_the_bulk_radius():
 
 
 def test_private_error_slope_on_lomax():
-    """algorithms.md §1.9.2: k = 3, eps = 1, n in [1e3, 1e6], exact bias: slope near -(k-1)/k = -2/3."""
+    """docs/algorithms.md §1.9.2: k = 3, eps = 1, n in [1e3, 1e6], exact bias: slope near -(k-1)/k = -2/3."""
     dist = heavy_tailed("lomax", 3)
     n = np.geomspace(1e3, 1e6, 7).round()
     error = [math.sqrt(optimal_window(dist, int(m), 1.0, include_sampling=False)[1]) for m in n]

@@ -1,6 +1,7 @@
-"""Permute-and-flip, the exact private-quantile sampler and the page-5 sweeps: laws, utility, privacy audits.
+"""Permute-and-flip, the exact private-quantile sampler and the exponential-mechanism page's sweeps: laws, utility,
+privacy audits.
 
-Sanity numbers from algorithms.md §5.6.2; audits (dpcore.audit) on neighbouring inputs built so that the
+Sanity numbers from docs/algorithms.md §5.6.2; audits (dpcore.audit) on neighbouring inputs built so that the
 factor 2 of the standard convention matters: the correct mechanism's 95 % lower bound stays <= epsilon, the
 version without the factor 2 (run at 2 epsilon, i.e. exp(epsilon u)) exceeds it.
 """

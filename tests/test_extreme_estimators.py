@@ -335,7 +335,7 @@ def test_default_alpha_is_finite(n, epsilon, moment_k):
 @given(epsilon=EPSILONS, trials=st.integers(1, 3), n=st.integers(1, 200), low=st.floats(-100, 100),
        width=log_uniform(1e-3, 1e3), seed=SEEDS)
 def test_clipped_laplace_mean_meets_the_request(epsilon, trials, n, low, width, seed):
-    """clipped_laplace_mean (T1): ε in [1e-9, 1e6], window width in [1e-3, 1e3]."""
+    """clipped_laplace_mean (docs/algorithms.md §1.3): ε in [1e-9, 1e6], window width in [1e-3, 1e3]."""
     x = heavy_sample(seed, trials, n, low + width / 2)
     high = low + width
     with spy(mechanisms, "laplace") as calls:
@@ -352,9 +352,9 @@ def test_clipped_laplace_mean_meets_the_request(epsilon, trials, n, low, width, 
 @given(epsilon=EPSILONS, alpha=log_uniform(1e-6, 1e3), moment_k=MOMENTS, mean_range=log_uniform(1.0, 1e3),
        trials=st.integers(1, 3), n=st.integers(1, 200), seed=SEEDS)
 def test_private_range_is_a_window_of_length_6r(epsilon, alpha, moment_k, mean_range, trials, n, seed):
-    """private_range (T2): ε in [1e-9, 1e6], α in [1e-6, 1e3] given, k in (1, 1001] or inf. A window too wide or too
-    narrow to compute with (k near 1) is refused naming moment_k and alpha, a grid of too many buckets naming
-    mean_range."""
+    """private_range (docs/algorithms.md §1.4): ε in [1e-9, 1e6], α in [1e-6, 1e3] given, k in (1, 1001] or inf. A
+    window too wide or too narrow to compute with (k near 1) is refused naming moment_k and alpha, a grid of too many
+    buckets naming mean_range."""
     x = heavy_sample(seed, trials, n, 0.5 * mean_range)
     with small_histograms(), spy(mechanisms, "laplace_histogram") as calls:
         window = refuses(lambda: heavy_tailed_mean.private_range(x, epsilon, alpha, moment_k, mean_range, rng=seed),
@@ -370,7 +370,8 @@ def test_private_range_is_a_window_of_length_6r(epsilon, alpha, moment_k, mean_r
 
 
 def check_two_stage(result, x, groups):
-    """Shape, finiteness, window and clipped fraction of a T3 result; returns the l2 = l1 sensitivity of the mean."""
+    """Shape, finiteness, window and clipped fraction of a private_mean_1d result; returns the l2 = l1 sensitivity of
+    the mean."""
     assert np.shape(result.estimate) == x.shape[:-1]
     assert finite(result.estimate, result.interval_low, result.interval_high, result.noise_scale)
     assert np.all(np.asarray(result.interval_low) < np.asarray(result.interval_high))
@@ -387,8 +388,9 @@ TWO_STAGE = dict(moment_k=MOMENTS, mean_range=log_uniform(1.0, 1e3), trials=st.i
 @FEW
 @given(epsilon=EPSILONS, **TWO_STAGE)
 def test_private_mean_1d_meets_the_request(epsilon, moment_k, mean_range, trials, n, groups, alpha, seed):
-    """private_mean_1d (T3, pure): ε in [1e-9, 1e6], α default (set from ε) or in [1e-3, 1e3]. A refusal names
-    epsilon when α is the default (ε is what made the window degenerate), else alpha, moment_k or mean_range."""
+    """private_mean_1d (docs/algorithms.md §1.5, pure): ε in [1e-9, 1e6], α default (set from ε) or in [1e-3, 1e3]. A
+    refusal names epsilon when α is the default (ε is what made the window degenerate), else alpha, moment_k or
+    mean_range."""
     x = heavy_sample(seed, trials, n, 0.3 * mean_range)
     names = ("epsilon",) if alpha is None else ("epsilon", "alpha", "moment_k", "mean_range")
     with small_histograms(), spy(mechanisms, "laplace") as calls:
@@ -458,8 +460,8 @@ def ball_sensitivity(x, alpha, moment_k):
 @FEW
 @given(rho=RHOS, **ND)
 def test_private_mean_nd_zcdp_meets_the_request(rho, moment_k, mean_range, trials, n, dimension, alpha, seed):
-    """private_mean_nd_zcdp (T4): ρ in [1e-9, 1e6], d ≤ 4. The coarse calls on Y spend ρ in all (d calls at ρ/d),
-    the ball mean on Z spends ρ with Δ₂ = 8r/(3n)."""
+    """private_mean_nd_zcdp (docs/algorithms.md §1.6): ρ in [1e-9, 1e6], d ≤ 4. The coarse calls on Y spend ρ in all (d
+    calls at ρ/d), the ball mean on Z spends ρ with Δ₂ = 8r/(3n)."""
     x = nd_sample(seed, trials, n, dimension, mean_range)
     names = ("rho",) if alpha is None else ("rho", "alpha", "moment_k", "mean_range")
     with small_histograms(), spy(mechanisms, "zcdp_gaussian") as calls:
@@ -529,8 +531,9 @@ def distance_from(estimate, warm_start, dimension) -> np.ndarray:
 @given(**TRUNCATED)
 def test_naive_and_moment_matched_truncated_means_meet_the_request(epsilon, delta, dimension, trials, n,
                                                                   survival_radius, bound, seed):
-    """naive_truncated_mean and truncated_mle_mean (T5b): ε in [1e-9, 1e6], δ in [1e-300, 0.5], d ≤ 2. The release is
-    one Gaussian with Δ₂ = 2 r_S / N; the moment-matched estimate lies in K = B(c, D_K) (the bisection's range)."""
+    """naive_truncated_mean and truncated_mle_mean (moment matching, docs/algorithms.md §1.7): ε in [1e-9, 1e6], δ in
+    [1e-300, 0.5], d ≤ 2. The release is one Gaussian with Δ₂ = 2 r_S / N; the moment-matched estimate lies in K = B(c,
+    D_K) (the bisection's range)."""
     x, warm_start = truncated_sample(seed, trials, n, dimension)
     with spy(mechanisms, "gaussian") as calls:
         naive = refuses(lambda: truncated_mle.naive_truncated_mean(x, epsilon, delta, warm_start, survival_radius,
@@ -554,9 +557,10 @@ def test_naive_and_moment_matched_truncated_means_meet_the_request(epsilon, delt
 @given(**TRUNCATED, steps=st.integers(1, 4))
 def test_truncated_dpgd_meets_the_request_in_composition(epsilon, delta, dimension, trials, n, survival_radius,
                                                          bound, seed, steps):
-    """truncated_dpgd_mean (T5a): ε in [1e-9, 1e6], δ in [1e-300, 0.5], T ≤ 4 steps, d ≤ 2 (50 rejection draws). The T
-    gradient releases (each Δ₂ = 2 r_S / N) compose exactly to one Gaussian with μ = √(Σ (Δ₂/σ_t)²), which must
-    meet (ε, δ) by the exact profile; every iterate, hence the average, stays in K = B(c, D_K)."""
+    """truncated_dpgd_mean (DP gradient descent, docs/algorithms.md §1.7): ε in [1e-9, 1e6], δ in [1e-300, 0.5], T ≤ 4
+    steps, d ≤ 2 (50 rejection draws). The T gradient releases (each Δ₂ = 2 r_S / N) compose exactly to one Gaussian
+    with μ = √(Σ (Δ₂/σ_t)²), which must meet (ε, δ) by the exact profile; every iterate, hence the average, stays in K =
+    B(c, D_K)."""
     x, warm_start = truncated_sample(seed, trials, n, dimension)
     with spy(mechanisms, "gaussian") as calls:
         result = refuses(lambda: truncated_mle.truncated_dpgd_mean(
@@ -663,8 +667,9 @@ def test_simulated_estimators_are_valid(epsilon, delta, p, n, seed):
                                                                "non_private")),
        p=MARGINALS, n=st.integers(3, 200), seed=SEEDS)
 def test_baseline_estimates_meet_the_request(epsilon, delta, method, p, n, seed):
-    """baseline_estimates (B0–B3): ε in [1e-9, 1e6], δ in [1e-300, 0.5]. B1's Laplace covers Δ₁ = d/n (two rows of
-    {0,1}^d differ by at most d), B3's Gaussian the clip radius C = √Bern(d/2, d/2, 1, ln(2n/β)): Δ₂ = 2C/n."""
+    """baseline_estimates (docs/algorithms.md §3.4): ε in [1e-9, 1e6], δ in [1e-300, 0.5]. Naive Laplace covers
+    Δ₁ = d/n (two rows of {0,1}^d differ by at most d), the one-shot Gaussian the clip radius C = √Bern(d/2, d/2, 1,
+    ln(2n/β)): Δ₂ = 2C/n."""
     rows = (np.random.default_rng(seed).random((n, p.size)) < p).astype(float)
     with spy(partition_rounds, "laplace") as laplace_calls, spy(partition_rounds, "gaussian") as gaussian_calls:
         estimate = strictly(lambda: partition_rounds.baseline_estimates(rows, epsilon, method, rng=seed, delta=delta,
@@ -714,7 +719,7 @@ def check_selection(choice, epsilon, sensitivity, size):
 @given(epsilon=EPSILONS, k=st.integers(2, 9), trials=st.integers(1, 2), n=st.integers(10, 200),
        alpha=log_uniform(1e-3, 0.25), seed=SEEDS)
 def test_private_select_item_level_meets_the_request(epsilon, k, trials, n, alpha, seed):
-    """private_select (S1): ε in [1e-9, 1e6]; the scores have sensitivity 1."""
+    """private_select (item level, docs/algorithms.md §4.2): ε in [1e-9, 1e6]; the scores have sensitivity 1."""
     x = np.random.default_rng(seed).normal(0.3, 1.0, (trials, n))
     family = selection.gaussian_grid(k)
     choice = strictly(lambda: selection.private_select(family, x, epsilon, alpha, rng=seed))
@@ -725,7 +730,8 @@ def test_private_select_item_level_meets_the_request(epsilon, k, trials, n, alph
 @given(epsilon=EPSILONS, k=st.integers(2, 9), users=st.integers(2, 50), per_user=st.integers(1, 8),
        tau=st.none() | log_uniform(1e-2, 1e2) | st.just(math.inf), seed=SEEDS)
 def test_private_select_user_level_meets_the_request(epsilon, k, users, per_user, tau, seed):
-    """private_select (S2, user level): ε in [1e-9, 1e6]; Δ = min(m, 2τ), τ = √m by default (∞: group privacy)."""
+    """private_select (user level, docs/algorithms.md §4.3): ε in [1e-9, 1e6]; Δ = min(m, 2τ), τ = √m by default (∞:
+    group privacy)."""
     x = np.random.default_rng(seed).normal(0.3, 1.0, (users, per_user))
     family = selection.gaussian_grid(k)
     choice = strictly(lambda: selection.private_select(family, x, epsilon, rng=seed, level="user", tau=tau))
@@ -820,8 +826,9 @@ def test_cover_mean_is_a_cover_point(epsilon, dimension, trials, n, radius, spac
 @SETTINGS
 @given(epsilon=EPSILONS, cells=st.integers(1, 12), size=st.none() | st.integers(1, 3), seed=SEEDS)
 def test_sample_direction_draws_the_exact_weighted_law(epsilon, cells, size, seed):
-    """sample_direction (E2): ε in [1e-9, 1e6], scores in [0, 20], weights in [1e-6, 1]. A unit vector; the scores
-    handed to the mechanism (shifted by (2/ε) ln π) give exactly the law ∝ π exp(ε u/2)."""
+    """sample_direction (the grid sampler, docs/algorithms.md §5.3): ε in [1e-9, 1e6], scores in [0, 20], weights in
+    [1e-6, 1]. A unit vector; the scores handed to the mechanism (shifted by (2/ε) ln π) give exactly the law ∝ π exp(ε
+    u/2)."""
     generator = np.random.default_rng(seed)
     scores, weights = generator.uniform(0, 20, cells), 10 ** generator.uniform(-6, 0, cells)
     points = generator.normal(size=(cells, 2)) + 0.1

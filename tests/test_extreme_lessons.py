@@ -297,7 +297,7 @@ ANALYTIC_CASES = [
          lambda e, d, draw: tr.bias_noise_tradeoff(draw(sizes(*tr.FAMILIES)), draw(sizes(*tr.MOMENTS[:-1])),
                                                    draw(sizes(10, 1_000_000)), e),
          nonnegative=".", positive=r"'(radii|best|best_rmse)'"),
-    Case("truncation.bias_noise_tradeoff(k=inf)",  # documented: the Lemma 3.1 bound is NaN for k = inf
+    Case("truncation.bias_noise_tradeoff(k=inf)",  # documented: the tight Lemma 3.1 bound is NaN for k = inf
          lambda e, d, draw: tr.bias_noise_tradeoff(draw(sizes(*tr.FAMILIES)), "inf", draw(sizes(10, 1_000_000)), e),
          nonnegative=".", positive=r"'(radii|best|best_rmse)'", nan=r"'bound'"),
 ]

@@ -140,7 +140,8 @@ def test_exponential_draws_one_index_per_row_of_a_score_batch(method):
 
 
 def test_election_draws_follow_the_exact_law():
-    """Seed 001's election: 10^5 seeded draws under each convention match the exact probabilities (chi-square)."""
+    """The election of Kamath's slides (Hopkins, Kamath & Majid 2022): 10^5 seeded draws under each convention match the
+    exact probabilities (chi-square)."""
     votes = np.array([15.0, 19.0, 20.0])
     for monotonic in (False, True):
         probabilities = mechanisms.exponential_probabilities(votes, 0.1, monotonic=monotonic)

@@ -1,5 +1,5 @@
 """Pure vs approximate DP for a d-dimensional mean (dpcore.estimators.mean_release, dpcore.lessons.noise_tradeoff)
-against algorithms.md §0.3–0.5 and §2.
+against docs/algorithms.md §0.3–0.5 and §2.
 
 Known values, closed forms, exact definitions (hockey-stick integrals), end-to-end privacy audits of
 ``private_mean`` on neighbouring datasets, and seeded Monte Carlo checks of the sweeps.
@@ -23,10 +23,10 @@ DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float
 
 # ------------------------------------------------------------------------------------ known values
 @pytest.mark.parametrize("epsilon, delta, calibration, expected, tolerance", [
-    (1.0, 1e-5, "classical", math.log(1.25e5), 1e-9),  # = 11.7361 (§2.6 item 4)
+    (1.0, 1e-5, "classical", math.log(1.25e5), 1e-9),  # = 11.7361 (docs/algorithms.md §2.6.4)
     (1.0, 1e-6, "classical", 14.04, 5e-3),
     (1.0, 1e-6, "analytic", 8.92, 5e-3),  # 4.2247² / 2
-    (0.5, 1e-5, "analytic", (0.5 * 7.0318) ** 2 / 2, 1e-3),  # §0.2 reference σ
+    (0.5, 1e-5, "analytic", (0.5 * 7.0318) ** 2 / 2, 1e-3),  # docs/algorithms.md §0.2 reference σ
 ])
 def test_crossover_dimension_known_values(epsilon, delta, calibration, expected, tolerance):
     assert lesson.crossover_dimension(epsilon, delta, calibration) == pytest.approx(expected, abs=tolerance)
@@ -112,11 +112,12 @@ def test_privacy_profiles_equal_the_hockey_stick_divergence(noise_epsilon):
 
 def test_privacy_profiles_equal_accounting_and_the_check_values():
     profiles = lesson.privacy_profiles(np.array([0.0, 0.3, 0.7, 1.0, 2.0]), 1.0)
-    np.testing.assert_allclose(profiles["laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)  # §0.3
+    # docs/algorithms.md §0.3
+    np.testing.assert_allclose(profiles["laplace"], [0.393469, 0.295312, 0.139292, 0.0, 0.0], atol=1e-6)
     gauss = lesson.privacy_profiles(np.array([0.0, 0.5, 1.0, 2.0]), 0.5)["gaussian_analytic"]  # σ = 2, μ = 0.5
     np.testing.assert_allclose(gauss[:3], [0.197413, 0.05244, 0.00683], rtol=1e-3)
     assert gauss[0] == pytest.approx(2 * stats.norm.cdf(0.25) - 1, rel=1e-12)
-    # §0.3 prints δ(2) = 9.0e-6 for σ = 2; the formula (and the integral above) give 9.44e-6.
+    # δ(2) = 9.44e-6 for σ = 2 (docs/algorithms.md §0.3), from the formula and the integral above alike.
     assert gauss[3] == pytest.approx(9.439e-6, rel=1e-3)
     for noise_epsilon in (0.25, 4.0):
         epsilons = np.linspace(0.0, 6.0, 25)
@@ -151,7 +152,7 @@ def test_calibrate_closed_forms(dimension, n, epsilon, delta, radius):
 
 
 def test_calibrate_reference_sigmas_and_guarantees():
-    """§0.2: σ for Δ2 = 1 (here 2C/n = 1), and each mechanism states its guarantee."""
+    """docs/algorithms.md §0.2: σ for Δ2 = 1 (here 2C/n = 1), and each mechanism states its guarantee."""
     def sd(mechanism, epsilon, delta):
         return nt.calibrate(mechanism, 1, 2, epsilon, delta, 1.0).coordinate_sd
 
@@ -224,7 +225,8 @@ def test_samples_needed_returns_2_when_two_samples_already_suffice(mechanism, di
 
 
 def test_samples_needed_orders_the_mechanisms_as_the_table_says():
-    """Seed 001's table at d = 256: non-private < Gaussian < Laplace, and Laplace pays about √d/(εσ1) more noise."""
+    """The table of Hopkins, Kamath & Majid (2022) at d = 256: non-private < Gaussian < Laplace, and Laplace pays about
+    √d/(εσ1) more noise."""
     needed = {m: lesson.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non_private", "gaussian_analytic", "laplace")}
     assert needed["non_private"] < needed["gaussian_analytic"] < needed["laplace"]
 
@@ -293,7 +295,8 @@ def audit_private_mean(mechanism, epsilon, delta, audit_delta):
 
 
 def test_gaussian_audit_at_a_point_of_its_privacy_profile():
-    """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (§0.3: 0.00683); private_mean at (1, δ) uses that very σ."""
+    """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (docs/algorithms.md §0.3: 0.00683); private_mean at (1, δ) uses that
+    very σ."""
     epsilon, sigma = 1.0, 2.0
     delta = lesson.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["gaussian_analytic"][0]
     assert delta == pytest.approx(0.00683, rel=1e-3)
@@ -500,7 +503,8 @@ def test_takeaways_quote_the_computed_numbers():
     assert f"d > **{crossover:.1f}**" in notes[0] and "**8.9**" in notes[0] and f"**{ratio:.2f}×**" in notes[0]
     exponent = lesson.error_ratio_exponent(10_000, 1e-6, 50, 0, 1.0)
     assert f"grows like d^**{exponent:.2f}** over d = 1…1024" in notes[1] and "At n = 10,000, ε = 1 " in notes[1]
-    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes[2]  # §2.4 at k = 100
+    # docs/algorithms.md §2.4 at k = 100
+    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes[2]
     assert f"from **k = {lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes[2]
     assert notes[3] == "δ × n = 1e-02: δ is 100× below 1/n — comfortably small."
 

@@ -1,10 +1,11 @@
 """Partitioning rounds for binary product distributions (dpcore.estimators.partition_rounds and the page's lesson,
-dpcore.lessons.partition_rounds) against algorithms.md §3.2–§3.6.
+dpcore.lessons.partition_rounds) against docs/algorithms.md §3.2–§3.6.
 
 Known values (noiseless partition, block sizes, Bernstein bound), the issue's must-hold behaviour at the page default
-(d = 1024, n = 10^6, ε = 1, log-uniform), the trace's noise scales recomputed from the formulas of §3.3 and measured
-on the released noise, the rows mode against the fast mode, clipping on adversarial rows, the baselines' noise
-scales, the sweep/rate helpers, and the page's one run, tables and takeaways. Everything is seeded.
+(d = 1024, n = 10^6, ε = 1, log-uniform), the trace's noise scales recomputed from the formulas of
+docs/algorithms.md §3.3 and measured on the released noise, the rows mode against the fast mode, clipping on adversarial
+rows, the baselines' noise scales, the sweep/rate helpers, and the page's one run, tables and takeaways. Everything is
+seeded.
 """
 
 import json
@@ -23,7 +24,7 @@ BETA = 0.1
 
 
 def bernstein(mean, variance, width, log_term):
-    """mu + sqrt(2 V L) + 2/3 w L, written out (algorithms.md §3.3)."""
+    """mu + sqrt(2 V L) + 2/3 w L, written out (docs/algorithms.md §3.3)."""
     return mean + np.sqrt(2 * variance * log_term) + 2 / 3 * width * log_term
 
 
@@ -119,7 +120,8 @@ def test_heavy_coordinates_are_found_in_the_first_two_rounds_at_the_default():
 
 
 def test_partition_beats_naive_laplace_by_two_at_the_default():
-    """§3.6 item 4, fast mode, mean over seeds 0..4: TV(P1-L) < TV(B1)/2, B0 in [0.009, 0.015], near §3.5's values."""
+    """docs/algorithms.md §3.6.4, fast mode, mean over seeds 0..4: TV(Laplace heavy step) < TV(naive Laplace)/2, the
+    non-private TV in [0.009, 0.015], near the values of docs/algorithms.md §3.5."""
     methods = (product.PARTITION_PURE, product.NAIVE, product.NON_PRIVATE)
     means = []
     for seed in range(5):
@@ -129,13 +131,14 @@ def test_partition_beats_naive_laplace_by_two_at_the_default():
     partition, naive, non_private = np.mean(means, axis=0)
     assert partition < naive / 2
     assert 0.009 <= non_private <= 0.015
-    assert partition == pytest.approx(0.071, rel=0.1)  # §3.5 table: 0.071
-    assert naive == pytest.approx(0.197, rel=0.1)  # §3.5 table: 0.197
+    assert partition == pytest.approx(0.071, rel=0.1)  # docs/algorithms.md §3.5 table: 0.071
+    assert naive == pytest.approx(0.197, rel=0.1)  # docs/algorithms.md §3.5 table: 0.197
 
 
-# ------------------------------------------------------------------------------------ the trace (§3.6 item 2)
+# ----------------------------------------------------------------------- the trace (docs/algorithms.md §3.6.2)
 def expected_trace_radii(result, epsilon, beta=BETA):
-    """Recompute from §3.3 every round's clip radius and noise scale, and the heavy/final radii, from the trace."""
+    """Recompute from docs/algorithms.md §3.3 every round's clip radius and noise scale, and the heavy/final radii, from
+    the trace."""
     layout = result.layout
     trials, d = result.estimate.shape
     remaining = np.ones((trials, d), dtype=bool)
@@ -163,7 +166,8 @@ def expected_trace_radii(result, epsilon, beta=BETA):
 @pytest.mark.parametrize("profile, epsilon", [("log-uniform", 1.0), ("two-level", 0.3), ("all tiny", 5.0),
                                               ("all 1/2", 1.0)])
 def test_every_laplace_scale_in_the_trace_is_two_t_over_epsilon_n_block(profile, epsilon):
-    """Rounds, heavy (P1-L) and final: noise scale = 2T/(ε n_block) for the T of §3.3, recomputed independently."""
+    """Rounds, heavy (Laplace heavy step) and final: noise scale = 2T/(ε n_block) for the T of
+    docs/algorithms.md §3.3, recomputed independently."""
     p = pd.marginal_profile(profile, 256)
     result = product.simulate_partition_rounds(p, 10**5, epsilon, trials=60, rng=7)
     layout = result.layout
@@ -191,8 +195,8 @@ def test_every_laplace_scale_in_the_trace_is_two_t_over_epsilon_n_block(profile,
 
 @pytest.mark.parametrize("rho, expected_rho", [(None, 0.5 * 0.7 ** 2), (0.3, 0.3), (2.0, 2.0)])
 def test_gaussian_heavy_block_scale_and_guarantee(rho, expected_rho):
-    """P1-G: C_H = sqrt(Bern(|H|, Σ1/s, 1/min s, L_H)), σ = (2 C_H/n_H)/sqrt(2ρ), ρ = ε²/2 by default;
-    guarantee max(ε²/2, ρ)-zCDP."""
+    """The Gaussian heavy step: C_H = sqrt(Bern(|H|, Σ1/s, 1/min s, L_H)), σ = (2 C_H/n_H)/sqrt(2ρ), ρ = ε²/2 by
+    default; guarantee max(ε²/2, ρ)-zCDP."""
     epsilon = 0.7
     p = pd.marginal_profile("log-uniform", 256)
     result = product.simulate_partition_rounds(p, 10**5, epsilon, trials=40, rng=3, heavy="gaussian", rho=rho)
@@ -284,7 +288,8 @@ def test_single_dataset_output_has_no_trial_axis():
 
 def test_simulate_estimators_runs_every_method_on_one_dataset():
     """Every method of METHODS gets an estimate in [0, 1/2]^d; the trace is the pure partition's; seeded; TV errors
-    ordered as in §3.5 (two-level, d = 1024, n = 10^6: B0 0.010 < P1-L 0.080 < B1 0.208)."""
+    ordered as in docs/algorithms.md §3.5 (two-level, d = 1024, n = 10^6: non-private 0.010 < Laplace heavy step 0.080
+    < naive Laplace 0.208)."""
     p = pd.marginal_profile("two-level", 1024)
     trace, estimates = product.simulate_estimators(p, 10**6, 1.0, rng=4)
     assert tuple(estimates) == product.METHODS
@@ -295,7 +300,8 @@ def test_simulate_estimators_runs_every_method_on_one_dataset():
     again = product.simulate_estimators(p, 10**6, 1.0, rng=4)[1]
     for method in product.METHODS:
         np.testing.assert_array_equal(again[method], estimates[method])
-    # B0 is the empirical mean of 10^6 rows (clipped at 1/2): within 5 binomial SDs of p; §3.5's ordering at d = 1024
+    # The non-private estimate is the empirical mean of 10^6 rows (clipped at 1/2): within 5 binomial SDs of p;
+    # the ordering of docs/algorithms.md §3.5 at d = 1024
     empirical = estimates[product.NON_PRIVATE]
     assert np.all(np.abs(empirical - p) <= 5 * np.sqrt(p * (1 - p) / 10**6))
     tv = pd.TVMonteCarlo(p, 20_000, rng=1)
@@ -324,8 +330,8 @@ def test_rows_mode_agrees_with_fast_mode_in_distribution():
 
 
 def test_rows_mode_clips_each_row_to_the_round_radius():
-    """Adversarial rows (half with 110 ones, norm > T1; half with 18 other ones), ε = 1e9: round 1 releases the mean
-    of the ℓ1-clipped rows, i.e. k/n_P * (T1/110 on 110 columns) + (1 - k/n_P) * (1 on 18 columns), 0 < k < n_P."""
+    """Adversarial rows (half with 110 ones, norm > T_1; half with 18 other ones), ε = 1e9: round 1 releases the mean
+    of the ℓ1-clipped rows, i.e. k/n_P * (T_1/110 on 110 columns) + (1 - k/n_P) * (1 on 18 columns), 0 < k < n_P."""
     n = 200  # d = 128
     heavy_row = np.r_[np.ones(110), np.zeros(18)]
     light_row = np.r_[np.zeros(110), np.ones(18)]
@@ -403,7 +409,7 @@ def test_simulate_partition_rounds_rejects_marginals_above_one_half_and_small_n(
         product.simulate_partition_rounds(pd.marginal_profile("log-uniform", 1024), 10, 1.0)
 
 
-# ------------------------------------------------------------------------------------ baselines (§3.4)
+# ------------------------------------------------------------------------------- baselines (docs/algorithms.md §3.4)
 def quarter_dataset(n=6400, d=64):
     """Rows with exactly d/4 ones each and columns with exactly n/4 ones each: every column mean is 1/4."""
     rows = (np.arange(d)[None, :] - np.arange(n)[:, None]) % 4 == 0
@@ -416,7 +422,8 @@ def baseline_draws(x, epsilon, method, repetitions, **kwargs):
 
 
 def test_naive_laplace_baseline_has_scale_d_over_epsilon_n():
-    """B1 on column means 1/4 (no clipping at 0 or 1/2 in practice): E|q - 1/4| = d/(εn), SD = sqrt(2) d/(εn)."""
+    """Naive Laplace on column means 1/4 (no clipping at 0 or 1/2 in practice): E|q - 1/4| = d/(εn), SD = sqrt(2)
+    d/(εn)."""
     x = quarter_dataset()
     n, d = x.shape
     epsilon = 1.0
@@ -428,8 +435,8 @@ def test_naive_laplace_baseline_has_scale_d_over_epsilon_n():
 
 
 def test_oracle_baseline_scale_clipping_and_required_total_mass():
-    """B2: Lap(2T/(εn)) with T = Bern(m, m, 1, ln(2n/β)); a total_mass below the rows' norm clips them; it needs
-    total_mass."""
+    """Oracle-radius Laplace: Lap(2T/(εn)) with T = Bern(m, m, 1, ln(2n/β)); a total_mass below the rows' norm clips
+    them; it needs total_mass."""
     x = quarter_dataset()
     n, d = x.shape
     with pytest.raises(ValueError, match="total_mass"):
@@ -446,7 +453,8 @@ def test_oracle_baseline_scale_clipping_and_required_total_mass():
 
 
 def test_one_shot_gaussian_baseline_sigma():
-    """B3: ℓ2 clip C = sqrt(Bern(d/2, d/2, 1, ln(2n/β))) and the analytic σ for Δ2 = 2C/n (rows of norm 4 < C)."""
+    """One-shot Gaussian: ℓ2 clip C = sqrt(Bern(d/2, d/2, 1, ln(2n/β))) and the analytic σ for Δ2 = 2C/n (rows of norm 4
+    < C)."""
     x = quarter_dataset()
     n, d = x.shape
     radius = math.sqrt(bernstein(d / 2, d / 2, 1.0, math.log(2 * n / BETA)))
@@ -458,7 +466,7 @@ def test_one_shot_gaussian_baseline_sigma():
 
 
 def test_non_private_baseline_is_the_empirical_mean():
-    """B0 returns the column means exactly (clipped to [0, 1/2])."""
+    """The non-private baseline returns the column means exactly (clipped to [0, 1/2])."""
     x = pd.sample_rows(np.array([0.1, 0.3, 0.45, 0.0]), 777, rng=2).astype(float)
     np.testing.assert_array_equal(product.baseline_estimates(x, 1.0, product.NON_PRIVATE), x.mean(axis=0))
     np.testing.assert_array_equal(product.baseline_estimates(np.ones((5, 2)), 1.0, product.NON_PRIVATE), [0.5, 0.5])
@@ -658,7 +666,7 @@ def test_one_run_tables_and_caption_quote_the_run(default_run):
 
 
 def test_rate_curves_are_the_rate_shapes_and_the_fitted_laws():
-    """Non-private and seed 000 curves of rate_curve; each fitted law is rate_curve with fit_rate_constant's c."""
+    """Non-private and Singhal (2023) curves of rate_curve; each fitted law is rate_curve with fit_rate_constant's c."""
     result = lesson.sweep_vs_n("log-uniform", 64, 1e-6, 3, 0)
     curves = lesson.rate_curves(result, "log-uniform", 64, 2.0)
     n = np.array(lesson.N_GRID, dtype=float)

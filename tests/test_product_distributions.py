@@ -1,4 +1,4 @@
-"""Binary product distributions (dpcore.distributions.binary_product) against algorithms.md §3.1 and §3.6.
+"""Binary product distributions (dpcore.distributions.binary_product) against docs/algorithms.md §3.1 and §3.6.
 
 Every distance is checked against a brute-force sum over {0,1}^d written here (itertools.product, an explicit
 product of Bernoulli probabilities), the Monte Carlo TV against the exact value within its stated error, and the
@@ -42,7 +42,7 @@ def random_pair(rng, d, zeros=0):
     return p, q
 
 
-# ------------------------------------------------------------------------------------ profiles (§3.1)
+# ------------------------------------------------------------------------------- profiles (docs/algorithms.md §3.1)
 def test_log_uniform_profile_is_geometric_from_one_half_to_one_over_4d():
     """log-uniform: d geometrically spaced values with exact endpoints 1/2 and 1/(4d); d = 1 gives [1/2]."""
     for d in (2, 5, 64, 1024):
@@ -67,7 +67,7 @@ def test_log_uniform_profile_is_geometric_from_one_half_to_one_over_4d():
     ("all tiny", 1, [0.5]),  # 1/max(d, 2): never above 1/2
 ])
 def test_profiles_exact_values(profile, d, expected):
-    """Each named profile's exact marginals (algorithms.md §3.1 and the docstring)."""
+    """Each named profile's exact marginals (docs/algorithms.md §3.1 and the docstring)."""
     np.testing.assert_allclose(pd.marginal_profile(profile, d), expected, rtol=1e-15)
 
 
@@ -95,7 +95,7 @@ def test_marginal_profile_rejects_unknown_profile_and_bad_dimension():
         pd.marginal_profile("log-uniform", 0)
 
 
-# ------------------------------------------------------------------------------------ TV: exact (§3.1, §3.6 item 3)
+# ------------------------------------------------------------------ TV: exact (docs/algorithms.md §3.1, §3.6.3)
 @pytest.mark.parametrize("d", range(1, 11))
 def test_tv_exact_equals_brute_force_enumeration(d):
     """tv_exact against an explicit sum over {0,1}^d, random pairs, some q with exact zeros."""
@@ -151,7 +151,8 @@ def test_tv_sandwich_holds_against_enumeration(d):
 
 # ------------------------------------------------------------------------------------ TV: Monte Carlo
 def test_tv_monte_carlo_within_four_over_root_m_of_exact_at_d_10():
-    """§3.6 item 3: 5 random pairs at d = 10, m = 20000: |MC - exact| <= 4/sqrt(m), SE <= 1/(2 sqrt(m))."""
+    """docs/algorithms.md §3.6.3: 5 random pairs at d = 10, m = 20000: |MC - exact| <= 4/sqrt(m), SE <= 1/(2
+    sqrt(m))."""
     m = 20_000
     rng = np.random.default_rng(2024)
     for seed in range(5):
@@ -285,7 +286,8 @@ def test_divergences_are_vectorised():
 
 
 def test_chi_squared_small_error_approximation():
-    """chi^2 ~ sum (q - p)^2 / (p (1 - p)) within 5 % for a 1 % relative perturbation (§3.1); TV ~ sqrt(chi2/2pi)."""
+    """chi^2 ~ sum (q - p)^2 / (p (1 - p)) within 5 % for a 1 % relative perturbation (docs/algorithms.md §3.1); TV ~
+    sqrt(chi2/2pi)."""
     rng = np.random.default_rng(12)
     p = pd.marginal_profile("log-uniform", 64)
     q = p * (1 + 0.01 * rng.choice([-1.0, 1.0], 64))

@@ -1,4 +1,4 @@
-"""The SDP score over directions (algorithms.md §5.4, §5.6 check 3): exactness on the sphere, relaxation bound,
+"""The SDP score over directions (docs/algorithms.md §5.4, §5.6.3): exactness on the sphere, relaxation bound,
 sensitivity 1, concavity, the default instance, the exact grid sampler and the iterative estimator."""
 
 from types import SimpleNamespace
@@ -20,7 +20,7 @@ def unit(angles_deg):
 
 
 def default_instance(seed=0, n=400, buckets=20):
-    """§5.4 page defaults: N(mu, I_2) with mu - mu~ = (2, 1), mu~ = 0, r = 2."""
+    """docs/algorithms.md §5.4 page defaults: N(mu, I_2) with mu - mu~ = (2, 1), mu~ = 0, r = 2."""
     points = np.random.default_rng(seed).standard_normal((n, 2)) + [2.0, 1.0]
     return sdp.bucket_means(points, buckets)
 

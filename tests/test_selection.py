@@ -1,9 +1,10 @@
-"""Scheffé hypothesis selection (dpcore.estimators.selection) against algorithms.md §4.
+"""Scheffé hypothesis selection (dpcore.estimators.selection) against docs/algorithms.md §4.
 
 Exact Scheffé quantities against quadrature and explicit sums, vectorised counts against brute force, the
 non-private tournaments on a class that contains the truth, exhaustive sensitivity checks of the item- and
 user-level scores, an exact and an empirical privacy audit of the private selection (a broken variant is caught),
-seeded utility sweeps (§4.5), the theory curves, KSU20's 2-D tournament, and input validation.
+seeded utility sweeps (docs/algorithms.md §4.5), the theory curves, the 2-D tournament of Kamath, Singhal & Ullman
+(2020), and input validation.
 The page's lesson (grids, one run, read-offs, takeaways) is tested last.
 Run as a script to print the measured audit bounds: ``python tests/test_selection.py``.
 """
@@ -106,7 +107,8 @@ def em_log_probabilities(scores, epsilon, sensitivity):
 
 # ------------------------------------------------------------------------------------ 1. Scheffé set probabilities
 def test_two_unit_gaussians_known_values():
-    """§4.5 item 1: N(1,1) vs N(0,1) has p1 = 0.691462, p2 = 0.308538, TV = 0.382925 (both orders, diagonal 0)."""
+    """docs/algorithms.md §4.5.1: N(1,1) vs N(0,1) has p1 = 0.691462, p2 = 0.308538, TV = 0.382925 (both orders,
+    diagonal 0)."""
     family = sel.GaussianFamily(np.array([1.0, 0.0]), np.ones(2))
     p1, p2 = family.probabilities()
     for i, j in ((0, 1), (1, 0)):
@@ -319,7 +321,7 @@ def test_minimum_distance_definition():
 
 # ------------------------------------------------------------------------------------ 4. sensitivity (exhaustive)
 def scheffe_reference(family_probabilities, counts, n, alpha=ALPHA):
-    """S(H_i) = min_{j≠i} Γ with Γ = n for P1 - P2 <= 4α, else n·max(0, τ̂ - P2 - 1.5α) (algorithms.md §4.2)."""
+    """S(H_i) = min_{j≠i} Γ with Γ = n for P1 - P2 <= 4α, else n·max(0, τ̂ - P2 - 1.5α) (docs/algorithms.md §4.2)."""
     p1, p2 = family_probabilities
     contest = np.where(p1 - p2 <= 4 * alpha, float(n), np.maximum(0.0, counts - n * (p2 + 1.5 * alpha)))
     contest[..., np.arange(p1.shape[0]), np.arange(p1.shape[0])] = np.inf
@@ -443,7 +445,7 @@ def test_user_scores_match_the_definition(name):
                          ids=["grid41", "unequal", "2d"])
 def test_user_level_with_one_example_and_tau_one_is_item_level(family):
     """m = 1, τ = 1: user_scheffe_scores equals scheffe_scores with sensitivity 1, and private_select(level="user")
-    gives the item-level probabilities (algorithms.md §4.5 item 3; equal up to the order of a float sum)."""
+    gives the item-level probabilities (docs/algorithms.md §4.5.3; equal up to the order of a float sum)."""
     n = 200
     plane = isinstance(family, sel.GaussianMeans2D)
     x = np.random.default_rng(14).normal(0.3, 1.0, (n, 2) if plane else n)
@@ -603,8 +605,8 @@ def test_selection_sweep_samples_needed_grows_logarithmically_in_k():
 
 
 def test_s1_success_rate_at_k41_eps1_n1000():
-    """§4.5 item 4: S1, gaussian_grid(41), α = 0.05, ε = 1, n = 1000, truth N(0.33, 1), 40 seeds:
-    P[TV <= 5α] >= 0.95 and mean TV <= 0.03."""
+    """docs/algorithms.md §4.5.4: item-level selection, gaussian_grid(41), α = 0.05, ε = 1, n = 1000, truth N(0.33, 1),
+    40 seeds: P[TV <= 5α] >= 0.95 and mean TV <= 0.03."""
     family = sel.gaussian_grid(41)
     distance = family.tv_from((0.33, 1.0))
     errors = []
@@ -619,8 +621,8 @@ def test_s1_success_rate_at_k41_eps1_n1000():
 
 def test_user_level_sweep_clipping_beats_group_privacy():
     """user_level_sweep (n = 300 users, m = 100, ε = 0.05, 40 trials, seed 0): clipped τ = √m has lower mean TV
-    than group privacy and than one example per user (measured 0.164, 0.297, 0.321; algorithms.md §4.3's table, other
-    runs: 0.099, 0.258, 0.271)."""
+    than group privacy and than one example per user (measured 0.164, 0.297, 0.321;
+    the table of docs/algorithms.md §4.3, other runs: 0.099, 0.258, 0.271)."""
     result = tournament_lesson.user_level_sweep([300], [100], [0.05], 40, 0)
     mean = {method: result.curve(method, "n")["mean"][0] for method in tournament_lesson.USER_METHODS}
     assert mean[tournament_lesson.USER_CLIPPED] < mean[tournament_lesson.GROUP] - 0.05
@@ -697,7 +699,7 @@ def test_simplex_cover(domain, resolution):
     assert nearest.max() <= (domain - 1) / (2 * resolution) + 1e-12
 
 
-# ------------------------------------------------------------------------------------ 9. KSU20
+# ------------------------------------------------------------------- 9. Kamath, Singhal & Ullman's (2020) tournament
 KSU_MEAN = np.array([0.2, -0.1])
 
 
@@ -976,8 +978,8 @@ def test_one_run_and_its_caption():
 
 
 def test_read_offs_of_the_sweeps():
-    """The price of k is needed_by_k with the privacy term 2 ln(k/β)/(εα), α = TV/5; users needed carry seed 002's
-    shape times the geometric-mean ratio of the clipped method's measurements to it."""
+    """The price of k is needed_by_k with the privacy term 2 ln(k/β)/(εα), α = TV/5; users needed carry Ghazi et al.'s
+    (2023) shape times the geometric-mean ratio of the clipped method's measurements to it."""
     curve = tournament_lesson.price_of_k(100, 0, 0.1, run=STORED)
     needed = tournament_lesson.needed_by_k(tournament_lesson.item_sweep(100, 0, run=STORED), 0.1)
     np.testing.assert_array_equal(curve["needed"], needed)

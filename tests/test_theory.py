@@ -45,7 +45,7 @@ def test_gaussian_mean_error_uses_analytic_sigma():
     assert theory.gaussian_mean_error(50, 1.0, 1e-5, 4.0, dimension=9) == pytest.approx(3 * sigma, rel=1e-12)
     assert theory.gaussian_mean_error(50, 1.0, 1e-5, 4.0, statistic="median") == pytest.approx(
         theory.HALF_NORMAL_MEDIAN * sigma, rel=1e-9)
-    # reference value of algorithms.md §0.2: sigma = 3.7306 for Delta_2 = 1 at (1, 1e-5)
+    # reference value of docs/algorithms.md §0.2: sigma = 3.7306 for Delta_2 = 1 at (1, 1e-5)
     assert theory.gaussian_mean_error(10, 1.0, 1e-5, 10.0) == pytest.approx(3.7306, abs=1e-4)
 
 

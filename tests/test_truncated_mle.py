@@ -1,4 +1,5 @@
-"""Truncate-then-correct (seed 003, algorithms.md §1.7 and §1.9.3-4): numbers, preprocessing, privacy audit."""
+"""Truncate-then-correct (Zampetakis & Zhou 2025; docs/algorithms.md §1.7, §1.9.3 and §1.9.4): numbers,
+preprocessing, privacy audit."""
 
 import math
 
@@ -10,7 +11,7 @@ from dpcore import accounting, audit, mechanisms
 from dpcore.estimators import truncated_mle as tm
 
 EPSILON, DELTA = 1.0, 1e-6
-# 1-D instance of §1.7: mu* = 0.8, warm start 0, D_K = 1, r_S = 1.5, n = 4000.
+# 1-D instance of docs/algorithms.md §1.7: mu* = 0.8, warm start 0, D_K = 1, r_S = 1.5, n = 4000.
 MU, RADIUS, N_RAW, TRIALS = 0.8, 1.5, 4000, 200
 # d-dim instance: d = 10, ||mu* - mu0|| = 0.8, r_S = sqrt(d) + 0.5, n = 20000.
 DIM, RADIUS_D, N_RAW_D = 10, math.sqrt(10) + 0.5, 20000
@@ -26,8 +27,8 @@ def one_dim():
     """200 independent datasets of the 1-D instance, and the three estimators run on them (vectorised)."""
     x = np.random.default_rng(2024).normal(MU, 1.0, (TRIALS, N_RAW))
     return {"naive": tm.naive_truncated_mean(x, EPSILON, DELTA, 0.0, RADIUS, rng=1),
-            "T5b": tm.truncated_mle_mean(x, EPSILON, DELTA, 0.0, RADIUS, rng=1),
-            "T5a": tm.truncated_dpgd_mean(x, EPSILON, DELTA, 0.0, RADIUS, rng=1)}
+            "moments": tm.truncated_mle_mean(x, EPSILON, DELTA, 0.0, RADIUS, rng=1),
+            "dpgd": tm.truncated_dpgd_mean(x, EPSILON, DELTA, 0.0, RADIUS, rng=1)}
 
 
 # ------------------------------------------------------------------------------- truncated Gaussian
@@ -109,26 +110,26 @@ def test_fixed_size_vectorised_equals_one_dataset_at_a_time():
         np.testing.assert_array_equal(np.sort(rows, axis=0), np.sort(single, axis=0))
 
 
-# ------------------------------------------------------------------------------------ accuracy (§1.7)
+# ------------------------------------------------------------------------------- accuracy (docs/algorithms.md §1.7)
 
 def test_one_dim_instance(one_dim):
-    naive, t5b, t5a = (rmse(one_dim[k].estimate, MU) for k in ("naive", "T5b", "T5a"))
+    naive, t5b, t5a = (rmse(one_dim[k].estimate, MU) for k in ("naive", "moments", "dpgd"))
     assert -0.40 <= np.mean(one_dim["naive"].estimate - MU) <= -0.36
     assert 0.025 <= t5b <= 0.045  # delta-method formula 0.0333
     assert t5a <= 0.06
     assert naive >= 5 * t5b and naive >= 5 * t5a  # the bias correction cuts the error by >= 5x
-    assert one_dim["T5b"].target_size == 2192 and one_dim["T5b"].kept.shape == (TRIALS,)
+    assert one_dim["moments"].target_size == 2192 and one_dim["moments"].kept.shape == (TRIALS,)
 
 
 def test_t5b_reports_its_own_release_as_the_naive_estimate(one_dim):
-    np.testing.assert_array_equal(one_dim["T5b"].naive, one_dim["naive"].estimate)
+    np.testing.assert_array_equal(one_dim["moments"].naive, one_dim["naive"].estimate)
     sigma = mechanisms.gaussian_sigma(2 * RADIUS / 2192, EPSILON, DELTA)
-    assert one_dim["T5b"].noise_sigma == pytest.approx(sigma)
-    assert "(1, 1e-06)-DP, replace-one" in one_dim["T5b"].guarantee and "2 r_S / N" in one_dim["T5b"].guarantee
+    assert one_dim["moments"].noise_sigma == pytest.approx(sigma)
+    assert "(1, 1e-06)-DP, replace-one" in one_dim["moments"].guarantee and "2 r_S / N" in one_dim["moments"].guarantee
 
 
 def test_dpgd_noise_composes_exactly_to_the_budget(one_dim):
-    sigma, steps = one_dim["T5a"].noise_sigma, 10
+    sigma, steps = one_dim["dpgd"].noise_sigma, 10
     assert sigma == pytest.approx(math.sqrt(steps) * (2 * RADIUS / 2192) / accounting.gaussian_mu(EPSILON, DELTA))
     total = accounting.gaussian_composition((2 * RADIUS / 2192) / sigma, steps)
     assert accounting.gaussian_epsilon(total, DELTA) == pytest.approx(EPSILON, rel=1e-6)

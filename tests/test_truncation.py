@@ -1,8 +1,8 @@
-"""KSU20 truncation estimators (dpcore.estimators.heavy_tailed_mean): exactness, accuracy against theory, privacy
-audits.
+"""The truncation estimators of Kamath, Singhal & Ullman 2020 (dpcore.estimators.heavy_tailed_mean): exactness, accuracy
+against theory, privacy audits.
 
 Test data are plain numpy draws: a centred Lomax (Pareto II, shape 4) scaled so that E|X - mu|^3 = 1
-(algorithms.md §1.9: scale 1.09615), and the KSU20 two-point adversary. Run as a script to print the
+(docs/algorithms.md §1.9.1: scale 1.09615), and their two-point adversary. Run as a script to print the
 measured numbers: ``python tests/test_truncation.py``.
 """
 
@@ -28,12 +28,13 @@ def lomax(shape, seed, mu=MU):
 
 
 def two_point(shape, seed, p=1e-4, k=3):
-    """KSU20's two-point adversary: t = p^(-1/k) w.p. p, else 0 (E|X|^k <= 1); returns (data, mean)."""
+    """The two-point adversary of Kamath, Singhal & Ullman (2020): t = p^(-1/k) w.p. p, else 0 (E|X|^k <= 1); returns
+    (data, mean)."""
     t = p ** (-1.0 / k)
     return np.where(np.random.default_rng(seed).random(shape) < p, t, 0.0), p * t
 
 
-# --- T1: clipped Laplace mean -------------------------------------------------------------------
+# --- clipped Laplace mean (docs/algorithms.md §1.3) ---------------------------------------------
 
 def test_clipped_mean_is_exact_without_noise_and_reports_the_clipped_fraction():
     x = np.array([-5.0, -1.0, 0.0, 2.0, 9.0])
@@ -55,7 +56,7 @@ def test_clipped_mean_noise_has_the_laplace_scale_and_is_vectorised():
     np.testing.assert_allclose(result.clipped_fraction, np.mean((x[0] < low) | (x[0] > high)))
 
 
-# --- T2: PDPRE ----------------------------------------------------------------------------------
+# --- private range, PDPRE (docs/algorithms.md §1.4) ---------------------------------------------
 
 def test_private_range_covers_the_mean_with_margin_r():
     n, epsilon, k = 2000, 1.0, 3
@@ -70,7 +71,7 @@ def test_private_range_covers_the_mean_with_margin_r():
     assert all(isinstance(end, float) for end in single)
 
 
-# --- T3: PDPODME --------------------------------------------------------------------------------
+# --- 1-D pure mean, PDPODME (docs/algorithms.md §1.5) -------------------------------------------
 
 N, EPSILON, K, RANGE, TRIALS = 10**4, 1.0, 3, 1000.0, 200
 
@@ -110,7 +111,7 @@ def test_private_mean_1d_is_reproducible_from_a_seed():
 def test_median_of_means_works_but_costs_noise_at_these_sizes():
     """G = 9 groups: each group's Laplace noise is 9x larger and the clipped group means are already
     light-tailed, so the median does not repay it here, even on the two-point adversary (its benefit is
-    the seed's proof, boosting 0.7 to 1 - beta). Honest numbers: 95 % quantile 0.060 (G=1), 0.179 (G=9)."""
+    the paper's proof, boosting 0.7 to 1 - beta). Honest numbers: 95 % quantile 0.060 (G=1), 0.179 (G=9)."""
     x, mean = two_point((TRIALS, N), 11)
     one = truncation.private_mean_1d(x, EPSILON, K, RANGE, rng=12)
     nine = truncation.private_mean_1d(x, EPSILON, K, RANGE, rng=12, groups=9)
@@ -141,7 +142,7 @@ def test_approx_variant_calibrates_through_approx_to_zcdp():
     assert median_error(approx.estimate) < 0.1  # measured 0.070: rho = 0.0175 is sigma of eps = 0.19 Laplace
 
 
-# --- T4: CDPHDME and its pure counterpart ---------------------------------------------------------
+# --- CDPHDME and its pure counterpart (docs/algorithms.md §1.6) -----------------------------------
 
 def nd_errors(d, trials, seed):
     x = lomax((trials, 20000, d), seed)
@@ -332,7 +333,8 @@ if __name__ == "__main__":
         result = truncation.private_mean_1d(x, EPSILON, K, RANGE, rng=1)
         print(f"private_mean_1d trials={trials} n={n}: {time.perf_counter() - start:.3f} s, "
               f"median |error| {median_error(result.estimate):.5f}, noise scale {result.noise_scale:.5f}")
-    print(f"T1 audit: correct {t1_audit(EPSILON, EPSILON):.3f}, noise halved {t1_audit(EPSILON, 2 * EPSILON):.3f}")
+    print(f"Clipped Laplace mean audit: correct {t1_audit(EPSILON, EPSILON):.3f}, "
+          f"noise halved {t1_audit(EPSILON, 2 * EPSILON):.3f}")
     for pair in T3_PAIRS:
-        print(f"T3 audit, neighbours differ in the {pair}: {t3_audit(pair, EPSILON):.3f}")
-    print(f"T3 audit, noise halved: {t3_audit('mean half', 2 * EPSILON):.3f}")
+        print(f"1-D pure mean audit, neighbours differ in the {pair}: {t3_audit(pair, EPSILON):.3f}")
+    print(f"1-D pure mean audit, noise halved: {t3_audit('mean half', 2 * EPSILON):.3f}")

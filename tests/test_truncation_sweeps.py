@@ -1,5 +1,5 @@
-"""The truncation lesson: its two sweeps (error_sweep, KSU20 rates; bias_correction_sweep), its one-run numbers and its
-takeaways.
+"""The truncation lesson: its two sweeps (error_sweep, the rates of Kamath, Singhal & Ullman 2020;
+bias_correction_sweep), its one-run numbers and its takeaways.
 
 Seeded Monte Carlo; every tolerance is stated next to the number of trials behind it.
 """
@@ -24,7 +24,7 @@ K = 3.0
 PRIVATE = "private_part"
 HALF_NORMAL_MEDIAN = 0.6744897501960817  # median of |N(0, 1)|
 
-# algorithms.md §1.7, the 1-D default of the bias-correction experiment
+# docs/algorithms.md §1.7, the 1-D default of the bias-correction experiment
 TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA, EPSILON, N_DEFAULT = 0.8, 0.0, 1.5, 1e-6, 1.0, 4000
 BIAS_N = [1000, 4000, 16_000]
 BIAS_TRIALS = 200
@@ -69,15 +69,16 @@ def test_private_part_is_the_exact_bias_plus_laplace_noise_at_the_optimal_window
 
 
 def test_ksu20_beats_the_naive_window_where_its_noise_dominates(lomax_sweep):
-    """≥ 5× at n = 10^3, 10^4 (R = 1000). At n ≥ 10^5 the naive noise 2R ln2/(εn) is no longer 5× the KSU20 error
-    (sampling error + its own noise): measured ratio ≈ 5.6 at 10^5 and ≈ 1.2 at 10^6 — see the next test."""
+    """≥ 5× at n = 10^3, 10^4 (R = 1000). At n ≥ 10^5 the naive noise 2R ln2/(εn) is no longer 5× the error of Kamath,
+    Singhal & Ullman's estimator (sampling error + its own noise): measured ratio ≈ 5.6 at 10^5 and ≈ 1.2 at 10^6 — see
+    the next test."""
     ratio = medians(lomax_sweep, "naive_window") / medians(lomax_sweep, "ksu20")
     assert np.all(ratio[:2] >= 5), ratio
     assert np.all(ratio > 1), ratio  # never worse than the worst-case window
 
 
 def test_ksu20_beats_naive_by_5x_at_every_n_when_the_range_is_wide():
-    """With R = 10^5 the naive window's noise grows 100×, the KSU20 error barely moves (log R buckets)."""
+    """With R = 10^5 the naive window's noise grows 100×, their estimator's error barely moves (log R buckets)."""
     wide = truncation_lesson.error_sweep("lomax", [K], N_VALUES, 1.0, 2_000_000, SEED, mean_range=1e5)
     ratio = medians(wide, "naive_window") / medians(wide, "ksu20")
     assert np.all(ratio >= 5), ratio

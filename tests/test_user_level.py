@@ -1,4 +1,5 @@
-"""User-level threshold learning (algorithms.md §5.5, E4): counts, sensitivities, user complexity, EM, privacy audit."""
+"""User-level threshold learning (Ghazi et al. 2023; docs/algorithms.md §5.5): counts, sensitivities, user complexity,
+EM, privacy audit."""
 
 import math
 

@@ -1,7 +1,7 @@
 r"""Binary product distributions :math:`P = \bigotimes_j \mathrm{Ber}(p_j)` and the distances between them.
 
-The page-3 setting (algorithms.md §3.1; seed 000): rows :math:`X_i \in \{0,1\}^d` with independent coordinates,
-:math:`p_j \le 1/2`. Accuracy is measured in total variation, which needs **every** marginal to *relative*
+The partitioning page's setting (docs/algorithms.md §3.1; Singhal 2023): rows :math:`X_i \in \{0,1\}^d` with independent
+coordinates, :math:`p_j \le 1/2`. Accuracy is measured in total variation, which needs **every** marginal to *relative*
 accuracy: for small errors
 
 .. math::
@@ -43,7 +43,8 @@ _ESTIMATES = Array(ndim=(1, 2, 3), low=0, high=1, min_size=1)
 
 @validated(profile=Choice(PROFILES), dimension=_DIMENSION, exponent=Real(low=0, low_open=True))
 def marginal_profile(profile: str, dimension: int, exponent: float = 1.0) -> np.ndarray:
-    r"""Marginals :math:`p_1 \ge \dots \ge p_d` in :math:`(0, 1/2]` for one of the page's profiles (algorithms.md §3.1).
+    r"""Marginals :math:`p_1 \ge \dots \ge p_d` in :math:`(0, 1/2]` for one of the page's profiles
+    (docs/algorithms.md §3.1).
 
     * ``"log-uniform"`` (default of the page): :math:`d` geometrically spaced values from :math:`1/2` down to
       :math:`1/(4d)` (the quantiles of a log-uniform law; deterministic, so the same URL gives the same truth);
@@ -248,7 +249,7 @@ class TVEstimate:
 @validated(p=_MARGINALS, q=_ESTIMATES, samples=Integer(low=2), rng=Seed())
 def tv_distance(p, q, samples: int = 20_000, rng: RngLike = None) -> TVEstimate:
     """:math:`d_{TV}(P, Q)`: exact by enumeration for ``d <= 16``, otherwise Monte Carlo over ``samples`` draws
-    from P, with the Bhattacharyya sandwich either way (algorithms.md §3.1)."""
+    from P, with the Bhattacharyya sandwich either way (docs/algorithms.md §3.1)."""
     lower, upper = tv_bounds(p, q)
     if p.size <= MAX_EXACT_DIMENSION:
         value = tv_exact(p, q)

@@ -1,15 +1,15 @@
 r"""Heavy-tailed test distributions with mean :math:`\mu` and :math:`\mathbb E|X-\mu|^k = 1` exactly.
 
-The page-1 setting (algorithms.md §1.1): data with a bounded :math:`k`-th central moment, normalised as in
-KSU20 (seed 004) to :math:`M_k = 1`. Every family is a location–scale law :math:`X = \mu + s\,Z` around a
-base law :math:`Z` with mean 0, and :math:`s = (\mathbb E|Z|^k)^{-1/k}` comes from the base moment in
-closed form (no Monte Carlo, no guessed constants):
+The truncation page's setting (docs/algorithms.md §1.1): data with a bounded :math:`k`-th central moment, normalised
+as in Kamath, Singhal & Ullman (2020) to :math:`M_k = 1`. Every family is a location–scale law
+:math:`X = \mu + s\,Z` around a base law :math:`Z` with mean 0, and :math:`s = (\mathbb E|Z|^k)^{-1/k}` comes from
+the base moment in closed form (no Monte Carlo, no guessed constants):
 
 * ``"lomax"`` — centred Lomax (Pareto II), shape :math:`a > k` (default :math:`\max(4, k+1)`):
   :math:`Z = Y - \tfrac{1}{a-1}`, :math:`P(Y > y) = (1+y)^{-a}`. Right-skewed: clipping biases it down.
-* ``"two-point"`` — the KSU20 lower-bound adversary (seed 004, Claim 3.9): :math:`\mu - pg` w.p. :math:`1-p`,
-  :math:`\mu + (1-p)g` w.p. :math:`p` (default :math:`p = 0.01`), gap :math:`g` solving
-  :math:`\mathbb E|X-\mu|^k = p(1-p)g^k\big((1-p)^{k-1} + p^{k-1}\big) = 1` (seed 004 prints :math:`p^k` for
+* ``"two-point"`` — the lower-bound adversary of Kamath, Singhal & Ullman (2020, Claim 3.9): :math:`\mu - pg` w.p.
+  :math:`1-p`, :math:`\mu + (1-p)g` w.p. :math:`p` (default :math:`p = 0.01`), gap :math:`g` solving
+  :math:`\mathbb E|X-\mu|^k = p(1-p)g^k\big((1-p)^{k-1} + p^{k-1}\big) = 1` (the paper prints :math:`p^k` for
   :math:`p^{k-1}`, a typo: the atom :math:`-pg` has weight :math:`1-p`). A rare far atom: the worst case of the
   tail bound.
 * ``"student-t"`` — Student-t with :math:`\nu > k` degrees of freedom (default :math:`\max(k+1, 3)`), scaled.
@@ -20,7 +20,8 @@ Clipped means and variances are exact and vectorised: with :math:`F(z) = P(Z \le
 
 .. math:: \mathbb E\,\mathrm{clip}_{[l,h]}(Z)^j = l^j F(l) + h^j (1 - F(h)) + m_j(h) - m_j(l), \qquad j = 1, 2.
 
-The analysis functions follow algorithms.md §1.2–§1.3: the KSU20 Lemma 3.1 window, the tight tail bound
+The analysis functions follow docs/algorithms.md §1.2–§1.3: the window of Kamath, Singhal & Ullman's (2020)
+Lemma 3.1, the tight tail bound
 :math:`A_k M_k t^{-(k-1)}`, and the bias–noise tradeoff of the clipped Laplace mean for the actual law.
 """
 
@@ -291,7 +292,7 @@ _DEFAULT_SHAPE = {"lomax": lambda k: max(4.0, k + 1.0), "student-t": lambda k: m
 @validated(family=Choice(FAMILIES), moment_k=Real(low=1, low_open=True, allow_inf=True), mean=Real(),
            shape=Real(low=0, low_open=True))
 def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float | None = None) -> HeavyTailed:
-    r"""A member of ``family`` with mean ``mean`` and :math:`\mathbb E|X-\mu|^k = 1` (algorithms.md §1.1).
+    r"""A member of ``family`` with mean ``mean`` and :math:`\mathbb E|X-\mu|^k = 1` (docs/algorithms.md §1.1).
 
     Parameters
     ----------
@@ -308,9 +309,9 @@ def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float |
     -----
     The scale is :math:`(\mathbb E|Z|^k)^{-1/k}` for the base law :math:`Z`, its moment in closed form (module
     docstring). Unscaled Lomax(4) has :math:`M_3 = 0.759259`, so its scale at :math:`k = 3` is 1.096150
-    (algorithms.md §1.9.1). The two-point gap solves :math:`\mathbb E|X-\mu|^k = p(1-p)g^k((1-p)^{k-1}+p^{k-1}) = 1`
-    (seed 004 Claim 3.9, with equality instead of :math:`\le`; the seed's :math:`p^k` is a typo for
-    :math:`p^{k-1}`).
+    (docs/algorithms.md §1.9.1). The two-point gap solves
+    :math:`\mathbb E|X-\mu|^k = p(1-p)g^k((1-p)^{k-1}+p^{k-1}) = 1` (Kamath, Singhal & Ullman 2020, Claim 3.9, with
+    equality instead of :math:`\le`; the paper's :math:`p^k` is a typo for :math:`p^{k-1}`).
 
     Examples
     --------
@@ -331,7 +332,7 @@ def heavy_tailed(family: str, moment_k: float, mean: float = 0.0, shape: float |
     return HeavyTailed(family, moment_k, mean, float(scale), shape)
 
 
-# --- truncation-bias bounds (algorithms.md §1.2) ----------------------------------------------------------------
+# --- truncation-bias bounds (docs/algorithms.md §1.2) -----------------------------------------------------------
 
 _MOMENT = Real(low=1, low_open=True)
 
@@ -343,13 +344,14 @@ def _a_k(moment_k: float) -> float:
 
 @validated(moment_k=_MOMENT, tau=Real(0, 1 / 16, low_open=True, high_open=True), constant=Real(low=6))
 def lemma31_bias_bound(moment_k: float, tau: float, constant: float = 6.0) -> tuple[float, float]:
-    r"""KSU20 Lemma 3.1 (seed 004): the window half-width :math:`\xi` that keeps the clipping bias below :math:`\tau`.
+    r"""Kamath, Singhal & Ullman (2020), Lemma 3.1: the window half-width :math:`\xi` that keeps the clipping bias
+    below :math:`\tau`.
 
     .. math:: \xi = C\,\tau^{-1/(k-1)}, \qquad 0 < \tau < 1/16,\ C \ge 6:\quad
               |\mu-\rho| \le \xi/2 \;\Rightarrow\; |\mu - \mathbb E\,\mathrm{clip}_{[\rho-\xi,\rho+\xi]}(X)| \le \tau
 
     for every law with :math:`\mathbb E|X-\mu|^k \le 1`. (Both window ends are then :math:`\ge \xi/2` from
-    :math:`\mu`, and :func:`tail_bias_bound` gives :math:`\tau A_k (2/C)^{k-1} \le \tau`; algorithms.md §1.2.)
+    :math:`\mu`, and :func:`tail_bias_bound` gives :math:`\tau A_k (2/C)^{k-1} \le \tau`; docs/algorithms.md §1.2.)
 
     Returns
     -------
@@ -365,7 +367,7 @@ def lemma31_bias_bound(moment_k: float, tau: float, constant: float = 6.0) -> tu
 
 @validated(moment_k=_MOMENT, distance=Array(min_size=0, low=0, low_open=True), moment_bound=Real(low=0, low_open=True))
 def tail_bias_bound(moment_k: float, distance, moment_bound: float = 1.0) -> float | np.ndarray:
-    r"""Tight truncation bound (algorithms.md §1.2): bias when both clip ends are :math:`\ge t` from :math:`\mu`.
+    r"""Tight truncation bound (docs/algorithms.md §1.2): bias when both clip ends are :math:`\ge t` from :math:`\mu`.
 
     .. math:: |\mathbb E\,\mathrm{clip}(X) - \mu| \le \mathbb E(|X-\mu| - t)_+ \le A_k M_k\,t^{-(k-1)},
               \qquad A_k = \frac{(k-1)^{k-1}}{k^k}\ (A_2 = 1/4,\ A_3 = 4/27),
@@ -381,7 +383,7 @@ def tail_bias_bound(moment_k: float, distance, moment_bound: float = 1.0) -> flo
     return float_if_scalar(_a_k(moment_k) * moment_bound * distance ** (1.0 - moment_k))
 
 
-# --- the bias–noise tradeoff for the actual law (algorithms.md §1.3) --------------------------------------------
+# --- the bias–noise tradeoff for the actual law (docs/algorithms.md §1.3) ---------------------------------------
 
 def _worst_case_radius(n: int, epsilon: float, moment_k: float) -> float:
     r""":math:`t^* = ((k-1)A_k/B)^{1/k}`, :math:`B = 2\sqrt2/(\varepsilon n)`: the bias-bound + noise optimum of the
@@ -413,7 +415,7 @@ def _curve(dist, n, epsilon, radii, center):
 @validated(dist=_DIST, n=Integer(low=1), epsilon=Real(low=0, low_open=True), radii=_RADII, center=Real())
 def bias_noise_curve(dist: HeavyTailed, n: int, epsilon: float, radii, center: float | None = None
                      ) -> dict[str, np.ndarray]:
-    r"""Exact error decomposition of the clipped Laplace mean (algorithm T1, algorithms.md §1.3) per radius.
+    r"""Exact error decomposition of the clipped Laplace mean (docs/algorithms.md §1.3) per radius.
 
     For the window :math:`c \pm t` (``center`` :math:`c`, default the true mean) and
     :math:`\hat\mu = \frac1n\sum_i \mathrm{clip}(X_i) + \mathrm{Lap}(2t/(\varepsilon n))`:
@@ -438,7 +440,7 @@ def bias_noise_curve(dist: HeavyTailed, n: int, epsilon: float, radii, center: f
            radii=_RADII)
 def optimal_window(dist: HeavyTailed, n: int, epsilon: float, center: float | None = None, radii=None,
                    include_sampling: bool = True) -> tuple[float, float]:
-    r"""Oracle MSE-optimal window radius for the actual law (algorithms.md §1.3, step 4).
+    r"""Oracle MSE-optimal window radius for the actual law (docs/algorithms.md §1.3, step 4).
 
     Minimises the exact :math:`\mathrm{MSE}(t)` of :func:`bias_noise_curve` (without the sampling term when
     ``include_sampling=False``: bias² + noise variance, the private error) over radii

@@ -3,7 +3,7 @@ r"""Clipping rows to a norm ball: how an unbounded statistic gets a bounded sens
 If every row is projected into a ball of radius :math:`C` around a public centre, the mean of :math:`n`
 rows moves by at most :math:`2C/n` (in that norm) when one row is replaced: :math:`\Delta_2 = 2C/n` for the
 :math:`\ell_2` ball, :math:`\Delta_1 = 2C/n` for the :math:`\ell_1` ball, and :math:`\Delta_1 \le 2C\sqrt d/n` for
-the :math:`\ell_2` ball (algorithms.md §0.1). Clipping is where privacy starts to cost bias: rows outside
+the :math:`\ell_2` ball (docs/algorithms.md §0.1). Clipping is where privacy starts to cost bias: rows outside
 the ball are pulled in.
 """
 

@@ -3,9 +3,9 @@ r"""The exponential mechanism over a public grid cover: a pure-DP mean in dimens
 Score every point of a public grid :math:`\{-R, \dots, R\}^d` by its halfspace (Tukey) depth in the data
 and select one by the exponential mechanism (McSherry & Talwar 2007). The depth has sensitivity 1 whatever
 the data, so the release is :math:`\varepsilon`-DP with no clipping; the sample complexity is linear in
-:math:`d`, but the grid has :math:`(2R/s)^d` points: exponential time. This is the seed 001 table's "EM over
-a cover, :math:`\tilde O(d)` samples, pure, exponential time" (algorithms.md §2.2, §0.6, §5.3), run here only
-for :math:`d \le 2`.
+:math:`d`, but the grid has :math:`(2R/s)^d` points: exponential time. This is the "EM over a cover,
+:math:`\tilde O(d)` samples, pure, exponential time" row of the table on Kamath's slides about Hopkins, Kamath & Majid
+(2022) (docs/algorithms.md §2.7), run here only for :math:`d \le 2`.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int
     :math:`D` the :func:`halfspace_depth` (sensitivity :math:`\Delta = 1`), by Gumbel-max:
     :math:`\arg\max_c [\varepsilon D(c; X)/2 + G_c]`, :math:`G_c` i.i.d. standard Gumbel.
 
-    Guarantee: :math:`\varepsilon`-DP under replace-one (McSherry & Talwar 2007; algorithms.md §0.6, standard
+    Guarantee: :math:`\varepsilon`-DP under replace-one (McSherry & Talwar 2007; docs/algorithms.md §0.6, standard
     convention: the depth is not monotone under replace-one, so the factor 2 is needed). The cover is
     public and the depth has sensitivity 1 for every input, so data far outside :math:`[-R, R]^d` need no
     clipping: they only lower the cover's depths (at worst the output is near-uniform on the cover, a
@@ -165,8 +165,8 @@ def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int
     For :math:`\mathcal N(\mu, I_d)` data the depth of :math:`c` is about :math:`n\,\Phi(-\|c - \mu\|)`, so a
     depth loss :math:`L \ll n` costs about :math:`\sqrt{2\pi}\,L/n` in distance, on top of the grid spacing and
     the sampling error of the Tukey median. Since :math:`\ln m = d \ln(2R/s + 1)`, the sample
-    complexity is linear in :math:`d`, :math:`\tilde O(d)` (seed 001 slides: exponential mechanism over a
-    cover, :math:`\tilde O(d)` samples, pure DP, exponential time), while the time is :math:`(2R/s)^d`.
+    complexity is linear in :math:`d`, :math:`\tilde O(d)` (Kamath's slides on Hopkins, Kamath & Majid 2022: exponential
+    mechanism over a cover, :math:`\tilde O(d)` samples, pure DP, exponential time), while the time is :math:`(2R/s)^d`.
 
     Parameters
     ----------

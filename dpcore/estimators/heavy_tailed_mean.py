@@ -1,18 +1,20 @@
-r"""Private means of heavy-tailed data: clip to a window, then add noise (KSU20, seed 004; algorithms.md §1.3–§1.6).
+r"""Private means of heavy-tailed data: clip to a window, then add noise (Kamath, Singhal & Ullman 2020;
+docs/algorithms.md §1.3–§1.6).
 
 A clipped mean has bounded sensitivity, so the noise it needs scales with the window length; a window
 that is too short biases the mean (the truncation bias), one that is too long drowns it in noise. The
 estimators here, in the order the page teaches them:
 
-* **T1** :func:`clipped_laplace_mean` — a fixed public window :math:`[\mathrm{low}, \mathrm{high}]`.
-* **T2** :func:`private_range` — KSU20 Alg. 1 (PDPRE): a private window of length :math:`6r`,
+* :func:`clipped_laplace_mean` — a fixed public window :math:`[\mathrm{low}, \mathrm{high}]`
+  (docs/algorithms.md §1.3).
+* :func:`private_range` — their Alg. 1 (PDPRE): a private window of length :math:`6r`,
   :math:`r = c_r/\alpha^{1/(k-1)}`, from the heaviest bucket of a private histogram.
-* **T3** :func:`private_mean_1d` — KSU20 Alg. 2 (PDPODME): PDPRE on one half of the sample, the clipped
+* :func:`private_mean_1d` — their Alg. 2 (PDPODME): PDPRE on one half of the sample, the clipped
   Laplace mean on the other, median over :math:`G` disjoint groups; :func:`private_mean_1d_zcdp` and
   :func:`private_mean_1d_approx` are its Thm 3.7 variants.
-* **T4** :func:`private_mean_nd_zcdp` — KSU20 Alg. 3 (CDPHDME): a coordinate-wise coarse centre, then the
+* :func:`private_mean_nd_zcdp` — their Alg. 3 (CDPHDME): a coordinate-wise coarse centre, then the
   mean of the points in a ball around it plus Gaussian noise; :func:`private_mean_nd_pure` is the pure-DP
-  practical counterpart (algorithms.md §1.6).
+  practical counterpart (docs/algorithms.md §1.6).
 
 Neighbours are replace-one throughout. All noise comes from the audited mechanisms of
 :mod:`dpcore.mechanisms`; separate mechanisms of one pipeline draw from spawned child streams
@@ -24,11 +26,11 @@ all are refused with a ``ValueError`` (use fewer trials, a smaller :math:`R`, or
 and a radius or final noise scale beyond ``1e150`` (or below ``1e-150``) is refused with a ``ValueError`` naming
 ``moment_k`` and ``alpha`` rather than returning an overflowed or meaningless estimate.
 
-Where the app departs from the seed (each estimator's docstring repeats what concerns it): the bucket
+Where the app departs from the paper (each estimator's docstring repeats what concerns it): the bucket
 constant :math:`c_r` defaults to 2, not 10 (same privacy, tighter windows); :math:`G = 1` group by default,
 not :math:`200\log(2/\beta)`; the Laplace histogram (or a Gaussian one for zCDP) stands in for the
-Balcer–Vadhan histogram; PDPRE and the mean step each spend the full budget on disjoint halves
-(parallel composition, algorithms.md §1.5) where the seed's proof splits it in two.
+pure-DP histogram of Balcer & Vadhan (2018); PDPRE and the mean step each spend the full budget on disjoint halves
+(parallel composition, docs/algorithms.md §1.5) where the paper's proof splits it in two.
 """
 
 from __future__ import annotations
@@ -110,13 +112,14 @@ class MeanEstimate:
     estimate : float or numpy.ndarray, released
         The released mean: a float for one dataset, shape ``(trials,)`` for ``(trials, n)`` data.
     interval_low, interval_high : float or numpy.ndarray, released
-        The clipping window used (T1: the public one; T3: the private window of the median group).
+        The clipping window used (:func:`clipped_laplace_mean`: the public one; :func:`private_mean_1d`: the private
+        window of the median group).
     clipped_fraction : float or numpy.ndarray, diagnostic
-        Fraction of the averaged points that fell outside the window (T3: in the median group). Computed from the
+        Fraction of the averaged points that fell outside the window (in the median group). Computed from the
         data without noise: not private.
     noise_scale : float, public
         Laplace scale :math:`b` (or Gaussian :math:`\\sigma`) of the final noise. Public: it depends only on
-        the parameters, since every T3 window has length :math:`6r`.
+        the parameters, since every private window has length :math:`6r`.
     guarantee : str, public
         The privacy guarantee, e.g. ``"1-DP (pure), replace-one"``.
     """
@@ -138,9 +141,10 @@ def _private_exponent(moment_k: float) -> float:
 
 @validated(n=POSITIVE, epsilon=POSITIVE, moment_k=_MOMENT)
 def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
-    r"""The target accuracy :math:`\alpha(n) = \max\{n^{-1/2}, (\varepsilon n)^{-(k-1)/k}\}` (algorithms.md §1.5).
+    r"""The target accuracy :math:`\alpha(n) = \max\{n^{-1/2}, (\varepsilon n)^{-(k-1)/k}\}`
+    (docs/algorithms.md §1.5).
 
-    The KSU20 rate (seed 004, Thm 3.5 with constants and logs dropped) solved for :math:`\alpha`: the
+    The rate of Kamath, Singhal & Ullman (2020, Thm 3.5), constants and logs dropped, solved for :math:`\alpha`: the
     sampling error :math:`n^{-1/2}` or the private term, whichever is larger. The 1-D estimators use it
     with :math:`n` = half the sample (the part the mean is taken over) to set the window radius
     :math:`r = c_r/\alpha^{1/(k-1)}`. No privacy cost: it depends only on public parameters.
@@ -156,13 +160,13 @@ def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
 
 @validated(x=Array(ndim=(1, 2), min_size=1), epsilon=POSITIVE, low=Real(), high=Real(), rng=Seed())
 def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLike = None) -> MeanEstimate:
-    r"""T1: the mean of ``x`` clipped to a public window plus Laplace noise of scale (high - low)/(epsilon n).
+    r"""The mean of ``x`` clipped to a public window plus Laplace noise of scale (high - low)/(epsilon n).
 
     Guarantee: :math:`\varepsilon`-DP (pure) under replace-one neighbours: each clipped point lies in
     :math:`[\mathrm{low}, \mathrm{high}]`, so replacing one moves the mean by at most
-    :math:`\Delta_1 = (\mathrm{high}-\mathrm{low})/n` (Laplace mechanism, seed 004 Lemma 2.7). The window
-    must not depend on the data (use :func:`private_range` for a private one). algorithms.md §1.3; the
-    building block of KSU20's Alg. 2.
+    :math:`\Delta_1 = (\mathrm{high}-\mathrm{low})/n` (Laplace mechanism; Kamath, Singhal & Ullman 2020,
+    Lemma 2.7). The window must not depend on the data (use :func:`private_range` for a private one).
+    docs/algorithms.md §1.3; the building block of their Alg. 2.
 
     Parameters
     ----------
@@ -195,17 +199,18 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
            mean_range=POSITIVE, bucket_constant=POSITIVE, rng=Seed())
 def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: float, bucket_constant: float = 2.0,
                   rng: RngLike = None) -> tuple[float | np.ndarray, float | np.ndarray]:
-    r"""T2, KSU20 Alg. 1 (PDPRE): a private window :math:`[a - 2r, b + 2r]` of length :math:`6r` around the data's bulk.
+    r"""Kamath, Singhal & Ullman (2020), Alg. 1 (PDPRE): a private window :math:`[a - 2r, b + 2r]` of length
+    :math:`6r` around the data's bulk (docs/algorithms.md §1.4).
 
     :math:`r = c_r/\alpha^{1/(k-1)}` (``bucket_constant`` :math:`c_r`); buckets of width :math:`2r` aligned at 0 tile
     :math:`[-R-2r, R+2r]` (``mean_range`` :math:`R`); :math:`[a, b)` is the bucket with the largest noisy count.
 
     Guarantee: :math:`\varepsilon`-DP (pure) under replace-one: the Laplace histogram
     (:func:`dpcore.mechanisms.laplace_histogram`, :math:`\mathrm{Lap}(2/\varepsilon)` per bucket, :math:`\ell_1`
-    sensitivity 2) followed by post-processing. Thm 3.3: if :math:`\mu \in [-R, R]`,
+    sensitivity 2) followed by post-processing. Their Thm 3.3: if :math:`\mu \in [-R, R]`,
     :math:`\mathbb E|X-\mu|^k \le 1` and :math:`n \gtrsim 1/\alpha + \log(R/r)/\varepsilon`, then w.p. 0.9 the window
-    contains :math:`\mu` with both endpoints at least :math:`r` from it. Deviations from the seed: :math:`c_r = 2`
-    by default (seed: 10), and the Laplace histogram stands in for Balcer–Vadhan's.
+    contains :math:`\mu` with both endpoints at least :math:`r` from it. Deviations from the paper: :math:`c_r = 2`
+    by default (the paper: 10), and the Laplace histogram stands in for Balcer & Vadhan's (2018).
 
     Parameters
     ----------
@@ -238,7 +243,8 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
            groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                     alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""T3, KSU20 Alg. 2 (PDPODME): the pure-DP mean of a distribution with a bounded :math:`k`-th moment.
+    r"""Kamath, Singhal & Ullman (2020), Alg. 2 (PDPODME): the pure-DP mean of a distribution with a bounded
+    :math:`k`-th moment (docs/algorithms.md §1.5).
 
     Split the sample into halves :math:`Z` (range) and :math:`W` (mean), each into ``groups`` :math:`G` equal
     groups of :math:`n_g` points. Per group: :math:`I_g = \mathrm{PDPRE}(Z^g)` (:func:`private_range`, length
@@ -247,18 +253,18 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
 
     Guarantee: :math:`\varepsilon`-DP (pure) under replace-one. A replaced point lies in exactly one of the
     disjoint parts :math:`Z^g, W^g`, so each mechanism may spend the full :math:`\varepsilon` (parallel
-    composition, algorithms.md §1.5): the histogram on :math:`Z^g` (:math:`\ell_1` sensitivity 2) and the Laplace
+    composition, docs/algorithms.md §0.5): the histogram on :math:`Z^g` (:math:`\ell_1` sensitivity 2) and the Laplace
     mean on :math:`W^g` (:math:`\Delta_1 = |I_g|/n_g`, with :math:`I_g` already private); the median is
-    post-processing. The seed's proof budgets :math:`\varepsilon/2 + \varepsilon/2` (valid, conservative; its
+    post-processing. The paper's proof budgets :math:`\varepsilon/2 + \varepsilon/2` (valid, conservative; its
     pseudocode noise is already the full-:math:`\varepsilon` scale).
-    Accuracy: Thm 3.5, :math:`|\hat\mu - \mu| \le \alpha` w.p. :math:`1-\beta` once
+    Accuracy: their Thm 3.5, :math:`|\hat\mu - \mu| \le \alpha` w.p. :math:`1-\beta` once
     :math:`n \gtrsim \log(1/\beta)(\alpha^{-2} + \varepsilon^{-1}\alpha^{-k/(k-1)} + \varepsilon^{-1}\log R)`.
 
-    Deviations from the seed: :math:`G = 1` by default, not :math:`200\log(2/\beta)` (the seed's groups boost a
+    Deviations from the paper: :math:`G = 1` by default, not :math:`200\log(2/\beta)` (the paper's groups boost a
     0.7 success probability to :math:`1-\beta` in its proof; in practice each group's noise is :math:`G` times
     larger and the clipped group means are already light-tailed, so at the page's sizes :math:`G = 9` is *less*
     accurate, even in its 95 % quantile on the two-point adversary); :math:`c_r` = ``bucket_constant`` = 2, not 10;
-    the Laplace histogram stands in for Balcer–Vadhan's.
+    the Laplace histogram stands in for Balcer & Vadhan's (2018).
 
     Parameters
     ----------
@@ -292,15 +298,16 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
            groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""KSU20 Thm 3.7 (CDPODME): :func:`private_mean_1d` with Gaussian noise, :math:`\rho`-zCDP.
+    r"""Kamath, Singhal & Ullman (2020), Thm 3.7 (CDPODME): :func:`private_mean_1d` with Gaussian noise,
+    :math:`\rho`-zCDP.
 
     The histogram adds :math:`\mathcal N(0, 2/(2\rho))` to every bucket count (replace-one moves two counts by
     one: :math:`\ell_2` sensitivity :math:`\sqrt2`) and the clipped mean gets :math:`\mathcal N(0,\sigma^2)`,
     :math:`\sigma = (6r/n_g)/\sqrt{2\rho}` (:func:`dpcore.mechanisms.zcdp_gaussian`). Guarantee: :math:`\rho`-zCDP
-    under replace-one — each mechanism is :math:`\rho`-zCDP (Bun–Steinke Prop 1.6) on a disjoint part of the
+    under replace-one — each mechanism is :math:`\rho`-zCDP (Bun & Steinke 2016, Prop 1.6) on a disjoint part of the
     sample (parallel composition), the median is post-processing. The default ``alpha`` is :func:`default_alpha`
     at :math:`\varepsilon = \sqrt{2\rho}`, where the Laplace scale equals this :math:`\sigma`.
-    Deviations: as :func:`private_mean_1d`; the seed's zCDP histogram (Lemma 2.9) is this Gaussian one.
+    Deviations: as :func:`private_mean_1d`; the paper's zCDP histogram (its Lemma 2.9) is this Gaussian one.
 
     Examples
     --------
@@ -321,12 +328,13 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mean_range: float, rng: RngLike = None,
                            *, alpha: float | None = None, groups: int = 1,
                            bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""KSU20 Thm 3.7, :math:`(\varepsilon, \delta)` version: the zCDP estimator at :math:`\rho(\varepsilon, \delta)`.
+    r"""Kamath, Singhal & Ullman (2020), Thm 3.7, :math:`(\varepsilon, \delta)` version: the zCDP estimator at
+    :math:`\rho(\varepsilon, \delta)`.
 
     :math:`\rho = (\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)})^2`
     (:func:`dpcore.accounting.approx_to_zcdp`), so the release is :math:`\rho`-zCDP and hence
-    :math:`(\varepsilon, \delta)`-DP under replace-one (Bun–Steinke Prop 1.3).
-    Deviation: the seed's ADPODME uses a stability-based approximate-DP histogram (its range term
+    :math:`(\varepsilon, \delta)`-DP under replace-one (Bun & Steinke 2016, Prop 1.3).
+    Deviation: the paper's ADPODME uses a stability-based approximate-DP histogram (its range term
     :math:`\log(1/\delta)/\varepsilon` does not grow with :math:`R`) and Laplace noise on the mean; this version goes
     through zCDP, whose histogram still pays :math:`\sqrt{\log R}`.
 
@@ -335,13 +343,13 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     >>> x = 3.0 + np.random.default_rng(1).standard_normal(10_000)
     >>> result = private_mean_1d_approx(x, 1.0, 1e-6, moment_k=3, mean_range=100.0, rng=3)
     >>> round(abs(result.estimate - 3.0), 2), result.guarantee
-    (0.15, '(1, 1e-06)-DP via 0.01747-zCDP (Bun-Steinke Prop 1.3), replace-one')
+    (0.15, '(1, 1e-06)-DP via 0.01747-zCDP (Bun & Steinke 2016, Prop 1.3), replace-one')
     """
     rho = accounting.approx_to_zcdp(epsilon, delta)
     budget = (f"epsilon={epsilon!r} and delta={delta!r} (rho = {rho:.4g}-zCDP)", "epsilon or delta")
     if not rho > 0.0:  # epsilon so small against ln(1/delta) that rho underflows: no noise would be enough
         raise InvalidParameterError(f"{budget[0]} is too small to compute with: use a larger epsilon or delta")
-    guarantee = f"({epsilon:g}, {delta:g})-DP via {rho:.4g}-zCDP (Bun-Steinke Prop 1.3), replace-one"
+    guarantee = f"({epsilon:g}, {delta:g})-DP via {rho:.4g}-zCDP (Bun & Steinke 2016, Prop 1.3), replace-one"
     return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng, guarantee, budget)
 
 
@@ -349,7 +357,8 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
 @validated(x=_SAMPLE_ND, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
-    r"""T4, KSU20 Alg. 3 (CDPHDME): a :math:`\rho`-zCDP mean in :math:`\mathbb R^d`.
+    r"""Kamath, Singhal & Ullman (2020), Alg. 3 (CDPHDME): a :math:`\rho`-zCDP mean in :math:`\mathbb R^d`
+    (docs/algorithms.md §1.6).
 
     With halves :math:`Y, Z` of :math:`n` points each: coarse centre :math:`c_i` = :func:`private_mean_1d_zcdp` of
     coordinate :math:`i` of :math:`Y` at :math:`\rho/d`, :math:`\alpha = 1`; keep the :math:`z \in Z` with
@@ -357,12 +366,12 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     :math:`c + \frac1\ell\sum_{\text{kept}}(z - c) + \mathcal N(0, \frac{32r^2}{9\rho n^2} I_d)`.
 
     Guarantee: :math:`\rho`-zCDP under replace-one. The :math:`d` coarse calls compose to :math:`\rho` on :math:`Y`;
-    the truncated mean has :math:`\Delta_2 = 8r/(3n)` (the seed's case analysis; :math:`\ell \ge 3n/4`), so
+    the truncated mean has :math:`\Delta_2 = 8r/(3n)` (the paper's case analysis; :math:`\ell \ge 3n/4`), so
     :math:`\sigma^2 = \Delta_2^2/(2\rho) = 32r^2/(9\rho n^2)` is :math:`\rho`-zCDP on :math:`Z`; :math:`Y` and :math:`Z`
-    are disjoint, so the total is :math:`\rho`, not :math:`2\rho`. Thm 4.6: :math:`\|\hat\mu - \mu\|_2 \le \alpha`
+    are disjoint, so the total is :math:`\rho`, not :math:`2\rho`. Their Thm 4.6: :math:`\|\hat\mu - \mu\|_2 \le \alpha`
     w.p. 0.7 once :math:`n \gtrsim d/\alpha^2 + d/(\sqrt\rho\,\alpha^{k/(k-1)}) + \sqrt{d\log R}\log d/\sqrt\rho`.
     Default ``alpha``: that rate solved for :math:`\alpha`, ``default_alpha(n / d, sqrt(2 rho), k)``.
-    Deviations: one group per coordinate (the seed's :math:`\beta = 0.1/d` asks for :math:`200\log(20d)`) and the
+    Deviations: one group per coordinate (the paper's :math:`\beta = 0.1/d` asks for :math:`200\log(20d)`) and the
     1-D defaults of :func:`private_mean_1d_zcdp`.
 
     Parameters
@@ -393,7 +402,8 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 @validated(x=_SAMPLE_ND, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
-    r"""The pure-DP counterpart of T4 (algorithms.md §1.6, last paragraph): an :math:`\varepsilon`-DP mean in R^d.
+    r"""The pure-DP counterpart of :func:`private_mean_nd_zcdp` (docs/algorithms.md §1.6, last paragraph): an
+    :math:`\varepsilon`-DP mean in R^d.
 
     As :func:`private_mean_nd_zcdp`, with the coarse centre from :func:`private_mean_1d` at :math:`\varepsilon/d`
     per coordinate (:math:`\alpha = 1`) and :math:`\mathrm{Lap}(\sqrt d\cdot 8r/(3n\varepsilon))` on every coordinate of
@@ -401,8 +411,9 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
     replace-one: the :math:`d` coarse calls compose to :math:`\varepsilon` on :math:`Y`, the Laplace step is
     :math:`\varepsilon`-DP on the disjoint :math:`Z`. Error :math:`\approx \frac{8\sqrt2}{3}\frac{dr}{\varepsilon n}`: a
     factor :math:`\sqrt d` worse than the zCDP version (rate :math:`(d^{1.5}/(\varepsilon n))^{(k-1)/k}`); the
-    default ``alpha``, ``default_alpha(n / d, epsilon / sqrt(d), k)``, follows that rate. Not a KSU20 algorithm:
-    their pure estimator with the linear-in-:math:`d` rate is the exponential-time tournament (Alg. 4).
+    default ``alpha``, ``default_alpha(n / d, epsilon / sqrt(d), k)``, follows that rate. Not an algorithm of
+    Kamath, Singhal & Ullman (2020): their pure estimator with the linear-in-:math:`d` rate is the exponential-time
+    tournament (their Alg. 4).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-r"""Pure versus approximate DP for a d-dimensional mean: what :math:`\delta > 0` buys (algorithms.md §2).
+r"""Pure versus approximate DP for a d-dimensional mean: what :math:`\delta > 0` buys (docs/algorithms.md §2).
 
 Release the mean of :math:`n` points in :math:`\mathbb R^d` after clipping each to the :math:`\ell_2` ball of
 radius :math:`C` around a public centre, so one replaced point moves the mean by
@@ -13,10 +13,10 @@ radius :math:`C` around a public centre, so one replaced point moves the mean by
   :math:`\sigma = \Delta_2/\varepsilon`.
 
 With Gaussian-like data :math:`C \approx \sqrt d`, so Laplace's error grows like :math:`d^{1.5}` and the
-Gaussian's like :math:`d` (seed 001's table; seed 004 Thms 1.3/1.4): the ratio is
-:math:`\sqrt{2d}/(\varepsilon\sigma_1)`, a :math:`\sqrt d` gap that overtakes at the crossover dimension
+Gaussian's like :math:`d` (the table of Hopkins, Kamath & Majid 2022; Kamath, Singhal & Ullman 2020, Thms 1.3/1.4): the
+ratio is :math:`\sqrt{2d}/(\varepsilon\sigma_1)`, a :math:`\sqrt d` gap that overtakes at the crossover dimension
 :math:`d^* = (\varepsilon\sigma_1)^2/2`. Under composition of :math:`k` releases, zCDP / exact Gaussian
-accounting grows like :math:`\sqrt k`, pure accounting like :math:`k` (seed 000 explains why pure DP
+accounting grows like :math:`\sqrt k`, pure accounting like :math:`k` (Singhal 2023 explains why pure DP
 cannot use advanced composition's :math:`\delta'`).
 
 Simulation model for sweeps (documented on the page): data :math:`\mathcal N(\mu, I_d)` with the public
@@ -110,7 +110,8 @@ def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
            radius=Real(low=0, low_open=True))
 def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
               radius: float) -> NoiseCalibration:
-    r"""The noise a mechanism adds to the mean of ``n_samples`` points clipped to radius ``radius`` (§2.2).
+    r"""The noise a mechanism adds to the mean of ``n_samples`` points clipped to radius ``radius``
+    (docs/algorithms.md §2.2).
 
     With :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 = \sqrt d\,\Delta_2`: ``"laplace"`` adds
     :math:`\mathrm{Lap}(\Delta_1/\varepsilon)` per coordinate (ε-DP, Dwork et al. 2006); ``"gaussian_classical"``

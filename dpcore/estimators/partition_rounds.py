@@ -1,4 +1,5 @@
-r"""Pure-DP estimation of a binary product distribution by partitioning rounds (seed 000; algorithms.md §3.2–§3.4).
+r"""Pure-DP estimation of a binary product distribution by partitioning rounds (Singhal 2023;
+docs/algorithms.md §3.2–§3.4).
 
 **Idea.** Total variation needs each marginal :math:`p_j` to accuracy about :math:`\sqrt{p_j}` times a common factor
 (:mod:`dpcore.distributions.binary_product`), so one noise scale for every coordinate wastes samples. The estimator
@@ -14,17 +15,18 @@ they have comparable variance and are estimated together; the light ones get one
 of :math:`n_F`). Each block's release is :math:`\varepsilon`-DP given the earlier (private) outputs: replacing a
 row moves its block's clipped mean by at most :math:`2T/n_{\text{block}}` in :math:`\ell_1`, and the Laplace scale is
 :math:`2T/(\varepsilon n_{\text{block}})`. A row lies in one block only, so the whole algorithm is
-:math:`\varepsilon`-DP by parallel composition (000 Prop 3.2) — no composition over rounds is paid.
+:math:`\varepsilon`-DP by parallel composition (Singhal 2023, Prop 3.2) — no composition over rounds is paid.
 
-**The substitute.** Seed 000 estimates the rescaled heavy block with HKMN22's pure-DP sub-Gaussian learner
-(DPSGLearner), polynomial but impractical. ``heavy="laplace"`` (P1-L, default) replaces it by an
-:math:`\ell_1`-clipped Laplace mean: still pure ε-DP, but its heavy-block error grows like :math:`|H|^{1.5}` instead
-of :math:`|H|`. ``heavy="gaussian"`` (P1-G, KLSU19-style) uses an :math:`\ell_2` clip and Gaussian noise: the
-whole algorithm is then :math:`\max(\varepsilon^2/2, \rho)`-zCDP, *not* pure.
+**The substitute.** Singhal (2023) estimates the rescaled heavy block with the pure-DP sub-Gaussian learner of
+Hopkins, Kamath, Majid & Narayanan (2023) (DPSGLearner), polynomial but impractical. ``heavy="laplace"`` (the
+Laplace heavy step, default) replaces it by an :math:`\ell_1`-clipped Laplace mean: still pure ε-DP, but its
+heavy-block error grows like :math:`|H|^{1.5}` instead of :math:`|H|`. ``heavy="gaussian"`` (the Gaussian heavy step,
+as in Kamath, Li, Singhal & Ullman 2019) uses an :math:`\ell_2` clip and Gaussian noise: the whole algorithm is then
+:math:`\max(\varepsilon^2/2, \rho)`-zCDP, *not* pure.
 
 **Simulation.** :func:`partition_rounds` runs the mechanism on rows and always clips. The sweeps use the same
-code on block column counts drawn as :math:`\mathrm{Binomial}(n_{\text{block}}, p_j)` ("fast mode", algorithms.md
-§3.1): clipping is skipped there because the radii are chosen so that it is inactive with probability
+code on block column counts drawn as :math:`\mathrm{Binomial}(n_{\text{block}}, p_j)` ("fast mode",
+docs/algorithms.md §3.1): clipping is skipped there because the radii are chosen so that it is inactive with probability
 :math:`\ge 1 - \beta`.
 """
 
@@ -48,12 +50,12 @@ __all__ = ["METHODS", "METRICS", "BlockLayout", "block_layout", "bernstein_bound
 
 
 # The estimators, by method id (their labels live in dpcore.lessons.methods).
-PARTITION_PURE = "partition_pure"  #: partition rounds with the Laplace heavy step (P1-L): ε-DP
-PARTITION_ZCDP = "partition_zcdp"  #: partition rounds with the Gaussian heavy step (P1-G): zCDP
-NON_PRIVATE = "non_private"  #: the empirical marginals (B0)
-NAIVE = "naive_laplace"  #: Lap(d/(εn)) on every coordinate (B1): ε-DP
-ORACLE = "oracle_laplace"  #: one ℓ1 clip radius from the true Σp, then Laplace (B2): ε-DP
-ONE_SHOT_GAUSSIAN = "one_shot_gaussian"  #: ℓ2 clip, analytic Gaussian (B3): (ε, δ)-DP
+PARTITION_PURE = "partition_pure"  #: partition rounds with the Laplace heavy step: ε-DP
+PARTITION_ZCDP = "partition_zcdp"  #: partition rounds with the Gaussian heavy step: zCDP
+NON_PRIVATE = "non_private"  #: the empirical marginals
+NAIVE = "naive_laplace"  #: Lap(d/(εn)) on every coordinate: ε-DP
+ORACLE = "oracle_laplace"  #: one ℓ1 clip radius from the true Σp, then Laplace: ε-DP
+ONE_SHOT_GAUSSIAN = "one_shot_gaussian"  #: ℓ2 clip, analytic Gaussian: (ε, δ)-DP
 
 #: Every estimator the simulations compare, in a fixed order (it orders the noise streams of a single run).
 METHODS = (PARTITION_PURE, NAIVE, PARTITION_ZCDP, ONE_SHOT_GAUSSIAN, ORACLE, NON_PRIVATE)
@@ -86,7 +88,7 @@ DEFAULT_FRACTIONS = (0.3, 0.4, 0.3)
 def bernstein_bound(mean, variance, width, log_term):
     r"""Bernstein upper bound :math:`\mathrm{Bern}(\mu, V, w, L) = \mu + \sqrt{2VL} + \tfrac23 wL` for a sum of
     independent terms in :math:`[0, w]` with mean :math:`\mu` and variance :math:`\le V`: exceeded with probability
-    :math:`\le e^{-L}` (algorithms.md §3.3). Vectorised over its arguments.
+    :math:`\le e^{-L}` (docs/algorithms.md §3.3). Vectorised over its arguments.
 
     Examples
     --------
@@ -98,7 +100,7 @@ def bernstein_bound(mean, variance, width, log_term):
 
 @dataclass(frozen=True)
 class BlockLayout:
-    """The disjoint row blocks, fixed before looking at the data (algorithms.md §3.3 step 1).
+    """The disjoint row blocks, fixed before looking at the data (docs/algorithms.md §3.3, step 1).
 
     ``rounds`` partition blocks of ``round_size`` rows, then the heavy block (``heavy_size``) and the final block
     (``final_size``); ``log_term`` is :math:`L_0 = \\ln(2d/\\beta)` of the stopping rule. Every field is public: the
@@ -175,7 +177,7 @@ class _CountBlocks:
 
 
 class _ExactMeans:
-    """The true marginals in every block (noiseless sanity check, algorithms.md §3.6)."""
+    """The true marginals in every block (noiseless sanity check, docs/algorithms.md §3.6.1)."""
 
     def __init__(self, p):
         self.p = p[None, :]
@@ -277,7 +279,8 @@ def _partition(blocks, layout: BlockLayout, trials: int, d: int, epsilon: float,
 
 
 def _heavy_block(blocks, layout, scales, epsilon, beta, heavy, rho, rng) -> BlockRelease:
-    """Rescale y_j = x_j/√s_j on the heavy block and release its mean (P1-L: ℓ1 + Laplace; P1-G: ℓ2 + Gaussian)."""
+    """Rescale y_j = x_j/√s_j on the heavy block and release its mean (the Laplace heavy step: ℓ1 + Laplace; the
+    Gaussian one: ℓ2 + Gaussian)."""
     coordinates = scales > 0
     safe = np.where(coordinates, scales, 1.0)
     weights = 1.0 / np.sqrt(safe)
@@ -328,15 +331,15 @@ def _check_heavy(heavy: str, rho: float | None, epsilon: float) -> float:
 def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, fractions=DEFAULT_FRACTIONS,
                      heavy: str = "laplace", rho: float | None = None, rounds: int | None = None,
                      stop_early: bool = True) -> PartitionResult:
-    r"""Estimate the marginals of a binary product distribution from rows ``x`` by partitioning rounds (seed 000).
+    r"""Estimate the marginals of a binary product distribution from rows ``x`` by partitioning rounds (Singhal 2023).
 
     Guarantee: with ``heavy="laplace"`` (default) **ε-DP (pure)** for replace-one neighbouring datasets of rows
     in :math:`\{0,1\}^d`: every block's release adds :math:`\mathrm{Lap}(2T/(\varepsilon n_{\text{block}}))` to an
     :math:`\ell_1`-clipped mean (:math:`\ell_1` sensitivity :math:`2T/n_{\text{block}}`), and blocks are disjoint
-    (parallel composition, 000 Prop 3.2). With ``heavy="gaussian"``: :math:`\max(\varepsilon^2/2, \rho)`-zCDP
+    (parallel composition, Singhal 2023, Prop 3.2). With ``heavy="gaussian"``: :math:`\max(\varepsilon^2/2, \rho)`-zCDP
     (Gaussian noise with :math:`\sigma = \Delta_2/\sqrt{2\rho}`, :math:`\Delta_2 = 2C_H/n_H`, on the heavy block).
 
-    Algorithm (algorithms.md §3.3): with :math:`L_0 = \ln(2d/\beta)`, while :math:`u|S| > L_0` (``stop_early``)
+    Algorithm (docs/algorithms.md §3.3): with :math:`L_0 = \ln(2d/\beta)`, while :math:`u|S| > L_0` (``stop_early``)
     and rounds remain: :math:`T_r = \mathrm{Bern}(u|S|, u|S|, 1, \ln(2n_PR/\beta))`,
     :math:`\tilde q_j = \overline{\Pi^1_{T_r}(x_S)}_j + \mathrm{Lap}(2T_r/(\varepsilon n_P))`,
     :math:`H_r = \{j : \tilde q_j \ge \tfrac38 u\}`, :math:`s_j = u` on :math:`H_r`, :math:`u \leftarrow u/2`.
@@ -344,8 +347,8 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     :math:`T_H = \mathrm{Bern}(\sum_H\sqrt{s_j}, |H|, 1/\min\sqrt{s_j}, \ln(2n_H/\beta))`,
     :math:`q_j = \sqrt{s_j}\,(\overline{\Pi^1_{T_H}(y)}_j + \mathrm{Lap}(2T_H/(\varepsilon n_H)))`. Final block:
     :math:`T_F = \mathrm{Bern}(u|S|, u|S|, 1, \ln(2n_F/\beta))` and one Laplace round. Output
-    :math:`\mathrm{clip}_{[0,1/2]}(q)`. Theory (000 Thm 3.1, with DPSGLearner in place of the Laplace heavy step):
-    :math:`n = \tilde O(d/\alpha^2 + d/(\alpha\varepsilon))` for :math:`d_{TV} \le \alpha`.
+    :math:`\mathrm{clip}_{[0,1/2]}(q)`. Theory (Singhal 2023, Thm 3.1, with DPSGLearner in place of the Laplace heavy
+    step): :math:`n = \tilde O(d/\alpha^2 + d/(\alpha\varepsilon))` for :math:`d_{TV} \le \alpha`.
 
     Parameters
     ----------
@@ -361,7 +364,7 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
     fractions : (f_P, f_H, f_F)
         Shares of the rows for the partition rounds, the heavy block and the final block (default 0.3, 0.4, 0.3).
     heavy : {"laplace", "gaussian"}
-        The heavy-block learner: P1-L (pure substitute for DPSGLearner) or P1-G (zCDP).
+        The heavy-block learner: the Laplace heavy step (pure substitute for DPSGLearner) or the Gaussian one (zCDP).
     rho : float, optional
         zCDP parameter of the Gaussian heavy step (default :math:`\varepsilon^2/2`).
     rounds : int, optional
@@ -413,7 +416,7 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = No
                               fractions=DEFAULT_FRACTIONS, heavy: str = "laplace", rho: float | None = None,
                               rounds: int | None = None, stop_early: bool = True) -> PartitionResult:
     r""":func:`partition_rounds` on ``trials`` datasets of ``n`` rows from :math:`\bigotimes_j\mathrm{Ber}(p_j)`,
-    simulated without materialising rows ("fast mode", algorithms.md §3.1).
+    simulated without materialising rows ("fast mode", docs/algorithms.md §3.1).
 
     Each block's column sums are drawn exactly as :math:`\mathrm{Binomial}(n_{\text{block}}, p_j)`; the clipping
     steps are skipped, which changes nothing unless a row exceeds its Bernstein radius (probability
@@ -489,7 +492,7 @@ def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: f
 @validated(p=_MARGINALS, rounds=_ROUNDS)
 def noiseless_partition(p, rounds: int) -> list[np.ndarray]:
     r"""The groups :math:`H_1, \dots, H_R` the rounds form with exact means, no noise and no stopping rule
-    (:math:`\varepsilon = \infty`; algorithms.md §3.6): coordinate :math:`j` joins the first round with
+    (:math:`\varepsilon = \infty`; docs/algorithms.md §3.6.1): coordinate :math:`j` joins the first round with
     :math:`p_j \ge \tfrac38 2^{-r}`. Returns the 0-based indices of each group.
 
     Examples
@@ -522,7 +525,8 @@ def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = No
 
 
 def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng):
-    """B1–B3 on the (clipped) mean of all n rows (algorithms.md §3.4); B0 returns the mean."""
+    """The private one-shot baselines on the (clipped) mean of all n rows (docs/algorithms.md §3.4); the non-private
+    one returns the mean."""
     log_term = math.log(2 * n / beta)
     if method == NAIVE:
         noisy = laplace(means, d / n, epsilon, rng)
@@ -552,18 +556,18 @@ def _one_shot_radius(method, n, d, beta, total_mass):
            beta=_BETA, total_mass=Real(low=0))
 def baseline_estimates(x, epsilon: float, method: str, rng: RngLike = None, delta: float = 1e-6, beta: float = 0.1,
                        total_mass: float | None = None) -> np.ndarray:
-    r"""The page's one-shot baselines on rows ``x`` (algorithms.md §3.4), clipped to :math:`[0, 1/2]`.
+    r"""The page's one-shot baselines on rows ``x`` (docs/algorithms.md §3.4), clipped to :math:`[0, 1/2]`.
 
-    * ``"naive_laplace"`` (B1): :math:`\bar x + \mathrm{Lap}(d/(\varepsilon n))` — **ε-DP**: two rows of
+    * ``"naive_laplace"``: :math:`\bar x + \mathrm{Lap}(d/(\varepsilon n))` — **ε-DP**: two rows of
       :math:`\{0,1\}^d` differ by at most :math:`d` in :math:`\ell_1`, so :math:`\Delta_1 = d/n`. Same noise on every
-      coordinate, whatever its size: the estimator seed 000 §1.1 warns about.
-    * ``"oracle_laplace"`` (B2): :math:`\ell_1`-clip to
+      coordinate, whatever its size: the estimator Singhal (2023, §1.1) warns about.
+    * ``"oracle_laplace"``: :math:`\ell_1`-clip to
       :math:`T = \mathrm{Bern}(\sum p, \sum p, 1, \ln(2n/\beta))`, add :math:`\mathrm{Lap}(2T/(\varepsilon n))` —
       **ε-DP** for any ``total_mass`` fixed in advance, but the radius uses the unknown :math:`\sum_j p_j`
       (``total_mass``): the best a single radius can do, not a usable estimator.
-    * ``"one_shot_gaussian"`` (B3): :math:`\ell_2`-clip to :math:`C = \sqrt{\mathrm{Bern}(d/2, d/2, 1,
+    * ``"one_shot_gaussian"``: :math:`\ell_2`-clip to :math:`C = \sqrt{\mathrm{Bern}(d/2, d/2, 1,
       \ln(2n/\beta))}`, analytic Gaussian for :math:`\Delta_2 = 2C/n` — **(ε, δ)-DP**.
-    * ``"non_private"`` (B0): the empirical marginals.
+    * ``"non_private"``: the empirical marginals.
 
     Examples
     --------

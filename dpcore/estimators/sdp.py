@@ -1,9 +1,10 @@
-r"""The sum-of-squares / SDP score over directions (HKM22, seed 001), a 2-D teaching version.
+r"""The sum-of-squares / SDP score over directions (Hopkins, Kamath & Majid 2022, from Kamath's slides), a 2-D
+teaching version.
 
 Cut the data into :math:`B` buckets by a fixed, data-independent partition, take the bucket means
 :math:`Z_b` and write :math:`\bar Z_b = Z_b - \tilde\mu` for a public current estimate :math:`\tilde\mu`. The question
 "how many buckets lie at least :math:`r` beyond :math:`\tilde\mu` along a unit direction :math:`v`" is the quadratic
-program QUAD; its semidefinite relaxation (001 Def. 6.4) has one symmetric matrix variable of size
+program QUAD; its semidefinite relaxation (the slides' Def. 6.4) has one symmetric matrix variable of size
 :math:`N = 1 + B + d`,
 
 .. math::
@@ -13,7 +14,7 @@ program QUAD; its semidefinite relaxation (001 Def. 6.4) has one symmetric matri
     \operatorname{tr} V = 1,\ r\,\mathbf B_{bb} \le \langle \bar Z_b, W_b\rangle\ (\forall b).
 
 SDP-VAL(:math:`y`) is the same program with :math:`v = y` for :math:`y` in the closed unit ball. Its properties
-(algorithms.md §5.4):
+(docs/algorithms.md §5.4):
 
 1. **Exact on the sphere**: for :math:`\|y\| = 1`,
    SDP-VAL(:math:`y`) :math:`= \#\{b : \langle\bar Z_b, y\rangle \ge r\}`.
@@ -71,7 +72,7 @@ class _Relaxation:
 
 @functools.lru_cache(maxsize=32)
 def _relaxation(buckets: int, dimension: int, solver: str, free: bool = False) -> _Relaxation:
-    """The SDP of algorithms.md §5.4 in cvxpy-ready form (``symmetric=True`` + ``M >> 0``, DPP)."""
+    """The SDP of docs/algorithms.md §5.4 in cvxpy-ready form (``symmetric=True`` + ``M >> 0``, DPP)."""
     import cvxpy as cp
 
     size = 1 + buckets + dimension
@@ -263,8 +264,8 @@ def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL"
         \mathrm{SDP}_{\text{free}} \ge \max_{\|y\| \le 1}\mathrm{SDP\text{-}VAL}(y)
         \ge \max_{\|v\| = 1}\#\{b : \langle\bar Z_b, v\rangle \ge r\}.
 
-    It can be strictly larger (§5.4: 13.76 against a best count of 9); HKM22 round it by reading off
-    :math:`v`. Sensitivity 1 under replace-one by the same zeroing argument.
+    It can be strictly larger (docs/algorithms.md §5.4: 13.76 against a best count of 9); Hopkins, Kamath & Majid round
+    it by reading off :math:`v`. Sensitivity 1 under replace-one by the same zeroing argument.
 
     Examples
     --------
@@ -280,7 +281,7 @@ def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL"
            angles=Integer(low=3), solver=_SOLVER)
 def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, angles: int = 24,
                      solver: str = "SCS") -> dict[str, np.ndarray]:
-    r"""SDP-VAL on the public polar grid of the unit disk (the cells of the E2 grid sampler).
+    r"""SDP-VAL on the public polar grid of the unit disk (the cells of the grid sampler, docs/algorithms.md §5.3).
 
     Cells :math:`(a, j)`, :math:`a = 1..A`, :math:`j = 0..A_\theta - 1`: the annular sector of radial width
     :math:`1/A` around :math:`\rho_a = (a - \tfrac12)/A` and angle :math:`\theta_j = 2\pi j/A_\theta`, represented by
@@ -321,7 +322,8 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
            epsilon=POSITIVE, rng=Seed(), size=Integer(low=1))
 def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = None,
                      size: int | None = None) -> np.ndarray:
-    r"""The exact grid exponential mechanism (E2) over public cells; returns the unit direction :math:`y/\|y\|`.
+    r"""The exact grid exponential mechanism (docs/algorithms.md §5.3) over public cells; returns the unit direction
+    :math:`y/\|y\|`.
 
     .. math:: P(c) \propto \pi_c \exp(\varepsilon u_c / 2),
 
@@ -402,7 +404,7 @@ class IterativeResult:
 def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3, initial=(0.0, 0.0),
                       radius: float = 2.0, max_step: float = 4.0, rng: RngLike = None, radii_count: int = 5,
                       angles: int = 24, solver: str = "SCS") -> IterativeResult:
-    r"""A 2-D private mean by "find a direction, take a step, repeat" (algorithms.md §5.4 (c)).
+    r"""A 2-D private mean by "find a direction, take a step, repeat" (docs/algorithms.md §5.4 (c)).
 
     With bucket means :math:`Z_b` (:func:`bucket_means`), :math:`\tilde\mu_1` = ``initial``, :math:`r_1` = ``radius``
     and :math:`\varepsilon_0 = \varepsilon/(2T)`, for :math:`t = 1..T`:
@@ -411,7 +413,7 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
        :math:`(\tilde\mu_t, r_t)`, :math:`\Delta = 1`) with :math:`\varepsilon_0`;
     2. step :math:`\hat s_t = \max(0, m_t)`, :math:`m_t` the private median of the projections
        :math:`a_b = \langle Z_b - \tilde\mu_t, \hat v_t\rangle` on :math:`[-s_{\max}, s_{\max}]` with
-       :math:`\varepsilon_0`: :func:`dpcore.mechanisms.private_quantile` (E2, the exact continuous EM with rank score
+       :math:`\varepsilon_0`: :func:`dpcore.mechanisms.private_quantile` (the exact continuous EM with rank score
        :math:`-|\#\{b : a_b \le s\} - B/2|`, sensitivity 1 since one row moves one :math:`a_b`). Clipping the
        *output* to :math:`[0, s_{\max}]` is post-processing; clipping the data to :math:`[0, s_{\max}]` instead would
        make a direction with negative median (a poor draw) give a uniform step on :math:`[0, s_{\max}]`;
@@ -421,12 +423,12 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
     :math:`\varepsilon/(2T)`-DP exponential mechanisms on the same data (each sees only public inputs and
     earlier private outputs). Each mechanism draws from its own child stream (:func:`dpcore.core.randomness.spawn`).
 
-    How it differs from HKM22 (§5.4 (c), §6 doubt 6): a practical substitute that shows the mechanics
-    only. HKM22 design their score and step rule for their analysis (rate :math:`\tilde O(d/(\alpha^2\varepsilon))` for
-    covariance :math:`\preceq I`, with robustness) and sample the log-concave EM density exactly up to a
-    multiplicative error; here the direction comes from a coarse public grid, the step from a 1-D private
-    median, the radius simply halves, nothing is robust, and no rate is claimed. The scores' range is
-    :math:`B`, so accuracy is governed by :math:`\varepsilon B` much more than by :math:`n`.
+    How it differs from Hopkins, Kamath & Majid (2022) (docs/algorithms.md §5.4 (c), §6.3 doubt 6): a practical
+    substitute that shows the mechanics only. They design their score and step rule for their analysis (rate
+    :math:`\tilde O(d/(\alpha^2\varepsilon))` for covariance :math:`\preceq I`, with robustness) and sample the
+    log-concave EM density exactly up to a multiplicative error; here the direction comes from a coarse public grid, the
+    step from a 1-D private median, the radius simply halves, nothing is robust, and no rate is claimed. The scores'
+    range is :math:`B`, so accuracy is governed by :math:`\varepsilon B` much more than by :math:`n`.
 
     Parameters
     ----------
@@ -481,7 +483,8 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
                  f"the same data: {steps} direction draws (exact EM on a public polar grid, score SDP-VAL, "
                  f"sensitivity 1, not monotone, so exp(eps*u/2)) and {steps} step sizes (exact EM private median of "
                  f"the projections on [-{max_step:g}, {max_step:g}], rank score of sensitivity 1, then clipped at 0); "
-                 "exact up to the SDP solver's tolerance. A teaching substitute for HKM22, not their algorithm.")
+                 "exact up to the SDP solver's tolerance. A teaching substitute for Hopkins, Kamath & Majid (2022), "
+                 "not their algorithm.")
     return IterativeResult(estimate=center, trajectory=np.array(trajectory), directions=np.array(directions),
                            steps=np.array(step_sizes), radii=np.array(radii), scores=np.array(score_grids),
                            epsilon=epsilon, guarantee=guarantee)

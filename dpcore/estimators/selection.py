@@ -1,4 +1,5 @@
-r"""Hypothesis selection by pairwise Scheffé contests, non-private and private (algorithms.md §4; seeds 002, 004).
+r"""Hypothesis selection by pairwise Scheffé contests, non-private and private (docs/algorithms.md §4; Ghazi et al.
+2023; Kamath, Singhal & Ullman 2020).
 
 **Scheffé contests.** For two hypotheses :math:`H_i, H_j` the Scheffé set is :math:`W_{ij} = \{x : h_i(x) > h_j(x)\}`,
 where :math:`H_i` puts :math:`p_1 = H_i(W_{ij})` and :math:`H_j` puts :math:`p_2 = H_j(W_{ij})` (so
@@ -6,8 +7,8 @@ where :math:`H_i` puts :math:`p_1 = H_i(W_{ij})` and :math:`H_j` puts :math:`p_2
 contest if it predicts :math:`\hat\tau_{ij}` better: :math:`|p_1 - \hat\tau| < |p_2 - \hat\tau|`. The tournament winner
 has the most wins; the minimum-distance estimate minimises :math:`\max_j |H_i(W_{ij}) - \hat\tau_{ij}|`.
 
-**Privately (BKSW19-style score, S1).** With tolerance :math:`\zeta = 1.5\alpha` and tie threshold
-:math:`\kappa = 4\alpha`,
+**Privately (the score of Bun, Kamath, Steinke & Wu 2019, item level; docs/algorithms.md §4.2).** With tolerance
+:math:`\zeta = 1.5\alpha` and tie threshold :math:`\kappa = 4\alpha`,
 
 .. math:: \Gamma(H_i, H_j, X) = \begin{cases} n & p_1 - p_2 \le \kappa \\
           n\max\{0, \hat\tau_{ij} - p_2 - \zeta\} & \text{otherwise} \end{cases}, \qquad
@@ -17,14 +18,14 @@ has the most wins; the minimum-distance estimate minimises :math:`\max_j |H_i(W_
 moves every :math:`\hat\tau` by at most :math:`1/n`, so every :math:`\Gamma` and :math:`S` by at most 1: the exponential
 mechanism :math:`P(H_i) \propto \exp(\varepsilon S(H_i)/2)` is ε-DP. If :math:`\mathrm{OPT} = \min_j d_{TV}(P, H_j) \le
 \alpha` and :math:`n \ge \max\{2\ln(k^2/\beta)/\alpha^2, 2\ln(k/\beta)/(\varepsilon\alpha)\}`, the output is within
-:math:`5\alpha` of P in TV w.p. :math:`\ge 1 - 2\beta` (our constants; BKSW19's rate is
+:math:`5\alpha` of P in TV w.p. :math:`\ge 1 - 2\beta` (our constants; Bun, Kamath, Steinke & Wu's (2019) rate is
 :math:`O(\log k/\alpha^2 + \log k/(\alpha\varepsilon))`).
 
-**User level (seed 002, S2).** n users with m examples each; user i's contribution to a contest,
-:math:`c_i = \#\{\text{its points in } W_{ij}\} - m(p_2 + \zeta)`, is clipped to :math:`[-\tau, \tau]`;
+**User level (Ghazi et al. 2023, App. E; docs/algorithms.md §4.3).** n users with m examples each; user i's contribution
+to a contest, :math:`c_i = \#\{\text{its points in } W_{ij}\} - m(p_2 + \zeta)`, is clipped to :math:`[-\tau, \tau]`;
 :math:`\Gamma^u = \max\{0, \sum_i \mathrm{clip}_\tau(c_i)\}` (:math:`n\min(\tau, m)` for tie pairs). Replacing one
 user moves :math:`\Gamma^u` by at most :math:`\Delta_u = \min(m, 2\tau)`; :math:`\tau = \infty` is plain group privacy
-(:math:`\Delta = m`). With :math:`m = \tau = 1` the scores are S1's.
+(:math:`\Delta = m`). With :math:`m = \tau = 1` the scores are the item-level ones.
 
 **Vectorisation.** Families whose Scheffé sets are intervals (1-D Gaussians) count every contest's points with
 one sort of the data and binary searches at the interval ends; datasets (trials, users) are stacked rows searched
@@ -236,8 +237,8 @@ def _interval_mass(mu, sigma, low, high, inside):
 
 @validated(k=Integer(low=2, high=2000), low=Real(), high=Real(), scale=Real(low=0, low_open=True))
 def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1.0) -> GaussianFamily:
-    r""":math:`k` unit-variance (``scale``) Gaussians with means equally spaced on ``[low, high]`` (algorithms.md §4.1;
-    default :math:`k = 41`, spacing 0.1).
+    r""":math:`k` unit-variance (``scale``) Gaussians with means equally spaced on ``[low, high]``
+    (docs/algorithms.md §4.1; default :math:`k = 41`, spacing 0.1).
 
     Examples
     --------
@@ -373,7 +374,7 @@ class GaussianMeans2D(HypothesisClass):
 
 @validated(alpha=_ALPHA)
 def contest_parameters(alpha: float) -> tuple[float, float]:
-    r"""(:math:`\zeta`, :math:`\kappa`) = (1.5α, 4α): the score's tolerance and tie threshold (algorithms.md §4.2).
+    r"""(:math:`\zeta`, :math:`\kappa`) = (1.5α, 4α): the score's tolerance and tie threshold (docs/algorithms.md §4.2).
 
     Examples
     --------
@@ -456,8 +457,8 @@ def _lowest_contest(contest, size):
 
 @validated(family=_FAMILY, alpha=_ALPHA)
 def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarray:
-    r"""The sensitivity-1 pairwise scores :math:`S(H_i, X) = \min_{j\ne i}\Gamma(H_i, H_j, X)` (S1, algorithms.md
-    §4.2).
+    r"""The sensitivity-1 pairwise scores :math:`S(H_i, X) = \min_{j\ne i}\Gamma(H_i, H_j, X)` (item level,
+    docs/algorithms.md §4.2).
 
     :math:`\Gamma = n` for pairs closer than :math:`\kappa = 4\alpha` in TV, else
     :math:`n\max\{0, \hat\tau_{ij} - P_2[i,j] - \zeta\}` with :math:`\zeta = 1.5\alpha`: the number of points to change
@@ -496,8 +497,8 @@ def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarra
 @validated(family=_FAMILY, alpha=_ALPHA, tau=Real(low=0, low_open=True, allow_inf=True))
 def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
                         tau: float = math.inf) -> tuple[np.ndarray, float]:
-    r"""User-level scores :math:`S^u(H_i) = \min_{j\ne i}\Gamma^u(H_i, H_j)` with per-user clipping (S2, seed 002
-    App. E).
+    r"""User-level scores :math:`S^u(H_i) = \min_{j\ne i}\Gamma^u(H_i, H_j)` with per-user clipping (Ghazi
+    et al. 2023, App. E; docs/algorithms.md §4.3).
 
     :math:`c_u = \#\{\text{user } u\text{'s points in } W_{ij}\} - m(P_2[i,j] + \zeta)`, :math:`\Gamma^u = \max\{0,
     \sum_u \mathrm{clip}_{[-\tau,\tau]}(c_u)\}`, and :math:`n\min(\tau, m)` for pairs closer than :math:`\kappa`.
@@ -575,8 +576,8 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
 
     Guarantee: ``level="item"`` — **ε-DP** for replace-one neighbouring datasets (:math:`\Delta = 1`,
     :func:`scheffe_scores`); ``level="user"`` — **ε user-level DP** for datasets differing in one user's m examples
-    (:math:`\Delta_u = \min(m, 2\tau)`, :func:`user_scheffe_scores`; default :math:`\tau = \sqrt m`, seed 002's
-    clipping; ``tau=inf`` is group privacy). Utility (item level, our constants): TV :math:`\le 5\alpha` w.p.
+    (:math:`\Delta_u = \min(m, 2\tau)`, :func:`user_scheffe_scores`; default :math:`\tau = \sqrt m`, Ghazi et al.'s
+    (2023) clipping; ``tau=inf`` is group privacy). Utility (item level, our constants): TV :math:`\le 5\alpha` w.p.
     :math:`\ge 1 - 2\beta` when OPT :math:`\le\alpha` and :math:`n \ge \max\{2\ln(k^2/\beta)/\alpha^2,
     2\ln(k/\beta)/(\varepsilon\alpha)\}` (:func:`guarantee_alpha`).
 
@@ -609,8 +610,8 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
 @validated(n=Array(ndim=(0, 1), low=1), k=Integer(low=2), epsilon=Real(low=0, low_open=True, allow_inf=True),
            beta=Real(0, 1, low_open=True, high_open=True))
 def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
-    r"""The α our S1 guarantee reaches with n samples: :math:`\alpha(n) = \max\{\sqrt{2\ln(k^2/\beta)/n},\
-    2\ln(k/\beta)/(\varepsilon n)\}` (algorithms.md §4.2). *If* :math:`\mathrm{OPT} \le \alpha`, the selected
+    r"""The α our item-level guarantee reaches with n samples: :math:`\alpha(n) = \max\{\sqrt{2\ln(k^2/\beta)/n},\
+    2\ln(k/\beta)/(\varepsilon n)\}` (docs/algorithms.md §4.2). *If* :math:`\mathrm{OPT} \le \alpha`, the selected
     hypothesis has TV :math:`\le 5\alpha` (so also :math:`\le 5\alpha + \mathrm{OPT}`) w.p. :math:`\ge 1 - 2\beta`.
     The condition is needed: when OPT exceeds α the bound is not guaranteed (e.g. OPT 0.319 with a selected TV of
     0.588 > 5α + OPT = 0.569). ``epsilon=inf`` drops the privacy term.
@@ -630,7 +631,8 @@ def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
 @validated(per_user=Array(ndim=(0, 1), low=1), k=Integer(low=2), alpha=_ALPHA, epsilon=EPSILON,
            beta=Real(0, 1, low_open=True, high_open=True))
 def users_needed_theory(per_user, k: int, alpha: float, epsilon: float, beta: float = 0.1):
-    r"""Display curve for the users S2 needs (seed 002 Thm 41's form, constants ours, :math:`\tau = \sqrt m`):
+    r"""Display curve for the users user-level selection needs (the form of Ghazi et al. 2023, Thm 41, constants ours,
+    :math:`\tau = \sqrt m`):
     :math:`n(\alpha) = \frac{2\ln(k^2/\beta)}{m\alpha^2}
     + \frac{4\ln(k/\beta)}{\varepsilon}\max\{\frac{1}{\alpha\sqrt m}, 1\}`.
 
@@ -648,8 +650,8 @@ def users_needed_theory(per_user, k: int, alpha: float, epsilon: float, beta: fl
 @validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), alpha=_ALPHA,
            groups=Integer(low=1), clip=Real(low=0, low_open=True))
 def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: float = 4.0) -> np.ndarray:
-    r"""KSU20's tournament scores (seed 004, Alg. 4, steps 3–4): for each cover point p, the fewest data points to
-    change before p loses a match to some cover point q.
+    r"""The tournament scores of Kamath, Singhal & Ullman (2020, Alg. 4, steps 3–4): for each cover point p, the fewest
+    data points to change before p loses a match to some cover point q.
 
     Match(p, q): project the points on the line through p and q, :math:`s = \langle x - p, e\rangle`,
     :math:`e = (q - p)/\|q - p\|`, clip s to :math:`[-\xi, \xi]` (``clip``), average in ``groups`` fixed consecutive
@@ -657,7 +659,7 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
     :math:`20\alpha` tie, pairs with :math:`h > \xi` cannot make p lose. A group with mean below h needs its smallest
     clipped values raised to ξ, greedily, until the mean reaches h; a match costs the sum of the :math:`(G+1)/2`
     cheapest groups. :math:`\mathrm{Score}(p) = \min(n, \min_q \mathrm{cost}(p, q))`: a distance to a set in Hamming
-    metric, so **sensitivity 1** under replace-one (004 Lemma 5.7). Points beyond the last full group are not used.
+    metric, so **sensitivity 1** under replace-one (their Lemma 5.7). Points beyond the last full group are not used.
 
     Parameters
     ----------
@@ -705,10 +707,10 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
            groups=Integer(low=1), clip=Real(low=0, low_open=True), rng=Seed())
 def ksu20_tournament(points, cover, epsilon: float, alpha: float = 0.05, groups: int = 5, clip: float = 4.0,
                      rng: RngLike = None) -> Selection:
-    r"""KSU20's pure-DP tournament over a public cover: the exponential mechanism
+    r"""The pure-DP tournament of Kamath, Singhal & Ullman (2020) over a public cover: the exponential mechanism
     :math:`P(p) \propto \exp(\varepsilon\,\mathrm{Score}(p)/2)` on :func:`ksu20_scores`.
 
-    Guarantee: **ε-DP** for replace-one neighbours (score sensitivity 1). The seed first finds a coarse box with ε on a
+    Guarantee: **ε-DP** for replace-one neighbours (score sensitivity 1). The paper first finds a coarse box with ε on a
     separate half of the data (a private range per coordinate) and covers it with a grid of :math:`(2\sqrt d + 1)^d`
     points; here the cover is fixed in advance instead (public), which keeps the guarantee and skips that step. Time is
     :math:`O(c^2 n)` for c cover points: exponential in d through the cover, hence the plane only.

@@ -1,10 +1,11 @@
-r"""Truncate to a survival set, then undo the truncation bias by truncated maximum likelihood (seed 003).
+r"""Truncate to a survival set, then undo the truncation bias by truncated maximum likelihood (Zampetakis & Zhou 2025;
+docs/algorithms.md §1.7).
 
 Model: :math:`X_1, \dots, X_n \sim \mathcal N(\mu^*, I_d)` with known identity covariance, a public warm start
-:math:`c = \mu_0` with :math:`\|\mu^* - c\| \le D_K` (003 Condition 3.3), the survival set
-:math:`S = B(c, r_S)` and the projection set :math:`K = B(c, D_K)` (algorithms.md §1.7).
+:math:`c = \mu_0` with :math:`\|\mu^* - c\| \le D_K` (Zampetakis & Zhou 2025, Condition 3.3), the survival set
+:math:`S = B(c, r_S)` and the projection set :math:`K = B(c, D_K)` (docs/algorithms.md §1.7).
 
-1. **Preprocessing** (:func:`fixed_size`, 003 Lemma 2.1): keep the points in :math:`S` in their order, trim to
+1. **Preprocessing** (:func:`fixed_size`, their Lemma 2.1): keep the points in :math:`S` in their order, trim to
    :math:`N` or pad with copies of :math:`c`, shuffle. Replace-one neighbours become replace-one neighbours of
    size :math:`N` inside :math:`S`, so the fixed-size mean has :math:`\ell_2` sensitivity :math:`2r_S/N`, and
    an :math:`(\varepsilon, \delta)`-DP algorithm on the fixed-size data is :math:`(\varepsilon, \delta)`-DP on the
@@ -14,9 +15,9 @@ Model: :math:`X_1, \dots, X_n \sim \mathcal N(\mu^*, I_d)` with known identity c
    1-D instance).
 3. **Bias removal.** The truncated NLL has gradient :math:`\mathbb E_{\mu,S}[z] - \bar x`, so the truncated MLE
    solves :math:`\mathbb E_{\mu,S}[z] = \bar x` (:func:`truncated_mean_map`).
-   *T5b* (:func:`truncated_mle_mean`, the fast path): release :math:`\bar x` once and solve the moment
-   equation on the release (post-processing). *T5a* (:func:`truncated_dpgd_mean`): DP gradient descent on
-   the truncated NLL, the app's version of the seed's DP-SGD.
+   *Moment matching* (:func:`truncated_mle_mean`, the fast path): release :math:`\bar x` once and solve the moment
+   equation on the release (post-processing). *DP gradient descent* (:func:`truncated_dpgd_mean`) on
+   the truncated NLL, the app's version of the paper's DP-SGD.
 
 Neighbouring relation throughout: replace-one on the raw :math:`n` points. Shapes: a scalar ``warm_start``
 means 1-D data, ``x`` of shape ``(n,)`` or ``(trials, n)``; a ``warm_start`` of shape ``(d,)`` means ``x`` of
@@ -63,7 +64,7 @@ _BISECTION_STEPS = 60
 
 
 
-_KEEP_FRACTION = 0.8  # N = floor(0.8 a_min n), 003 Lemma 2.1 (iii)
+_KEEP_FRACTION = 0.8  # N = floor(0.8 a_min n), Zampetakis & Zhou 2025, Lemma 2.1 (iii)
 
 
 
@@ -170,9 +171,10 @@ def _radial_rule(dimension: int, radius: float) -> tuple[np.ndarray, np.ndarray]
 def _radial_mean(offset: np.ndarray, dimension: int, radius: float) -> np.ndarray:
     r""":math:`g(s) = \langle \mathbb E_{\mu,S}[z] - c,\, e\rangle` for :math:`\mu = c + s e`, :math:`\|e\| = 1`.
 
-    By rotation symmetry :math:`\mathbb E_{\mu,S}[z] - c = g(\|\mu - c\|)\,(\mu - c)/\|\mu - c\|` (§1.7 T5b), and
-    :math:`g` is increasing (:math:`g'(s) = \mathrm{Var}_{\mu,S}(\langle z, e\rangle) > 0`). 1-D: the exact
-    truncated-normal mean.
+    By rotation symmetry :math:`\mathbb E_{\mu,S}[z] - c = g(\|\mu - c\|)\,(\mu - c)/\|\mu - c\|`
+    (docs/algorithms.md §1.7, moment matching), and :math:`g` is increasing
+    (:math:`g'(s) = \mathrm{Var}_{\mu,S}(\langle z, e\rangle) > 0`).
+    1-D: the exact truncated-normal mean.
     :math:`d \ge 2`: the radial quadrature of :func:`_radial_rule`, a weighted average of its nodes.
     """
     offset = np.asarray(offset, dtype=float)
@@ -234,7 +236,7 @@ def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimens
     :math:`D_K`.
 
     Public (a function of :math:`n` and the public parameters only). With this :math:`N`, padding happens with
-    probability at most :math:`e^{-0.02\,a_{\min} n}` (Chernoff, §1.7).
+    probability at most :math:`e^{-0.02\,a_{\min} n}` (Chernoff; docs/algorithms.md §1.7).
 
     Examples
     --------
@@ -251,7 +253,8 @@ def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimens
 
 @validated(points=_DATA, warm_start=_CENTER, survival_radius=POSITIVE, target_size=Integer(low=1), rng=Seed())
 def fixed_size(points, warm_start, survival_radius: float, target_size: int, rng: RngLike = None) -> np.ndarray:
-    r"""003 Lemma 2.1 preprocessing: exactly ``target_size`` points, all inside :math:`S = B(c, r_S)`.
+    r"""The preprocessing of Zampetakis & Zhou (2025, Lemma 2.1): exactly ``target_size`` points, all inside
+    :math:`S = B(c, r_S)`.
 
     1. keep the points in :math:`S` in their original order; 2. keep the first :math:`N`, or append copies of
     the warm start :math:`c` (public, inside :math:`S`) up to :math:`N`; 3. shuffle uniformly.
@@ -317,9 +320,10 @@ def truncated_mean_map(mu, warm_start, survival_radius: float) -> float | np.nda
 
     * 1-D: exact, :math:`\mu + (\varphi(a) - \varphi(b))/(\Phi(b) - \Phi(a))` with :math:`a, b = c \mp r_S - \mu`
       (``scipy.stats.truncnorm``'s mean, in log space).
-    * :math:`d`-dim: rotation symmetry (§1.7 T5b) reduces it to :math:`g(\|\mu - c\|)`, a 1-D integral in the
-      radial coordinate (:math:`W_1` against the :math:`\chi^2_{d-1}` cdf of the other coordinates) computed by
-      Gauss–Legendre quadrature, cached per :math:`(d, r_S)`: deterministic, no Monte Carlo; accurate to ~1e-12.
+    * :math:`d`-dim: rotation symmetry (docs/algorithms.md §1.7, moment matching) reduces it to :math:`g(\|\mu - c\|)`,
+      a 1-D integral in the radial coordinate (:math:`W_1` against the :math:`\chi^2_{d-1}` cdf of the other
+      coordinates) computed by Gauss–Legendre quadrature, cached per :math:`(d, r_S)`: deterministic, no Monte Carlo;
+      accurate to ~1e-12.
 
     Parameters
     ----------
@@ -439,7 +443,7 @@ def naive_truncated_mean(x, epsilon: float, delta: float, warm_start, survival_r
 @validated(**_ESTIMATOR)
 def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_radius: float, rng: RngLike = None, *,
                        mean_offset_bound: float = 1.0) -> TruncatedEstimate:
-    r"""T5b: one private release of the truncated mean, then the truncated MLE by moment matching.
+    r"""Moment matching: one private release of the truncated mean, then the truncated MLE by moment matching.
 
     Release :math:`\tilde x = \bar x_N + \mathcal N(0, \sigma^2 I)` exactly as :func:`naive_truncated_mean`, then
     solve :math:`\mathbb E_{\mu,S}[z] = \tilde x` over :math:`K = B(c, D_K)`: along the ray from :math:`c` through
@@ -451,9 +455,9 @@ def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_rad
     post-processing. Accuracy (1-D, delta method): RMSE :math:`\approx\lambda^{-1}\sqrt{\lambda/N + \sigma^2}`,
     :math:`\lambda = \mathrm{Var}_{\mu^*,S}(z)` (0.0333 on the 1-D instance).
 
-    Loss of generality against seed 003: it needs a moment-matching oracle for the *truncated* family
-    (003's assumption C3; here the closed form / radial quadrature of :func:`truncated_mean_map`) and a
-    loss whose data dependence is a mean of sufficient statistics. Seed 003's DP-SGD
+    Loss of generality against Zampetakis & Zhou (2025): it needs a moment-matching oracle for the *truncated* family
+    (their assumption C3; here the closed form / radial quadrature of :func:`truncated_mean_map`) and a
+    loss whose data dependence is a mean of sufficient statistics. Their DP-SGD
     (:func:`truncated_dpgd_mean`) needs only a sampler.
 
     Parameters are those of :func:`naive_truncated_mean`; ``mean_offset_bound`` is :math:`D_K`.
@@ -476,7 +480,8 @@ def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_rad
 
 def _rejection_mean(mu: np.ndarray, center: np.ndarray, radius: float, draws: int, floor_mass: float,
                     rng: np.random.Generator) -> np.ndarray:
-    """Mean of ``draws`` accepted samples of N(mu_t, I) restricted to S, for each row mu_t (003 Lemma 3.7).
+    """Mean of ``draws`` accepted samples of N(mu_t, I) restricted to S, for each row mu_t (Zampetakis & Zhou 2025,
+    Lemma 3.7).
 
     Proposals come in memory-bounded batches (about 4M numbers), all trials at once; at most
     1000 * draws / floor_mass proposals per trial (the cap only affects accuracy).
@@ -507,7 +512,7 @@ def _project(mu: np.ndarray, center: np.ndarray, bound: float) -> np.ndarray:
 def truncated_dpgd_mean(x, epsilon: float, delta: float, warm_start, survival_radius: float, rng: RngLike = None, *,
                         mean_offset_bound: float = 1.0, steps: int = 10, learning_rate: float = 1.0,
                         monte_carlo: int = 20000) -> TruncatedEstimate:
-    r"""T5a: DP gradient descent on the truncated NLL (the app's version of seed 003's DP-SGD).
+    r"""DP gradient descent on the truncated NLL (the app's version of the DP-SGD of Zampetakis & Zhou 2025).
 
     From :math:`\mu = c`, for :math:`t = 1..T`: :math:`g_t = \hat m(\mu) - \bar x_N + \mathcal N(0, \sigma_g^2 I)`,
     :math:`\mu \leftarrow \Pi_K(\mu - \eta g_t)`; output the average of the last :math:`\lceil T/2\rceil` iterates.
@@ -522,7 +527,7 @@ def truncated_dpgd_mean(x, epsilon: float, delta: float, warm_start, survival_ra
     :func:`dpcore.accounting.gaussian_composition`). The rejection sampler's draws depend only on the
     already-private iterate, never on the data, so they cost no privacy; averaging is post-processing.
 
-    What differs from seed 003's DP-SGD (Bassily–Smith–Thakurta: one sample per step, :math:`\sim N^2` steps,
+    What differs from their DP-SGD (Bassily, Smith & Thakurta 2014: one sample per step, :math:`\sim N^2` steps,
     step size :math:`1/(\lambda t)`): full-batch gradient descent with few steps and exact GDP accounting;
     no privacy amplification by subsampling is claimed.
 

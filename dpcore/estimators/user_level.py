@@ -8,14 +8,14 @@ whole block** of ``m`` examples (user-level DP), so the loss's sensitivity is wh
 
 * ``"group"``: :math:`\sum_i e_i(t)`, sensitivity :math:`m` (the item-level score, paid for by group privacy);
 * ``"clipped"``: :math:`\sum_i \min(1, e_i(t))`, the number of users :math:`h_t` errs on, sensitivity 1
-  (seed 002, Ghazi et al., §4, proof of Theorem 4: "the sensitivity of [the score] is one ... a standard
+  (Ghazi et al. 2023, §4, proof of Theorem 4: "the sensitivity of [the score] is one ... a standard
   item-level step would sum up the error across all the samples, resulting in the sensitivity as large as
   :math:`m`, while our scoring function ... 'clips' the contribution of each user to just one");
 * ``"tau"``: :math:`\sum_i \min(\tau, e_i(t))`, sensitivity :math:`\min(\tau, m)`.
 
 Clipping costs nothing at the target (realizable data: every loss is 0 at :math:`\theta^*`) while a threshold
 with error :math:`\alpha` is still caught by a :math:`1 - (1-\alpha)^m` fraction of users, so the clipped EM needs
-about :math:`\min(m, 1/\alpha)` times fewer users than the group-privacy one (algorithms.md §5.5).
+about :math:`\min(m, 1/\alpha)` times fewer users than the group-privacy one (docs/algorithms.md §5.5).
 """
 
 from __future__ import annotations
@@ -214,11 +214,11 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
     :math:`\tau`), sampled by :func:`dpcore.mechanisms.exponential` with scores :math:`-L` (one draw per dataset).
 
     Guarantee: :math:`\varepsilon`-user-level DP, neighbours replacing one user's whole block of :math:`m`
-    examples. ``kind="clipped"`` is the score of seed 002 (Ghazi et al.), Theorem 4 / §4 (sensitivity one,
+    examples. ``kind="clipped"`` is the score of Ghazi et al. (2023), Theorem 4 / §4 (sensitivity one,
     user complexity :func:`users_needed`); ``"group"`` is the item-level score made user-level by group privacy
     (:math:`\Delta = m`). The factor 2 is needed under replacement, where one user's new block can lower the loss
     at some thresholds and raise it at others; under add/remove-a-user neighbours every clipped loss moves in
-    the same direction, so :math:`\exp(-\varepsilon L/\Delta)` would suffice there (algorithms.md §0.6, §5.5).
+    the same direction, so :math:`\exp(-\varepsilon L/\Delta)` would suffice there (docs/algorithms.md §0.6, §5.5).
 
     Parameters
     ----------
@@ -262,7 +262,7 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
 def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = GRID_SIZE, beta: float = 0.1,
                  kind: str = "clipped") -> float:
     r"""Approximate number of users for error :math:`\le\alpha` with probability :math:`\ge 1-\beta`
-    (algorithms.md §5.5).
+    (docs/algorithms.md §5.5).
 
     .. math:: n_{\mathrm{clip}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,(1-(1-\alpha)^m)}, \qquad
               n_{\mathrm{group}} \approx n_{\mathrm{one}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,\alpha}.
@@ -271,7 +271,7 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
     :math:`\ge 1-\beta`; the target has loss 0) and a Chernoff factor 2: a threshold with error :math:`\ge\alpha` has
     expected clipped loss :math:`\ge n(1-(1-\alpha)^m)` (:math:`\Delta = 1`) and expected group loss
     :math:`nm\alpha` (:math:`\Delta = m`).
-    Derived, not seed 002's constants (its Theorem 4 states the user complexity up to constants).
+    Derived, not Ghazi et al.'s (2023) constants (their Theorem 4 states the user complexity up to constants).
 
     Examples
     --------

@@ -105,11 +105,11 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], *, 
     """``function(**params)``, served from ``directory`` when it was precomputed for exactly these parameters.
 
     Pages use it for their default state and the settings one move away, so a whole class opening or exploring a
-    page is served at once (design.md). ``params`` must be JSON values (lists, not arrays). A stored file records the
-    function and parameters; ``tests/test_precomputed.py`` recomputes them and compares. With ``store_as`` (what the
-    file is stored for, e.g. ``"defaults"``, recorded as its ``stored_for``), a miss is computed and stored in
-    ``directory``: its summaries (what the figures draw), not its per-trial errors (a served result has
-    ``errors=None``), so that the store stays small.
+    page is served at once (docs/design.md §4). ``params`` must be JSON values (lists, not arrays). A stored file
+    records the function and parameters; ``tests/test_precomputed.py`` recomputes them and compares. With
+    ``store_as`` (what the file is stored for, e.g. ``"defaults"``, recorded as its ``stored_for``), a miss is
+    computed and stored in ``directory``: its summaries (what the figures draw), not its per-trial errors (a served
+    result has ``errors=None``), so that the store stays small.
     """
     stored = load_stored(directory, function, **params)
     if stored is not None:

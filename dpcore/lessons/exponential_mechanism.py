@@ -3,9 +3,10 @@ r"""Lesson "Exponential mechanism": choosing privately, from an election to the 
 The exponential mechanism (McSherry & Talwar 2007) outputs candidate :math:`h` with probability
 :math:`\propto \exp(\varepsilon u(X, h)/2\Delta)`: :math:`\varepsilon`-DP whatever the candidates, and with
 probability :math:`1 - e^{-t}` it loses at most :math:`(2\Delta/\varepsilon)(\ln k + t)` score among :math:`k`
-candidates (Dwork–Roth Thm 3.11, seed 004). The page shows it on seed 001's election, on user-level thresholds
-(seed 002, Ghazi et al. §4), on the ln k price of selection, on the exact continuous private median, and on HKM22's
-SDP score over directions.
+candidates (Dwork & Roth 2014, Thm 3.11; Kamath, Singhal & Ullman 2020). The page shows it on the election of
+Kamath's slides about Hopkins, Kamath & Majid (2022), on user-level thresholds (Ghazi et al. 2023, §4), on the ln k
+price of selection, on the exact continuous private median, and on Hopkins, Kamath & Majid's (2022) SDP score over
+directions.
 
 The mechanisms live in :mod:`dpcore.mechanisms` (exponential, report-noisy-max, permute-and-flip, quantile), the
 user-level scores in :mod:`dpcore.estimators.user_level` and the SDP score in :mod:`dpcore.estimators.sdp`; this module
@@ -55,7 +56,7 @@ __all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDID
 
 # --------------------------------------------------------------------------------------- the page's grids
 
-VOTES = (15.0, 19.0, 20.0)  #: seed 001's election: the votes of candidates A, B, C
+VOTES = (15.0, 19.0, 20.0)  #: the election of Kamath's slides: the votes of A, B, C
 CANDIDATES = ("A", "B", "C")
 ELECTION_DRAWS = 1000  #: simulated announcements (election) and private medians (one run)
 ELECTION_EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)  #: frames of "selection probabilities as ε grows"
@@ -131,9 +132,9 @@ def selection_loss_sweep(candidate_counts, epsilons, draws: int, seed: int, desi
     r"""Score loss :math:`\mathrm{OPT} - u(\hat h)` of three :math:`\varepsilon`-DP selectors versus the number k.
 
     For each :math:`k` one public score vector is drawn (data axis ``k``): ``design="random"`` gives i.i.d.
-    integer scores uniform on :math:`\{0, \dots, \lfloor g\rfloor\}` (algorithms.md §5.6.2 with :math:`g = 50`);
-    ``"one good"`` gives :math:`k - 1` candidates at 0 and one at :math:`g` = ``gap`` (§5.2, "many mediocre
-    vs one good": :math:`P(\text{best}) = e^{\varepsilon g/2}/(e^{\varepsilon g/2} + k - 1)` for the EM);
+    integer scores uniform on :math:`\{0, \dots, \lfloor g\rfloor\}` (docs/algorithms.md §5.6.2 with :math:`g = 50`);
+    ``"one good"`` gives :math:`k - 1` candidates at 0 and one at :math:`g` = ``gap`` (docs/algorithms.md §5.2, "many
+    mediocre vs one good": :math:`P(\text{best}) = e^{\varepsilon g/2}/(e^{\varepsilon g/2} + k - 1)` for the EM);
     ``"adversarial"`` is "one good" with the gap :math:`g = (2/\varepsilon)\ln k` that makes the good candidate
     exactly as likely as all the others together, so the EM's expected loss is
     :math:`g(k-1)/(2k-1) \approx \ln k/\varepsilon`: the :math:`\ln k` price made visible (``gap`` unused). Each
@@ -196,7 +197,7 @@ def user_level_sweep(per_user_values, users, epsilon: float, trials: int, seed: 
     same datasets (common random numbers), one vectorised :func:`select_threshold` call per grid point and piece of
     at most :data:`USER_PIECE_VALUES` examples and error counts (a run with no more trials than one piece is the
     same without).
-    Each method is :math:`\varepsilon`-user-level DP (seed 002, Ghazi et al., §4). ``users`` may be one number (the
+    Each method is :math:`\varepsilon`-user-level DP (Ghazi et al. 2023, §4). ``users`` may be one number (the
     "error vs m" figure) or several (read off "users needed vs m" as the smallest ``users`` whose error quantile is
     below α).
 
@@ -296,8 +297,8 @@ def user_level_vs_m(epsilon: float, trials: int, seed: int, run=compute) -> Swee
 
 @validated(epsilon=EPSILON)
 def election_probabilities(epsilon: float) -> dict[str, np.ndarray]:
-    r"""The exact probabilities of seed 001's election (:data:`VOTES`, sensitivity 1) at ``epsilon``, under both
-    conventions: ``"standard"`` :math:`\propto \exp(\varepsilon u/2)` (ε-DP for any score) and ``"monotone"``
+    r"""The exact probabilities of the election of Kamath's slides (:data:`VOTES`, sensitivity 1) at ``epsilon``, under
+    both conventions: ``"standard"`` :math:`\propto \exp(\varepsilon u/2)` (ε-DP for any score) and ``"monotone"``
     :math:`\propto \exp(\varepsilon u)` (ε-DP because vote counts under add/remove-one voter are monotone).
 
     >>> [round(float(p), 2) for p in election_probabilities(0.1)["monotone"]]  # the slides' 24 % / 36 % / 40 %
@@ -310,8 +311,8 @@ def election_probabilities(epsilon: float) -> dict[str, np.ndarray]:
 
 @validated(epsilon=EPSILON, seed=SEED)
 def election(epsilon: float, seed: int) -> dict[str, np.ndarray]:
-    r"""Seed 001's election at ``epsilon``: :func:`election_probabilities` and ``"sampled"``, the frequencies of
-    :data:`ELECTION_DRAWS` draws of the standard mechanism (seed ``seed``).
+    r"""The election of Kamath's slides at ``epsilon``: :func:`election_probabilities` and ``"sampled"``, the
+    frequencies of :data:`ELECTION_DRAWS` draws of the standard mechanism (seed ``seed``).
 
     >>> round(float(election(0.1, 0)["sampled"].sum()), 6)
     1.0
@@ -369,8 +370,8 @@ def _sum_of_squares(seed: int) -> dict:
 
 @validated(seed=SEED)
 def sum_of_squares(seed: int) -> dict:
-    r"""The iterative estimator of algorithms.md §5.4 (c) at :data:`ITERATIVE_DEFAULTS` (a teaching substitute for
-    HKM22's sum-of-squares exponential mechanism, :math:`\varepsilon`-DP by basic composition).
+    r"""The iterative estimator of docs/algorithms.md §5.4 (c) at :data:`ITERATIVE_DEFAULTS` (a teaching substitute for
+    Hopkins, Kamath & Majid's (2022) sum-of-squares exponential mechanism, :math:`\varepsilon`-DP by basic composition).
 
     Returns ``bucket_means``, ``true_mean``, ``result`` (the :class:`~dpcore.estimators.sdp.IterativeResult`),
     ``grid`` (the polar cells of round 1, :func:`~dpcore.estimators.sdp.polar_score_grid`) and ``error``

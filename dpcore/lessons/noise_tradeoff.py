@@ -4,8 +4,8 @@ The release itself (clip to an ℓ2 ball, add calibrated Laplace / Gaussian / zC
 :mod:`dpcore.estimators.mean_release`; the cover mechanism is :mod:`dpcore.estimators.cover`. Here: the page's grids
 and constants, its Monte Carlo sweeps (error versus n, one frame per dimension; error versus d, one frame per ε) with
 their exact-RMSE companions, the one-run release clouds, privacy profiles, compositions, the δ and sample-complexity
-tables and the computed takeaways (Hopkins, Kamath & Majid 2022's table; Kamath, Singhal & Ullman 2020; algorithms.md
-§2). Methods are named by their ids (:data:`dpcore.lessons.methods.LABELS`).
+tables and the computed takeaways (Hopkins, Kamath & Majid 2022's table; Kamath, Singhal & Ullman 2020;
+docs/algorithms.md §2). Methods are named by their ids (:data:`dpcore.lessons.methods.LABELS`).
 
 Sweeps take a ``run`` argument (default :func:`dpcore.experiments.compute`): the app passes its cached runner, a
 notebook calling the same function gets the same numbers.
@@ -238,7 +238,7 @@ def crossover_dimension(epsilon: float, delta: float, calibration: str = "analyt
 
     From the ratio of the exact noise RMSEs, :math:`\mathrm{RMSE}_{\mathrm{Lap}}/\mathrm{RMSE}_{\mathcal N} =
     \sqrt{2d}/(\varepsilon\sigma_1)`, with :math:`\sigma_1` = ``gaussian_sigma(1, epsilon, delta, calibration)``
-    (algorithms.md §2.2: classical at δ = 1e-5 gives :math:`\ln(1.25\cdot10^5) = 11.74`).
+    (docs/algorithms.md §2.2: classical at δ = 1e-5 gives :math:`\ln(1.25\cdot10^5) = 11.74`).
     """
     return (epsilon * mechanisms.gaussian_sigma(1.0, epsilon, delta, calibration)) ** 2 / 2.0
 
@@ -248,7 +248,7 @@ def privacy_profiles(epsilons, noise_epsilon: float) -> dict[str, np.ndarray]:
     r"""δ(ε) of the Laplace mechanism with :math:`b = \Delta/\varepsilon_0` and of the Gaussian with
     :math:`\mu = \varepsilon_0`, by method id (``"laplace"``, ``"gaussian_analytic"``).
 
-    Both have the same zCDP, :math:`\varepsilon_0^2/2` (§2.3): Laplace's profile reaches 0 at
+    Both have the same zCDP, :math:`\varepsilon_0^2/2` (docs/algorithms.md §2.3): Laplace's profile reaches 0 at
     :math:`\varepsilon_0` (pure DP), the Gaussian's never does.
     """
     return {
@@ -268,7 +268,7 @@ def profile_curves(noise_epsilon: float) -> dict[str, np.ndarray]:
 
 @validated(releases=Array(ndim=(1,), low=1), release_epsilon=EPSILON, delta=DELTA)
 def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict[str, np.ndarray]:
-    r"""Total ε at total failure probability δ after :math:`k` releases, by four accountings (§2.4).
+    r"""Total ε at total failure probability δ after :math:`k` releases, by four accountings (docs/algorithms.md §2.4).
 
     Per release: Laplace with :math:`\varepsilon_0` (pure), or the Gaussian with :math:`\mu_0 = \varepsilon_0`
     (same zCDP).
@@ -324,9 +324,9 @@ def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon:
                    beta: float = 0.1) -> int:
     r"""The smallest :math:`n` with :func:`expected_error` :math:`\le` ``target_error`` (bisection on :math:`\log n`).
 
-    The sample complexities of seed 001's table, computed exactly for this model rather than up to
-    constants: the empirical mean needs :math:`\lceil d/\alpha^2\rceil`; with :math:`C \approx \sqrt d` Laplace needs
-    :math:`\Theta(d/\alpha^2 + d^{1.5}/(\alpha\varepsilon))` and the Gaussian
+    The sample complexities of the table on Kamath's slides about Hopkins, Kamath & Majid (2022), computed exactly for
+    this model rather than up to constants: the empirical mean needs :math:`\lceil d/\alpha^2\rceil`; with
+    :math:`C \approx \sqrt d` Laplace needs :math:`\Theta(d/\alpha^2 + d^{1.5}/(\alpha\varepsilon))` and the Gaussian
     :math:`\Theta(d/\alpha^2 + d\sqrt{\log(1/\delta)}/(\alpha\varepsilon))` (up to the :math:`\log n` in :math:`C`).
     """
     def error(n: int) -> float:
@@ -351,7 +351,8 @@ def samples_needed(mechanism: str, dimension: int, target_error: float, epsilon:
 
 @dataclass(frozen=True)
 class ComplexityRow:
-    """One row of seed 001's table: a mean estimator, its guarantee, cost, and the n it needs here.
+    """One row of the table on Kamath's slides about Hopkins, Kamath & Majid (2022): a mean estimator, its guarantee,
+    cost, and the n it needs here.
 
     ``samples`` is None where the estimator is not run; ``how`` says how ``samples`` was obtained
     (``"exact"``: from the exact RMSE of the simulation model; ``"Monte Carlo"``: measured).
@@ -395,7 +396,8 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
 @validated(dimension=_DIMENSION, target_error=EPSILON, epsilon=EPSILON, delta=DELTA)
 def sample_complexity_table(dimension: int, target_error: float, epsilon: float, delta: float,
                             cover_samples: int | None = None) -> list[ComplexityRow]:
-    r"""Seed 001's comparison of mean estimators (Kamath's slides on HKM22), with the n each needs here.
+    r"""The comparison of mean estimators on Kamath's slides about Hopkins, Kamath & Majid (2022), with the n each
+    needs here (docs/algorithms.md §2.7).
 
     Rates are for constant failure probability and covariance :math:`\preceq I` (:math:`\tilde O` hides logs).
     The first three rows are computed exactly with :func:`samples_needed`; pass ``cover_samples`` (from

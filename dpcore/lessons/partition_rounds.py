@@ -1,6 +1,6 @@
 r"""Lesson "Partitioning rounds": learning a binary product distribution in total variation under pure DP.
 
-The estimators are :mod:`dpcore.estimators.partition_rounds` (seed 000, Singhal 2023: partition the coordinates by the
+The estimators are :mod:`dpcore.estimators.partition_rounds` (Singhal 2023: partition the coordinates by the
 size of their marginals in rounds on disjoint row blocks, so the whole algorithm is ε-DP by parallel composition).
 This module holds what the page shows of them: its grids, one simulated run with its trace and the tables drawn from
 it, the sweeps over the grids (fast mode: exact binomial block counts, one Monte Carlo TV sample shared by every
@@ -110,7 +110,7 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
     ``metric="kl"``: exact :math:`\mathrm{KL}(P\|\hat Q)` with :math:`\hat q` floored at :math:`1/(2n)`
     (post-processing: KL is infinite for an estimate of exactly 0). Data axes ``("profile", "dimension", "n")``
     share the block counts across methods and ε; ``"one_shot_gaussian"`` is :math:`(\varepsilon, \delta)`-DP at
-    ``delta``, the partition rounds (seed 000) and the Laplace baselines are ε-DP.
+    ``delta``, the partition rounds (Singhal 2023) and the Laplace baselines are ε-DP.
 
     Returns
     -------
@@ -141,15 +141,15 @@ def error_sweep(n_values, dimensions, epsilons, profiles, trials: int, seed: int
 @validated(dimension=Integer(low=1), n_values=Array(ndim=(0, 1), low=1),
            epsilon=Real(low=0, low_open=True, allow_inf=True), noise_power=Real(low=0), constant=Real(low=0))
 def rate_curve(dimension: int, n_values, epsilon: float, noise_power: float = 1.0, constant: float = 1.0):
-    r"""The shape of a TV error rate, capped at 1 (algorithms.md §3.4 overlays, polylogs dropped):
+    r"""The shape of a TV error rate, capped at 1 (docs/algorithms.md §3.4 overlays, polylogs dropped):
 
     .. math:: \min\Big\{1,\ \tfrac{1}{\sqrt{2\pi}}\sqrt{d/n} + c\,\frac{d^{\,a}}{\varepsilon n}\Big\}
 
     :math:`\tfrac{1}{\sqrt{2\pi}}\sqrt{d/n} \approx 0.40\sqrt{d/n}` is the non-private TV of the empirical marginals
     (:math:`d_{TV} \approx \sqrt{\chi^2/(2\pi)}`, :math:`\chi^2 \approx d/n`). Noise terms: :math:`a = 1`,
-    :math:`c = 1` is seed 000's rate with DPSGLearner (Thm 3.1, :math:`n = \tilde O(d/\alpha^2 + d/(\alpha
-    \varepsilon))`); :math:`a = 1.5` the Laplace substitute (P1-L); :math:`a = 2` naive Laplace. ``epsilon=inf``
-    gives the non-private curve.
+    :math:`c = 1` is Singhal's (2023) rate with DPSGLearner (Thm 3.1, :math:`n = \tilde O(d/\alpha^2 + d/(\alpha
+    \varepsilon))`); :math:`a = 1.5` the Laplace substitute (the Laplace heavy step); :math:`a = 2` naive Laplace.
+    ``epsilon=inf`` gives the non-private curve.
 
     >>> round(float(rate_curve(100, 10_000, math.inf)), 4)  # 0.40 sqrt(d/n)
     0.0399
@@ -163,7 +163,7 @@ def rate_curve(dimension: int, n_values, epsilon: float, noise_power: float = 1.
            errors=Array(ndim=(1,), low=0, min_size=1), noise_power=Real(low=0))
 def fit_rate_constant(dimension: int, n_values, epsilon: float, errors, noise_power: float) -> float:
     r"""Least-squares :math:`c \ge 0` in :func:`rate_curve` for simulated ``errors`` (points above 0.8 — saturated
-    TV — are left out; display only, as in algorithms.md §3.4). ``nan`` when no point is below 0.8.
+    TV — are left out; display only, as in docs/algorithms.md §3.4). ``nan`` when no point is below 0.8.
 
     >>> n = np.array([1e4, 1e5, 1e6])
     >>> round(fit_rate_constant(64, n, 1.0, rate_curve(64, n, 1.0, 1.5, 0.3), 1.5), 6)
@@ -246,7 +246,7 @@ def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float =
     estimate's TV distance to the truth: exact for :math:`d \le 16`, else Monte Carlo over 20,000 points from P
     (the same points for every method; :func:`dpcore.distributions.binary_product.tv_distance`).
 
-    The partition rounds are ε-DP (seed 000, Prop 3.2: disjoint blocks, parallel composition), the one-shot Gaussian
+    The partition rounds are ε-DP (Singhal 2023, Prop 3.2: disjoint blocks, parallel composition), the one-shot Gaussian
     (ε, ``delta``)-DP. Results are cached (32 settings), so the page's figure and tables share one run.
 
     Examples
@@ -370,7 +370,7 @@ def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, 
 @dataclass(frozen=True)
 class RateCurves:
     """The theory drawn next to a TV-vs-n frame (:func:`rate_curves`): at each ``n``, the non-private rate
-    :math:`0.40\\sqrt{d/n}`, seed 000's rate with DPSGLearner, and per method id of :data:`RATE_POWERS`,
+    :math:`0.40\\sqrt{d/n}`, Singhal's (2023) rate with DPSGLearner, and per method id of :data:`RATE_POWERS`,
     ``(a, curve)``: the law :math:`c\\,d^a/(\\varepsilon n)` fitted to its simulated medians (all ``nan`` when there
     is nothing to fit, every median saturated: the curve is then a gap, never missing, so that every ε frame of the
     figure draws the same series)."""
@@ -475,7 +475,7 @@ def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, s
         + ", ".join(f"**{ratio[d]:.1f}** (d = {d})" for d in DIMENSIONS) + ". Above 1 the partition wins.",
         (f"**Where the pure substitute does not win:** at n = {near_n:,} it is no better than naive Laplace for "
          f"d = {', '.join(map(str, losing))} — its constants (Bernstein radii, 30 % of the rows spent on rounds, the "
-         "Laplace heavy step) only pay off once d is large. Seed 000's guarantee is asymptotic."
+         "Laplace heavy step) only pay off once d is large. Singhal's (2023) guarantee is asymptotic."
          if losing else f"At n = {near_n:,} the partition beats naive Laplace at every d shown."),
         (f"Fitted sample-complexity exponents (TV ≤ {TARGET_TV:g}): partition "
          f"**{exponents[rounds.PARTITION_PURE]:.2f}**, naive **{_exponent_text(exponents[rounds.NAIVE])}**, "

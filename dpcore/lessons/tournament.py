@@ -1,10 +1,10 @@
 r"""Lesson "Tournament selection": private hypothesis selection by pairwise Scheffé contests, item- and user-level.
 
 The contests, scores and private selection are :mod:`dpcore.estimators.selection` (Scheffé tournaments, Bun, Kamath,
-Steinke & Wu 2019; the user-level scores of Ghazi et al. 2023; KSU20's 2-D tournament); this module holds the page's
-grids and constants, one seeded run of each algorithm, the sweeps over the page's grids, the theory companions (our
-guarantee :math:`5\alpha(n) + \mathrm{OPT}`, the privacy term :math:`2\ln(k/\beta)/(\varepsilon\alpha)`, seed 002's
-users-needed shape) and the numbers the page quotes.
+Steinke & Wu 2019; the user-level scores of Ghazi et al. 2023; the 2-D tournament of Kamath, Singhal & Ullman 2020);
+this module holds the page's grids and constants, one seeded run of each algorithm, the sweeps over the page's grids,
+the theory companions (our guarantee :math:`5\alpha(n) + \mathrm{OPT}`, the privacy term
+:math:`2\ln(k/\beta)/(\varepsilon\alpha)`, Ghazi et al.'s (2023) users-needed shape) and the numbers the page quotes.
 """
 
 from __future__ import annotations
@@ -71,9 +71,9 @@ TARGET_TV = 0.1  #: the accuracy whose sample cost the page measures
 ALPHA = 0.05  #: the scores' accuracy parameter α
 BETA = 0.1  #: the guarantee's failure probability β
 MEANS = tuple(round(SPACING * i, 1) for i in range(-20, 21))  #: the means the contest controls offer, −2 … 2
-COVER_AXIS = tuple(0.25 * i for i in range(-3, 4))  #: KSU20 section: a public 7 × 7 cover of spacing 0.25
-PLANE_MEAN = (0.2, -0.1)  #: KSU20 section: the true mean of the Student-t(3) points
-PLANE_N = 600  #: KSU20 section: the number of points
+COVER_AXIS = tuple(0.25 * i for i in range(-3, 4))  #: the plane section: a public 7 × 7 cover, spacing 0.25
+PLANE_MEAN = (0.2, -0.1)  #: the plane section: the mean of the Student-t(3) points
+PLANE_N = 600  #: the plane section: the number of points
 
 
 @validated(k=Integer(low=2, high=2001))
@@ -178,7 +178,7 @@ def _user_estimator(method: str, alpha: float, truth, hypotheses: int):
            alpha=_ALPHA, hypotheses=Integer(low=21, high=401), truth_mean=Real(low=-0.5, high=0.5))
 def user_level_sweep(user_counts, per_user, epsilons, trials: int, seed: int, alpha: float = 0.05,
                      hypotheses: int = 41, truth_mean: float = 0.33) -> SweepResult:
-    r"""TV error of user-level selection over users n × examples per user m × ε (algorithms.md §4.3).
+    r"""TV error of user-level selection over users n × examples per user m × ε (docs/algorithms.md §4.3).
 
     Methods: clipped user-level scores with :math:`\tau = \sqrt m` (:math:`\Delta_u = \min(m, 2\sqrt m)`), group privacy
     (:math:`\tau = \infty`, :math:`\Delta = m`), item-level selection on one example per user (user-level ε-DP), and
@@ -326,8 +326,8 @@ def run_caption(k: int, n: int, epsilon: float, seed: int) -> str:
 
 @dataclass(frozen=True)
 class PlaneRun:
-    """KSU20's tournament in the plane: the cover's scores and selection probabilities as grids (``[i, j]`` at
-    ``(COVER_AXIS[j], COVER_AXIS[i])``) and the selected cover point."""
+    """Kamath, Singhal & Ullman's (2020) tournament in the plane: the cover's scores and selection probabilities as
+    grids (``[i, j]`` at ``(COVER_AXIS[j], COVER_AXIS[i])``) and the selected cover point."""
 
     scores: np.ndarray
     probabilities: np.ndarray
@@ -424,8 +424,8 @@ def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float
 @validated(seed=SEED, epsilon=Choice(USER_EPSILONS))
 def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
     r"""Users needed vs m at ``epsilon``: ``"m"`` (:data:`PER_USER`), ``"needed"`` ({method id: :func:`users_needed`})
-    and ``"theory"``: seed 002's shape (:func:`~dpcore.estimators.selection.users_needed_theory`, α = TV/5) times
-    the constant fitted to the clipped method's measurements (geometric mean of the ratios; 1 if none reaches the
+    and ``"theory"``: Ghazi et al.'s (2023) shape (:func:`~dpcore.estimators.selection.users_needed_theory`, α = TV/5)
+    times the constant fitted to the clipped method's measurements (geometric mean of the ratios; 1 if none reaches the
     target)."""
     result = user_sweep(seed, run=run)
     m = np.array(PER_USER, dtype=float)

@@ -3,7 +3,7 @@ r"""Lesson "Truncation bias": clip to bound the sensitivity, pay in bias, and ta
 A clipped mean needs noise of scale :math:`2t/(\varepsilon n)` for a window of radius :math:`t`, and clipping moves
 the mean by a bias :math:`b(t)`; with a bounded :math:`k`-th moment the best window gives the error
 :math:`n^{-1/2} + (\varepsilon n)^{-(k-1)/k}`, and no private algorithm does better (Kamath, Singhal & Ullman 2020,
-Thms 3.5 and 3.8). Truncated maximum likelihood takes the bias back (seed 003, Zampetakis & Zhou 2025).
+Thms 3.5 and 3.8). Truncated maximum likelihood takes the bias back (Zampetakis & Zhou 2025).
 
 This module holds the page's grids and constants, its one-run computations (one sample, its window, the exact
 bias–noise tradeoff), its two sweeps (error versus n over the moment order k; the bias corrections versus n over ε)
@@ -55,13 +55,13 @@ __all__ = ["FAMILIES", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_E
 FAMILIES = distributions.FAMILIES  #: the distributions the page offers
 MOMENTS = ("2", "2.5", "3", "4", "6", "10", "inf")  #: the moment orders k (labels; "inf" = the Gaussian)
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000)  #: n of the error-vs-n sweep
-MEAN_RANGE = 1000.0  #: public bound R on |μ| (KSU20): the naive window is [−R, R]
+MEAN_RANGE = 1000.0  #: public bound R on |μ|: the naive window is [−R, R]
 BIAS_N_GRID = (1000, 2000, 4000, 8000, 16_000, 32_000)  #: n of the bias-correction sweep
 #: Draws per piece of the bias-correction sweep (run_sweep's ``piece``: trials × n at most this): all 2,000 trials of
 #: n = 32,000 at once took the worker to 2.6 GB; a piece is 250 trials there, and the stored 200-trial runs are one.
 BIAS_PIECE_DRAWS = 8_000_000
 BIAS_EPSILONS = (0.25, 0.5, 1.0, 2.0, 4.0)  #: ε frames of the bias-correction sweep
-TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA = 0.8, 0.0, 1.5, 1e-6  #: algorithms.md §1.7, the 1-D instance
+TRUE_MEAN, WARM_START, SURVIVAL_RADIUS, DELTA = 0.8, 0.0, 1.5, 1e-6  #: docs/algorithms.md §1.7, the 1-D instance
 #: What the naive private truncated mean estimates: :math:`\mathbb E_{\mu^*,S}[z]`, 0.42 (not μ* = 0.8)
 TRUNCATED_MEAN = truncated_mean_map(TRUE_MEAN, WARM_START, SURVIVAL_RADIUS)
 SWEEP_BUDGET = 400_000  #: random draws per grid point at 200 trials: many trials at small n, at least 20 at large n
@@ -168,7 +168,7 @@ _ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=_N, radius=POSITIVE, epsilon=E
 
 @validated(**_ONE_RUN)
 def one_run(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int) -> OneRun:
-    r"""One sample of :func:`law` ``(family, moment)`` and its clipped Laplace mean (T1,
+    r"""One sample of :func:`law` ``(family, moment)`` and its clipped Laplace mean (docs/algorithms.md §1.3,
     :func:`~dpcore.estimators.heavy_tailed_mean.clipped_laplace_mean`) with the window :math:`\mu \pm t` centred on the
     true mean, as if the private range step had found it exactly: :math:`\varepsilon`-DP for this public window.
 
@@ -193,7 +193,8 @@ def one_run(family: str, moment: str, n: int, radius: float, epsilon: float, see
 @validated(family=_FAMILY, moment=_MOMENT, n=_N, epsilon=EPSILON)
 def bias_noise_tradeoff(family: str, moment: str, n: int, epsilon: float) -> dict[str, np.ndarray | float]:
     r"""The exact squared-error terms of the clipped Laplace mean over window radii t (80 log-spaced, from
-    :func:`~dpcore.distributions.heavy_tailed.bulk_radius` to :data:`TRADEOFF_RADIUS_MAX`), the Lemma 3.1 bias bound
+    :func:`~dpcore.distributions.heavy_tailed.bulk_radius` to :data:`TRADEOFF_RADIUS_MAX`), the bias bound of
+    Kamath, Singhal & Ullman (2020, Lemma 3.1, tight form)
     :math:`A_k^2 t^{-2(k-1)}` (NaN for k = inf), and the best radius with its root MSE.
 
     Keys: ``radii``, ``bias_squared``, ``noise_variance``, ``sampling_variance``, ``mse``
@@ -241,14 +242,14 @@ def error_sweep(family: str, moments, n_values, epsilon: float, budget: int, see
     :math:`\mathbb E|X - \mu|^k = 1`. Methods, by id (all :math:`\varepsilon`-DP except the first):
 
     * ``"non_private"``: the sample mean;
-    * ``"ksu20"``: :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d` (KSU20 Algorithms 1–2: private range,
-      then clipped Laplace mean), knowing only :math:`|\mu| \le R` = ``mean_range``;
+    * ``"ksu20"``: :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d` (Kamath, Singhal & Ullman 2020,
+      Algorithms 1–2: private range, then clipped Laplace mean), knowing only :math:`|\mu| \le R` = ``mean_range``;
     * ``"naive_window"``: the Laplace mean with the worst-case window :math:`[-R, R]`;
-    * ``"private_part"``: T1 with the window :math:`\mu \pm t^*` (:math:`t^*` the bias–noise optimal
-      radius for this distribution, :func:`dpcore.distributions.heavy_tailed.optimal_window`), measured as
+    * ``"private_part"``: the clipped Laplace mean with the window :math:`\mu \pm t^*` (:math:`t^*` the bias–noise
+      optimal radius for this distribution, :func:`dpcore.distributions.heavy_tailed.optimal_window`), measured as
       :math:`|\hat\mu - \overline{\mathrm{clip}(X)}| + |b(t^*)|`: the part of the error that privacy causes, whose
-      log–log slope is :math:`-(k-1)/k` in the worst case over the class (KSU20 Thm 3.5; lower bound Thm 3.8).
-      Not an estimator: its window is centred on the unknown true mean.
+      log–log slope is :math:`-(k-1)/k` in the worst case over the class (Kamath, Singhal & Ullman 2020, Thm 3.5; lower
+      bound Thm 3.8). Not an estimator: its window is centred on the unknown true mean.
 
     Trials per point: ``budget // n`` (at least 20, at most 1000) via
     :func:`dpcore.experiments.trials_for_budget`; common random numbers across methods.
@@ -297,10 +298,10 @@ def error_vs_n(family: str, epsilon: float, trials: int, seed: int, *, run=compu
 
 @validated(epsilon=EPSILON, moment=_MOMENT)
 def rate_companions(epsilon: float, moment: str) -> dict[str, np.ndarray]:
-    r"""Theory companions of one k frame over :data:`N_GRID` (constants omitted): ``"ksu20"`` the KSU20 rate
-    :math:`n^{-1/2} + (\varepsilon n)^{-(k-1)/k}` (:func:`dpcore.theory.heavy_tailed_rate`), ``"non_private"`` the
-    sample mean's median error, ``"lower_bound"`` the shape :math:`(\varepsilon n)^{-(k-1)/k}` of KSU20's lower bound
-    (Thm 3.8); ``"n"`` the grid.
+    r"""Theory companions of one k frame over :data:`N_GRID` (constants omitted): ``"ksu20"`` the rate of Kamath,
+    Singhal & Ullman (2020) :math:`n^{-1/2} + (\varepsilon n)^{-(k-1)/k}` (:func:`dpcore.theory.heavy_tailed_rate`),
+    ``"non_private"`` the sample mean's median error, ``"lower_bound"`` the shape :math:`(\varepsilon n)^{-(k-1)/k}` of
+    their lower bound (Thm 3.8); ``"n"`` the grid.
 
     >>> round(float(rate_companions(1.0, "2")["lower_bound"][0]), 3)  # (1 · 100)^(-1/2)
     0.1
@@ -340,8 +341,8 @@ def slope_note(family: str, epsilon: float, trials: int, seed: int, moment: str,
             f"**{worst:.2f}**, the worst case over all laws with this moment bound."
             + ("" if abs(slope - worst) <= 0.1 else
                " This law falls faster: a fixed distribution's tail is usually lighter than the worst case, which "
-               "changes with n (KSU20's lower bound uses a two-point law whose far atom moves out as n grows; a fixed "
-               "two-point law's bias vanishes once the window covers its atom)."))
+               "changes with n (Kamath, Singhal & Ullman's (2020) lower bound uses a two-point law whose far atom "
+               "moves out as n grows; a fixed two-point law's bias vanishes once the window covers its atom)."))
 
 
 # --------------------------------------------------------------------------------------- bias correction
@@ -354,11 +355,11 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
 
     Data :math:`\mathcal N(\mu^*, 1)` with :math:`\mu^*` = ``true_mean``, warm start ``warm_start`` and
     projection radius :math:`D_K = \max(1, |\mu^* - c|)`. Methods, by id (:data:`BIAS_CORRECTION_METHODS`):
-    ``"naive_truncated_mean"``, ``"truncated_mle_moments"`` (T5b) and ``"truncated_mle_dpgd"`` (T5a) of
-    :mod:`dpcore.estimators.truncated_mle` (seed 003). Every estimator is :math:`(\varepsilon, \delta)`-DP on
-    the same data (common random numbers across ε and across estimators), so the figure compares equal
-    privacy spending. Runs :func:`dpcore.experiments.run_sweep` with data axis ``n``, in pieces of at most
-    :data:`BIAS_PIECE_DRAWS` draws (a run with no more trials than one piece is the same without pieces).
+    ``"naive_truncated_mean"``, ``"truncated_mle_moments"`` (moment matching) and ``"truncated_mle_dpgd"`` (DP
+    gradient descent) of :mod:`dpcore.estimators.truncated_mle` (Zampetakis & Zhou 2025). Every estimator is
+    :math:`(\varepsilon, \delta)`-DP on the same data (common random numbers across ε and across estimators), so the
+    figure compares equal privacy spending. Runs :func:`dpcore.experiments.run_sweep` with data axis ``n``, in pieces of
+    at most :data:`BIAS_PIECE_DRAWS` draws (a run with no more trials than one piece is the same without pieces).
 
     >>> result = bias_correction_sweep([1000], [1.0], 1e-6, 0.8, 0.0, 1.5, 20, 0)
     >>> round(float(result.curve("naive_truncated_mean", "n", epsilon=1.0)["median"][0]), 1)  # the bias 0.38
@@ -392,7 +393,7 @@ def bias_correction(trials: int, seed: int, *, run=compute) -> SweepResult:
 
 @validated(epsilon=EPSILON)
 def bias_companions(epsilon: float) -> dict[str, np.ndarray]:
-    r"""Theory companions over :data:`BIAS_N_GRID` (algorithms.md §1.7): ``"naive_truncated_mean"`` the naive
+    r"""Theory companions over :data:`BIAS_N_GRID` (docs/algorithms.md §1.7): ``"naive_truncated_mean"`` the naive
     estimate's exact bias :math:`|\mathbb E_{\mu^*,S}[z] - \mu^*|`, and ``"truncated_mle_moments"`` the delta-method
     median error of moment matching, :math:`0.6745\sqrt{\lambda/N + \sigma^2}/\lambda` with :math:`\lambda` the slope
     of the truncated-mean map at :math:`\mu^*` and :math:`\sigma` the analytic Gaussian noise of the release
@@ -442,7 +443,8 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
 @validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
 def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
               run=compute, monte_carlo_seed: int | None = None) -> list[str]:
-    """What to notice, from the numbers on the page: the naive window against KSU20 at the smallest and largest n,
+    """What to notice, from the numbers on the page: the naive window against Kamath, Singhal & Ullman's (2020)
+    estimator at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and
     the ε frame nearest ``epsilon`` (Markdown, one string per point).
     ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without

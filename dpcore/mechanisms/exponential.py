@@ -48,7 +48,7 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
     Guarantee: :math:`\varepsilon`-DP when every score has sensitivity :math:`\le \Delta` under the
     neighbouring relation in use. ``monotonic=True`` is valid only if, between any two neighbours,
     all scores move in the same direction (e.g. vote counts under add/remove-one); otherwise that
-    choice is only :math:`2\varepsilon`-DP. Utility (finite candidates, seed 004):
+    choice is only :math:`2\varepsilon`-DP. Utility (finite candidates; Dwork & Roth 2014, Thm 3.11):
     :math:`P[u(\hat h) \le \mathrm{OPT} - \tfrac{2\Delta}{\varepsilon}(\ln k + t)] \le e^{-t}`.
 
     Computed in log space (log-sum-exp), so scores in the millions and :math:`10^6` candidates
@@ -56,7 +56,8 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
 
     Examples
     --------
-    Seed 001's election, scores (15, 19, 20), :math:`\varepsilon = 0.1`, :math:`\propto e^{\varepsilon u}`:
+    The election of Kamath's slides on Hopkins, Kamath & Majid (2022), scores (15, 19, 20), :math:`\varepsilon = 0.1`,
+    :math:`\propto e^{\varepsilon u}`:
 
     >>> exponential_probabilities([15, 19, 20], 0.1, monotonic=True).round(4)
     array([0.2415, 0.3603, 0.3982])
@@ -126,7 +127,7 @@ def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic
     r"""Report noisy max: :math:`\arg\max_h\, u_h + \mathrm{Lap}(b)`, releasing only the index.
 
     :math:`b = 2\Delta/\varepsilon` in general; :math:`b = \Delta/\varepsilon` when ``monotonic`` (all scores move in
-    the same direction between neighbours, e.g. counts under add/remove-one; Dwork–Roth Claim 3.9).
+    the same direction between neighbours, e.g. counts under add/remove-one; Dwork & Roth 2014, Claim 3.9).
     Guarantee: :math:`\varepsilon`-DP for scores of sensitivity :math:`\le \Delta`. ``size`` independent
     draws are returned as an array (each alone :math:`\varepsilon`-DP).
 

@@ -36,9 +36,9 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibrat
     :math:`\delta_{\mathcal N}(\varepsilon; \Delta_2/\sigma) \le \delta` — the analytic Gaussian mechanism of
     Balle & Wang (2018, Thm 8 + Alg 1), exact and valid for every :math:`\varepsilon > 0`.
 
-    ``calibration="classical"``: :math:`\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon` (Dwork–Roth Thm A.1),
-    proved for :math:`\varepsilon < 1`; accepted for :math:`\varepsilon \le 1` (at :math:`\varepsilon = 1` it still
-    exceeds the analytic :math:`\sigma`) and rejected above, where it can be too small to be private.
+    ``calibration="classical"``: :math:`\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon` (Dwork & Roth 2014, Thm
+    A.1), proved for :math:`\varepsilon < 1`; accepted for :math:`\varepsilon \le 1` (at :math:`\varepsilon = 1` it
+    still exceeds the analytic :math:`\sigma`) and rejected above, where it can be too small to be private.
 
     Examples
     --------
@@ -48,7 +48,7 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibrat
     if calibration == "classical":
         if epsilon > 1.0:
             raise InvalidParameterError(f"epsilon must be a real number in (0, 1] for calibration='classical' "
-                                        f"(Dwork-Roth Thm A.1); got {epsilon!r}. Use calibration='analytic'.")
+                                        f"(Dwork & Roth 2014, Thm A.1); got {epsilon!r}. Use calibration='analytic'.")
         return l2_sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
     return l2_sensitivity / accounting.gaussian_mu(epsilon, delta)
 
@@ -87,7 +87,7 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
 def zcdp_gaussian(value, l2_sensitivity, rho: float, rng: RngLike = None) -> float | np.ndarray:
     r"""The Gaussian mechanism calibrated to zero-concentrated DP: noise :math:`\sigma = \Delta_2/\sqrt{2\rho}`.
 
-    Guarantee: :math:`\rho`-zCDP (Bun & Steinke 2016, Prop 1.6; seed 004) when ``l2_sensitivity`` bounds
+    Guarantee: :math:`\rho`-zCDP (Bun & Steinke 2016, Prop 1.6) when ``l2_sensitivity`` bounds
     :math:`\|f(X) - f(X')\|_2` over neighbours; hence :math:`(\rho + 2\sqrt{\rho\ln(1/\delta)}, \delta)`-DP for
     every :math:`\delta > 0` (:func:`dpcore.accounting.zcdp_to_approx`). With :math:`\rho = \varepsilon^2/2` it
     matches the zCDP that :math:`\varepsilon`-DP implies, the fair comparison with the Laplace mechanism.

@@ -17,7 +17,8 @@ def laplace_histogram(data, edges, epsilon: float, rng: RngLike = None) -> np.nd
     Bins are ``[edges[i], edges[i+1])`` (the last one closed); points outside ``[edges[0], edges[-1]]``
     are not counted. Replacing one point changes at most two counts by one, so the count vector has
     :math:`\ell_1` sensitivity 2 and the release is :math:`\varepsilon`-DP under replace-one
-    (algorithms.md §0.2; the stand-in for the pure-DP histogram used by seed 004's range estimator).
+    (docs/algorithms.md §0.2; the stand-in for the pure-DP histogram of Balcer & Vadhan 2018 that the range estimator
+    of Kamath, Singhal & Ullman 2020 uses).
     With probability :math:`1-\beta` every bin's error is at most :math:`(2/\varepsilon)\ln(\#\text{bins}/\beta)`.
 
     Parameters

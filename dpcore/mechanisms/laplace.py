@@ -20,7 +20,8 @@ def laplace(value, sensitivity, epsilon: float, rng: RngLike = None) -> float | 
 
     Guarantee: :math:`\varepsilon`-DP (pure) when ``sensitivity`` bounds the :math:`\ell_1` distance
     :math:`\|f(X) - f(X')\|_1` between the query's values on neighbouring datasets
-    (Dwork, McSherry, Nissim & Smith 2006; Dwork–Roth Thm 3.6; used by seeds 000, 001, 004).
+    (Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6; used by Singhal 2023, Hopkins, Kamath &
+    Majid 2022 and Kamath, Singhal & Ullman 2020).
 
     Parameters
     ----------

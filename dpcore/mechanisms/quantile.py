@@ -12,7 +12,8 @@ __all__ = ["private_quantile", "quantile_density"]
 
 
 def _quantile_intervals(x: np.ndarray, q: float, epsilon: float, lower: float, upper: float):
-    """Edges (..., n+2), rank scores (n+1,) and interval log-weights (..., n+1) of the E2 sampler."""
+    """Edges (..., n+2), rank scores (n+1,) and interval log-weights (..., n+1) of the exact sampler
+    (docs/algorithms.md §5.3)."""
     if not upper > lower:
         raise InvalidParameterError(f"upper must be greater than lower={lower:g}; got {upper!r}")
     ordered = np.sort(np.clip(x, lower, upper), axis=-1)
@@ -33,7 +34,8 @@ _QUANTILE = dict(q=Real(0, 1), epsilon=EPSILON, lower=Real(), upper=Real())
 @validated(x=Array(ndim=(1, 2), min_size=1), **_QUANTILE, rng=Seed())
 def private_quantile(x, q: float, epsilon: float, lower: float, upper: float,
                      rng: RngLike = None) -> float | np.ndarray:
-    r"""Private :math:`q`-quantile by the exact continuous exponential mechanism (Smith 2011; algorithms.md §5.3 E2).
+    r"""Private :math:`q`-quantile by the exact continuous exponential mechanism (Smith 2011;
+    docs/algorithms.md §5.3).
 
     Clip the data to the public interval :math:`[a, b]` = ``[lower, upper]``, sort, and set
     :math:`x_{(0)} = a`, :math:`x_{(n+1)} = b`. On :math:`[x_{(i)}, x_{(i+1)})` the score is the rank error

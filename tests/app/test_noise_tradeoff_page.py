@@ -90,7 +90,7 @@ def test_takeaways_quote_the_library(default_page):
         "gaussian_analytic", 64, 10_000, 1.0, 1e-6, radius).rmse
     assert f"d > **{lesson.crossover_dimension(1.0, 1e-6):.1f}**" in notes and "**8.9**" in notes
     assert f"**{ratio:.2f}×**" in notes
-    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # §2.4 at k = 100
+    assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # docs/algorithms.md §2.4 at k = 100
     assert f"from **k = {lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
     assert f"d^**{lesson.error_ratio_exponent(10_000, 1e-6, 200, 0, 1.0):.2f}**" in notes  # the measured exponent
     caption = default_page.caption[1].value  # after the objectives' "About 25 minutes in class"

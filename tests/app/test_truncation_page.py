@@ -88,7 +88,8 @@ def test_page_runs_at_defaults(default_page):
 
 def test_error_figure_shows_the_library_sweep(default_page):
     """Frame k = 3 plots truncation.error_sweep's medians (streams keyed by values: a k = 3 sweep gives the same
-    numbers), the naive window is ≥ 5× worse than KSU20 at n = 10^3, 10^4, and KSU20's error falls with n."""
+    numbers), the naive window is ≥ 5× worse than Kamath, Singhal & Ullman's (2020) estimator at n = 10^3, 10^4, and
+    its error falls with n."""
     traces = frame_traces(charts(default_page)["error_vs_n"], "3")
     n_grid = decode(traces["private range, then clip"]["x"]).astype(int)
     np.testing.assert_array_equal(n_grid, [100, 300, 1000, 3000, 10_000, 30_000, 100_000])

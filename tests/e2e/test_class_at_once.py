@@ -1,4 +1,4 @@
-"""A class at once, on real servers over Streamlit's websocket (benchmarks/load.py, ../shared/docs/testing.md §8).
+"""A class at once, on real servers over Streamlit's websocket (benchmarks/load.py, docs/testing.md §8).
 
 * A freshly started server opened by many sessions together: none sees an exception or loses its connection.
   Before ``ui.preload``, 10 of 12 such sessions showed Plotly's ``partially initialized module 'pandas'`` error (one

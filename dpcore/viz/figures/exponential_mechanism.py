@@ -37,8 +37,9 @@ _N = Integer(low=1)
 
 @validated(epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def election_bars(epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
-    """Seed 001's election at ``epsilon``: the vote shares, the exact probabilities under both conventions and the
-    frequencies of :data:`~dpcore.lessons.exponential_mechanism.ELECTION_DRAWS` draws (factor 2), as grouped bars."""
+    """The election of Kamath's slides (Hopkins, Kamath & Majid 2022) at ``epsilon``: the vote shares, the exact
+    probabilities under both conventions and the frequencies of
+    :data:`~dpcore.lessons.exponential_mechanism.ELECTION_DRAWS` draws (factor 2), as grouped bars."""
     votes = np.array(lesson.VOTES)
     result = lesson.election(epsilon, seed)
     exact = dict(zip(CONVENTIONS, (result["standard"], result["monotone"])))

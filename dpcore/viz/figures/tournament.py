@@ -211,8 +211,8 @@ def selection_scores(k: int, n: int, epsilon: float, seed: int, presentation: bo
 
 @validated(shown=Choice(("score", "P(select)")), epsilon=EPSILON, seed=SEED, presentation=FLAG)
 def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False) -> go.Figure:
-    """KSU20's tournament in the plane (:func:`dpcore.lessons.tournament.plane_run`): the ``shown`` values ("score" or
-    "P(select)") over the cover, with the true and the selected mean."""
+    """Kamath, Singhal & Ullman's (2020) tournament in the plane (:func:`dpcore.lessons.tournament.plane_run`): the
+    ``shown`` values ("score" or "P(select)") over the cover, with the true and the selected mean."""
     plane = lesson.plane_run(epsilon, seed)
     axis = np.array(lesson.COVER_AXIS)
     values = plane.scores if shown == "score" else plane.probabilities

@@ -90,7 +90,8 @@ def clipping_window(family: str, moment: str, n: int, radius: float, epsilon: fl
 def bias_noise_tradeoff(family: str, moment: str, n: int, radius: float, epsilon: float,
                         presentation: bool = False) -> go.Figure:
     """The exact squared-error terms of :func:`dpcore.lessons.truncation.bias_noise_tradeoff` over the radius t on
-    log–log axes, the Lemma 3.1 bias bound, and markers at the best radius and at ``radius``."""
+    log–log axes, the bias bound of Kamath, Singhal & Ullman (2020, Lemma 3.1, tight form; docs/algorithms.md §1.2), and
+    markers at the best radius and at ``radius``."""
     curve = truncation.bias_noise_tradeoff(family, moment, n, epsilon)
     radii, top = curve["radii"], float(np.max(curve["mse"]))
     terms = [Series(name, radii, np.where(curve[key] > 0, curve[key], np.nan), kind="curve", color=color)
@@ -98,7 +99,7 @@ def bias_noise_tradeoff(family: str, moment: str, n: int, radius: float, epsilon
                                       ("noise variance", "noise_variance", OKABE_ITO["blue"]),
                                       ("sampling variance", "sampling_variance", OKABE_ITO["sky blue"]),
                                       ("total MSE", "mse", OKABE_ITO["black"]))]
-    bound = Series("bias² bound A_k² t^−2(k−1) (Lemma 3.1)", radii, curve["bound"], kind="theory",
+    bound = Series("bias² bound A_k² t^−2(k−1) (Kamath, Singhal & Ullman 2020)", radii, curve["bound"], kind="theory",
                    color=OKABE_ITO["vermillion"])
     markers = [Series(f"best t = {curve['best']:.3g}", [curve["best"]] * 2, [top * 1e-6, top], kind="baseline",
                       color=OKABE_ITO["bluish green"]),
@@ -114,7 +115,8 @@ def _moment_label(moment_k: float) -> str:
 
 
 def _rate_series(epsilon: float):
-    """Theory companions of one k frame: the KSU20 rate, the non-private error, the lower bound's shape."""
+    """Theory companions of one k frame: the rate of Kamath, Singhal & Ullman (2020), the non-private error, the lower
+    bound's shape."""
     def series(moment_k: float) -> list[Series]:
         rates = truncation.rate_companions(epsilon, _moment_label(moment_k))
         return [theory_series("ksu20", rates["n"], rates["ksu20"]),
