@@ -7,11 +7,9 @@ Run with ``streamlit run app.py``. The pages, their titles, URL paths and order 
 import streamlit as st
 
 import ui
-from ui import drawn
 from ui.preload import preload
 
 preload()
-drawn.install()
 st.set_page_config(page_title="Private Estimation Lab", page_icon="🔒", layout="wide",
                    initial_sidebar_state="collapsed" if ui.presentation_mode() else "auto")
 

@@ -4,20 +4,16 @@
 base64-encoded), shared read-only by every session. The dictionary, not the figure object, is kept: a few times less
 memory, so the server keeps every figure a class asks for instead of rebuilding the ones it forgot. ``st.plotly_chart``
 would turn a dictionary back into a validated figure and a new dictionary on every draw (30–100 ms for an animated
-figure); :func:`install` makes it draw a :class:`Drawn` as it is. That is exact: the dictionary is Plotly's own, never
-mutated after it is made, and only read afterwards (serialised to JSON, its layout height looked up).
+figure); given :meth:`Drawn.chart` it takes the dictionary as it is, because Plotly's conversion treats a figure's
+``to_dict()`` as already validated. That is exact: the dictionary is Plotly's own, never mutated after it is made, and
+only read afterwards (serialised to JSON, its layout height looked up). Nothing of Plotly or Streamlit is replaced.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import plotly.graph_objects as go
-import plotly.tools
 
-__all__ = ["Drawn", "install"]
-
-_PLOTLY_CONVERSION = plotly.tools.return_figure_from_figure_or_data
+__all__ = ["Drawn"]
 
 
 class Drawn(dict):
@@ -42,12 +38,19 @@ class Drawn(dict):
         """The figure again (for a download: its data as CSV, its HTML), equal to the one it was made from."""
         return go.Figure(self)
 
+    def chart(self) -> go.Figure:
+        """What to hand ``st.plotly_chart`` to draw this dictionary as it is (no validation, no copy)."""
+        return _Chart(self)
 
-def _conversion(figure_or_data: Any, validate_figure: bool) -> Any:
-    """``plotly.tools.return_figure_from_figure_or_data``, except that a :class:`Drawn` is returned as it is."""
-    return figure_or_data if isinstance(figure_or_data, Drawn) else _PLOTLY_CONVERSION(figure_or_data, validate_figure)
 
+class _Chart(go.Figure):
+    """A :class:`Drawn` in a figure's clothes for ``st.plotly_chart``: Plotly's ``return_figure_from_figure_or_data``
+    takes a figure's ``to_dict()`` as already validated, and this one's is the kept dictionary. Only that method is
+    meant to be called: the figure's own initialiser (which would validate everything again) is skipped."""
 
-def install() -> None:
-    """Make ``st.plotly_chart`` draw a :class:`Drawn` as it is (idempotent)."""
-    plotly.tools.return_figure_from_figure_or_data = _conversion
+    def __init__(self, drawn: Drawn) -> None:  # deliberately not go.Figure.__init__
+        self._drawn = drawn
+
+    def to_dict(self) -> dict:
+        return self._drawn
+

@@ -54,7 +54,8 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False) -> Non
     """Show a figure of :mod:`dpcore.viz` (already styled), or what is drawn of it, under a stable key; an animated one
     in its own fragment, so that pressing Play or dragging its slider never reruns the page."""
     def draw() -> None:
-        st.plotly_chart(fig, key=key, width="stretch", theme=None, config={"displaylogo": False})
+        chart = fig.chart() if isinstance(fig, Drawn) else fig
+        st.plotly_chart(chart, key=key, width="stretch", theme=None, config={"displaylogo": False})
     st.fragment(draw)() if animated else draw()
 
 
