@@ -21,37 +21,6 @@ SPECS = [
     ui.seed_spec(),
 ]
 
-GAME = "_attacker_game"  # session state: {"key": (ε, seed), "guesses": [...], "auto": rounds the attacker played}
-
-
-def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
-    """The membership-inference game: one round's release, the student's guess buttons and "play 1,000 rounds for
-    me" (the likelihood-ratio attacker, on the rounds after the student's); returns each player's (FPR, TPR)."""
-    game = st.session_state.get(GAME)
-    if game is None or game["key"] != (epsilon, seed):  # a new ε or seed starts a new game
-        game = st.session_state[GAME] = {"key": (epsilon, seed), "guesses": [], "auto": 0}
-    played = len(game["guesses"])
-    release = lesson.attack_rounds(epsilon, played, 1, seed)["release"][0]
-    st.metric(f"Round {played + 1}: the released count", f"{release:.2f}")
-    guess_in, guess_out, auto = st.columns(3)
-    guess_in.button("Guess in", key="guess_in", on_click=game["guesses"].append, args=(True,))
-    guess_out.button("Guess out", key="guess_out", on_click=game["guesses"].append, args=(False,))
-    auto.button("Play 1,000 rounds for me", key="auto_play", on_click=game.update,
-                kwargs=dict(auto=game["auto"] + 1000))
-    players = {}
-    you, attacker = lesson.PLAYERS
-    for name, start, guesses in ((you, 0, game["guesses"]), (attacker, 10**6, None)):  # the attacker's own rounds
-        rounds = len(guesses) if guesses is not None else game["auto"]
-        if not rounds:
-            continue
-        played = lesson.attack_rounds(epsilon, start, rounds, seed)
-        rates = lesson.attacker_rates(played["member"], lesson.likelihood_ratio_guess(played["release"])
-                                      if guesses is None else guesses)
-        st.markdown(lesson.rates_text(name, rates, epsilon))
-        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"]]
-    return players
-
-
 page = ui.Page(__file__, SPECS)
 epsilon, seed = page["eps"], page["seed"]
 audit = dict(mechanism=page["mechanism"], letter=page["variant"], epsilon=epsilon, draws=page["draws"],
@@ -66,7 +35,7 @@ with page.section("catch", title=mechanism.title, claim=mechanism.claim, neighbo
 with page.section("draws"):
     page.figure("bound_vs_draws", figures.bound_vs_draws, download=True, **audit)
 with page.section("attacker"):
-    players = attacker_game(epsilon, seed)
+    players = ui.attacker_game(epsilon, seed)
     page.figure("attacker_plane", figures.attacker_plane, epsilon=epsilon, players=players)
 page.takeaways(lesson.takeaways, **audit)
 page.go_deeper()

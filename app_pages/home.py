@@ -10,13 +10,14 @@ from registry import PAGES
 EPSILON = ui.epsilon_spec(default=1.0, low=0.1, high=5.0)
 
 
-def course() -> None:
+def course(present: bool) -> None:
     """The course: every topic page of the registry in teaching order, as a link in this tab, with what it teaches,
-    what a student can do after it, the time it takes in class, what to know first, and its papers."""
+    what a student can do after it (not on a projector: ``present``), the time it takes in class, what to know
+    first, and its papers."""
     for number, info in enumerate((info for info in PAGES if info.url_path), start=1):
         ui.page_link(info, f"{number}. {info.title} (about {info.minutes} minutes)")
         st.caption(f"{info.summary}. First: {info.needs}. Papers: {'; '.join(info.papers)}.")
-        if not page.present:
+        if not present:
             st.markdown("After it you can " + "; ".join(info.objectives) + ".")
 
 
@@ -29,7 +30,7 @@ with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
 with page.section("deployments"):
     page.table(home.deployment_table)
 with page.section("lab"):
-    course()
+    course(page.present)
 page.prose("how-to")
 page.prose("papers")
 page.go_deeper()

@@ -1,20 +1,24 @@
 """The app side of Private Estimation Lab: what the page scripts share (Streamlit; dpcore knows nothing of it).
 
-================  ===================================================================================================
-``params``        :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping, the controls
-``chrome``        stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
-``text``          :class:`PageText`: a page's prose from the Markdown file beside its script
-``compute``       the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
-                  (:func:`figure`, :func:`shared`), notebook snippets
-``page``          :class:`Page`, the skeleton every page is written into
-``drawn``         :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
-``preload``       what the pages import, imported before any page runs (a module is never half-imported beside one)
-``precompute``    ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
-================  ===================================================================================================
+===================  ================================================================================================
+``params``           :class:`ParamSpec` and ready-made specs (ε, δ, n, trials, seed); URL parsing, clamping,
+                     the controls
+``chrome``           stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
+``text``             :class:`PageText`: a page's prose from the Markdown file beside its script
+``compute``          the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
+                     (:func:`figure`, :func:`shared`), notebook snippets
+``page``             :class:`Page`, the skeleton every page is written into
+``drawn``            :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
+``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
+``preload``          what the pages import, imported before any page runs (a module is never half-imported
+                     beside one)
+``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
+===================  ================================================================================================
 """
 
 from .chrome import ASSETS, footer, guard, navigation_pages, page_link, presentation_mode, setup_page
 from .compute import figure, shared, snippet, sweep
+from .membership_game import attacker_game
 from .page import FIGURE_CALLS, Page, show_figure
 from .params import (
                      ParamSpec,
@@ -34,4 +38,4 @@ from .text import PageText
 __all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
            "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
            "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
-           "trials_spec", "PageText"]
+           "trials_spec", "PageText", "attacker_game"]

@@ -1,0 +1,41 @@
+"""The membership-inference game of the privacy audit lab: the student guesses "in" or "out" from one release at a
+time, beside the likelihood-ratio attacker, and both are scored on the (FPR, TPR) plane (Kairouz, Oh & Viswanath
+2015: an ε-DP release keeps every attacker's point under TPR = e^ε · FPR)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dpcore.lessons import audit_lab as lesson
+
+__all__ = ["attacker_game"]
+
+_GAME = "_attacker_game"  #: session state: {"key": (ε, seed), "guesses": [...], "auto": rounds the attacker played}
+
+
+def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
+    """The membership-inference game: one round's release, the student's guess buttons and "play 1,000 rounds for
+    me" (the likelihood-ratio attacker, on the rounds after the student's); returns each player's (FPR, TPR)."""
+    game = st.session_state.get(_GAME)
+    if game is None or game["key"] != (epsilon, seed):  # a new ε or seed starts a new game
+        game = st.session_state[_GAME] = {"key": (epsilon, seed), "guesses": [], "auto": 0}
+    played = len(game["guesses"])
+    release = lesson.attack_rounds(epsilon, played, 1, seed)["release"][0]
+    st.metric(f"Round {played + 1}: the released count", f"{release:.2f}")
+    guess_in, guess_out, auto = st.columns(3)
+    guess_in.button("Guess in", key="guess_in", on_click=game["guesses"].append, args=(True,))
+    guess_out.button("Guess out", key="guess_out", on_click=game["guesses"].append, args=(False,))
+    auto.button("Play 1,000 rounds for me", key="auto_play", on_click=game.update,
+                kwargs=dict(auto=game["auto"] + 1000))
+    players = {}
+    you, attacker = lesson.PLAYERS
+    for name, start, guesses in ((you, 0, game["guesses"]), (attacker, 10**6, None)):  # the attacker's own rounds
+        rounds = len(guesses) if guesses is not None else game["auto"]
+        if not rounds:
+            continue
+        played = lesson.attack_rounds(epsilon, start, rounds, seed)
+        rates = lesson.attacker_rates(played["member"], lesson.likelihood_ratio_guess(played["release"])
+                                      if guesses is None else guesses)
+        st.markdown(lesson.rates_text(name, rates, epsilon))
+        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"]]
+    return players
