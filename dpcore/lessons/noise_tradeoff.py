@@ -33,8 +33,7 @@ from ..core.validation import (
     Real,
     validated,
 )
-from ..estimators import cover as expmech
-from ..estimators import mean_release
+from ..estimators import cover, mean_release
 from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_radius, expected_error
 from ..experiments import SweepResult, compute, fit_power_law, run_sweep
 from .grids import nearest
@@ -385,7 +384,7 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
     for step in range(2 * 12 + 1):
         n = round(25 * 2 ** (step / 2))
         data = mean + rng.standard_normal((trials, n, dimension))
-        estimates = expmech.cover_mean(data, epsilon, COVER_RADIUS, target_error / 3.0, rng=rng)
+        estimates = cover.cover_mean(data, epsilon, COVER_RADIUS, target_error / 3.0, rng=rng)
         if math.sqrt(np.mean(np.sum((estimates - mean) ** 2, axis=1))) <= target_error:
             return n
     raise InvalidParameterError(f"target_error={target_error:g} needs more than {n:,} samples for the cover mechanism "
