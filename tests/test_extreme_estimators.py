@@ -745,7 +745,7 @@ def test_ksu20_tournament_meets_the_request(epsilon, n, groups, alpha, clip, see
     """ksu20_tournament: ε in [1e-9, 1e6] over a 3 × 3 public cover; scores of sensitivity 1."""
     points = np.array([0.2, -0.1]) + np.random.default_rng(seed).standard_t(3, (n, 2))
     cover_points = np.array([(a, b) for b in (-1.5, 0.0, 1.5) for a in (-1.5, 0.0, 1.5)])
-    choice = strictly(lambda: selection.ksu20_tournament(points, cover_points, epsilon, alpha, groups, clip,
+    choice = strictly(lambda: heavy_tailed_mean.ksu20_tournament(points, cover_points, epsilon, alpha, groups, clip,
                                                          rng=seed))
     check_selection(choice, epsilon, 1.0, len(cover_points))
 

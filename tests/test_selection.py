@@ -19,6 +19,7 @@ import pytest
 from scipy import integrate, optimize, special, stats
 
 from dpcore import audit, mechanisms
+from dpcore.estimators import heavy_tailed_mean
 from dpcore.estimators import selection as sel
 from dpcore.experiments import compute, fit_power_law, load_or_run, samples_needed
 from dpcore.lessons import tournament as tournament_lesson
@@ -714,7 +715,7 @@ def test_ksu20_scores_sensitivity_one():
     rng = np.random.default_rng(61)
     points = KSU_MEAN + rng.standard_t(3, (300, 2))
     cover = cover_grid(0.25, 2)
-    scores = sel.ksu20_scores(points, cover, 0.02)
+    scores = heavy_tailed_mean.ksu20_scores(points, cover, 0.02)
     assert scores.shape == (25,) and np.all((scores >= 0) & (scores <= 300))
     largest = 0.0
     for trial in range(80):
@@ -723,7 +724,7 @@ def test_ksu20_scores_sensitivity_one():
         value = (rng.standard_t(1, 2) if kind == 0 else rng.uniform(-100, 100, 2) if kind == 1 else
                  cover[rng.integers(25)] if kind == 2 else KSU_MEAN + rng.standard_t(3, 2))
         moved[rng.integers(300)] = value
-        change = np.abs(sel.ksu20_scores(moved, cover, 0.02) - scores).max()
+        change = np.abs(heavy_tailed_mean.ksu20_scores(moved, cover, 0.02) - scores).max()
         assert change <= 1.0 + 1e-9
         largest = max(largest, change)
     assert largest == 1.0
@@ -735,8 +736,9 @@ def test_ksu20_points_beyond_the_last_group_are_unused():
     cover = cover_grid(0.25, 2)
     moved = points.copy()
     moved[300:] = 50.0
-    np.testing.assert_array_equal(sel.ksu20_scores(points, cover, 0.02), sel.ksu20_scores(moved, cover, 0.02))
-    assert np.all(sel.ksu20_scores(points, cover, 0.02) <= 300)
+    np.testing.assert_array_equal(heavy_tailed_mean.ksu20_scores(points, cover, 0.02),
+                                  heavy_tailed_mean.ksu20_scores(moved, cover, 0.02))
+    assert np.all(heavy_tailed_mean.ksu20_scores(points, cover, 0.02) <= 300)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -745,7 +747,7 @@ def test_ksu20_top_score_is_near_the_mean(seed):
     the top score is within one grid step (∞-norm) of the mean, and its score beats every point >= 2 steps away."""
     points = KSU_MEAN + np.random.default_rng(seed).standard_t(3, (300, 2))
     cover = cover_grid(0.25, 3)
-    scores = sel.ksu20_scores(points, cover, 0.05)
+    scores = heavy_tailed_mean.ksu20_scores(points, cover, 0.05)
     distance = np.abs(cover - KSU_MEAN).max(axis=1)
     top = scores == scores.max()
     assert np.all(distance[top] <= 0.25)
@@ -757,8 +759,8 @@ def test_ksu20_tournament_is_the_exponential_mechanism_on_the_scores():
     """ksu20_tournament's probabilities equal exponential_probabilities(scores, ε, 1) and its scores ksu20_scores."""
     points = KSU_MEAN + np.random.default_rng(63).standard_t(3, (300, 2))
     cover = cover_grid(0.25, 3)
-    result = sel.ksu20_tournament(points, cover, 0.7, 0.05, rng=3)
-    scores = sel.ksu20_scores(points, cover, 0.05)
+    result = heavy_tailed_mean.ksu20_tournament(points, cover, 0.7, 0.05, rng=3)
+    scores = heavy_tailed_mean.ksu20_scores(points, cover, 0.05)
     np.testing.assert_array_equal(result.scores, scores)
     np.testing.assert_allclose(result.probabilities, mechanisms.exponential_probabilities(scores, 0.7, 1.0),
                                rtol=1e-12)
@@ -769,13 +771,13 @@ def test_ksu20_tournament_is_the_exponential_mechanism_on_the_scores():
 def test_ksu20_bad_inputs():
     """Dimension mismatch and fewer points than groups raise ValueError naming the problem."""
     with pytest.raises(ValueError, match="dimension"):
-        sel.ksu20_scores(np.zeros((20, 2)), np.zeros((4, 3)))
+        heavy_tailed_mean.ksu20_scores(np.zeros((20, 2)), np.zeros((4, 3)))
     with pytest.raises(ValueError, match="group"):
-        sel.ksu20_scores(np.zeros((4, 2)), np.zeros((4, 2)), groups=5)
+        heavy_tailed_mean.ksu20_scores(np.zeros((4, 2)), np.zeros((4, 2)), groups=5)
     with pytest.raises(ValueError, match="epsilon"):
-        sel.ksu20_tournament(np.zeros((20, 2)), np.zeros((4, 2)), 0.0)
+        heavy_tailed_mean.ksu20_tournament(np.zeros((20, 2)), np.zeros((4, 2)), 0.0)
     with pytest.raises(ValueError, match="points"):
-        sel.ksu20_scores(np.zeros(20), np.zeros((4, 2)))
+        heavy_tailed_mean.ksu20_scores(np.zeros(20), np.zeros((4, 2)))
 
 
 # ------------------------------------------------------------------------------------ 10. input validation

@@ -644,10 +644,10 @@ VALID_CALLS = {
     "lessons.tournament.takeaways": dict(
         k=41, n=300, epsilon=0.1, per_user=16, trials=100, seed=0, run=TOURNAMENT_STORED
     ),
-    "estimators.selection.ksu20_scores": dict(
+    "estimators.heavy_tailed_mean.ksu20_scores": dict(
         points=np.zeros((10, 2)), cover=np.eye(2), alpha=0.05, groups=5, clip=4.0
     ),
-    "estimators.selection.ksu20_tournament": dict(
+    "estimators.heavy_tailed_mean.ksu20_tournament": dict(
         points=np.zeros((10, 2)), cover=np.eye(2), epsilon=1.0, alpha=0.05, groups=5, clip=4.0, rng=0
     ),
     "experiments.fitting.samples_needed": dict(

@@ -49,7 +49,7 @@ from ..mechanisms import exponential, exponential_probabilities
 __all__ = ["HypothesisClass", "GaussianFamily", "DiscreteFamily", "GaussianMeans2D", "gaussian_grid",
            "gaussian_mean_scale_grid", "simplex_cover", "contest_parameters", "win_matrix", "tournament_winner",
            "minimum_distance", "scheffe_scores", "user_scheffe_scores", "Selection", "private_select",
-           "guarantee_alpha", "users_needed_theory", "ksu20_scores", "ksu20_tournament"]
+           "guarantee_alpha", "users_needed_theory"]
 
 
 
@@ -644,87 +644,3 @@ def users_needed_theory(per_user, k: int, alpha: float, epsilon: float, beta: fl
     m = np.asarray(per_user, dtype=float)
     return 2 * math.log(k * k / beta) / (m * alpha ** 2) + 4 * math.log(k / beta) / epsilon * np.maximum(
         1 / (alpha * np.sqrt(m)), 1.0)
-
-
-
-@validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), alpha=_ALPHA,
-           groups=Integer(low=1), clip=Real(low=0, low_open=True))
-def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: float = 4.0) -> np.ndarray:
-    r"""The tournament scores of Kamath, Singhal & Ullman (2020, Alg. 4, steps 3–4): for each cover point p, the fewest
-    data points to change before p loses a match to some cover point q.
-
-    Match(p, q): project the points on the line through p and q, :math:`s = \langle x - p, e\rangle`,
-    :math:`e = (q - p)/\|q - p\|`, clip s to :math:`[-\xi, \xi]` (``clip``), average in ``groups`` fixed consecutive
-    groups, and let p lose if the median group mean reaches :math:`h = \|q - p\|/2`. Pairs closer than
-    :math:`20\alpha` tie, pairs with :math:`h > \xi` cannot make p lose. A group with mean below h needs its smallest
-    clipped values raised to ξ, greedily, until the mean reaches h; a match costs the sum of the :math:`(G+1)/2`
-    cheapest groups. :math:`\mathrm{Score}(p) = \min(n, \min_q \mathrm{cost}(p, q))`: a distance to a set in Hamming
-    metric, so **sensitivity 1** under replace-one (their Lemma 5.7). Points beyond the last full group are not used.
-
-    Parameters
-    ----------
-    points : array of shape (n, 2)
-    cover : array of shape (c, 2)
-        Candidate means, fixed in advance (public).
-
-    Returns
-    -------
-    numpy.ndarray of shape (c,)
-
-    Examples
-    --------
-    600 Student-t(3) points around (0.2, −0.1) and a 3 × 3 cover of spacing 1.5: only its centre scores.
-
-    >>> points = np.array([0.2, -0.1]) + np.random.default_rng(2).standard_t(3, (600, 2))
-    >>> cover = np.array([(a, b) for b in (-1.5, 0.0, 1.5) for a in (-1.5, 0.0, 1.5)])
-    >>> ksu20_scores(points, cover, alpha=0.05).tolist()
-    [0.0, 0.0, 0.0, 0.0, 24.0, 0.0, 0.0, 0.0, 0.0]
-    """
-    if points.shape[1] != cover.shape[1]:
-        raise InvalidParameterError(f"points and cover must have the same dimension; got {points.shape[1]} and "
-                                    f"{cover.shape[1]}")
-    size = points.shape[0] // groups
-    if size < 1:
-        raise InvalidParameterError(f"points must hold at least one point per group ({groups}); got {points.shape[0]}")
-    used = points[:groups * size]
-    offsets = cover[None, :, :] - cover[:, None, :]                      # q − p, shape (c, c, d)
-    distance = np.linalg.norm(offsets, axis=-1)
-    half = distance / 2
-    playable = (distance > 20 * alpha) & (half <= clip)
-    direction = offsets / np.where(distance > 0, distance, 1.0)[..., None]
-    projected = np.einsum("nd,pqd->pqn", used, direction) - np.einsum("pd,pqd->pq", cover, direction)[..., None]
-    values = np.sort(np.clip(projected, -clip, clip).reshape(*distance.shape, groups, size), axis=-1)
-    deficit = half[..., None] * size - values.sum(axis=-1)               # how far each group's sum is below h·size
-    gains = np.cumsum(clip - values, axis=-1)                            # raising the t smallest values to ξ
-    needed = np.where(deficit > 0, 1 + (gains < deficit[..., None]).sum(axis=-1), 0)
-    cost = np.sort(needed, axis=-1)[..., :(groups + 1) // 2].sum(axis=-1).astype(float)
-    cost = np.where(playable, cost, np.inf)
-    return np.minimum(float(used.shape[0]), cost.min(axis=1))
-
-
-
-@validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), epsilon=EPSILON, alpha=_ALPHA,
-           groups=Integer(low=1), clip=Real(low=0, low_open=True), rng=Seed())
-def ksu20_tournament(points, cover, epsilon: float, alpha: float = 0.05, groups: int = 5, clip: float = 4.0,
-                     rng: RngLike = None) -> Selection:
-    r"""The pure-DP tournament of Kamath, Singhal & Ullman (2020) over a public cover: the exponential mechanism
-    :math:`P(p) \propto \exp(\varepsilon\,\mathrm{Score}(p)/2)` on :func:`ksu20_scores`.
-
-    Guarantee: **ε-DP** for replace-one neighbours (score sensitivity 1). The paper first finds a coarse box with ε on a
-    separate half of the data (a private range per coordinate) and covers it with a grid of :math:`(2\sqrt d + 1)^d`
-    points; here the cover is fixed in advance instead (public), which keeps the guarantee and skips that step. Time is
-    :math:`O(c^2 n)` for c cover points: exponential in d through the cover, hence the plane only.
-
-    Examples
-    --------
-    >>> points = np.array([0.2, -0.1]) + np.random.default_rng(2).standard_t(3, (600, 2))
-    >>> cover = np.array([(a, b) for b in (-1.5, 0.0, 1.5) for a in (-1.5, 0.0, 1.5)])
-    >>> choice = ksu20_tournament(points, cover, epsilon=1.0, alpha=0.05, rng=0)
-    >>> cover[choice.index].tolist(), choice.guarantee
-    ([0.0, 0.0], '1-DP (pure), Δ = 1')
-    """
-    scores = ksu20_scores(points, cover, alpha, groups, clip)
-    probabilities = exponential_probabilities(scores, epsilon, 1.0)
-    return Selection(exponential(scores, epsilon, 1.0, rng=rng), probabilities, scores, 1.0,
-                     f"{epsilon:g}-DP (pure), Δ = 1")
-

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.validation import EPSILON, SEED, Array, Choice, InstanceOf, Integer, InvalidParameterError, Real, validated
+from ..estimators.heavy_tailed_mean import ksu20_tournament
 from ..estimators.selection import (
     GaussianFamily,
     gaussian_grid,
     guarantee_alpha,
-    ksu20_tournament,
     minimum_distance,
     private_select,
     scheffe_scores,
@@ -339,7 +339,7 @@ class PlaneRun:
 def plane_run(epsilon: float, seed: int) -> PlaneRun:
     r"""(Cached: two figures read it.) :data:`PLANE_N` Student-t(3) points around :data:`PLANE_MEAN` (first stream
     spawned from ``seed``) and
-    :func:`~dpcore.estimators.selection.ksu20_tournament` over the public 7 × 7 cover (ε-DP, second stream).
+    :func:`~dpcore.estimators.heavy_tailed_mean.ksu20_tournament` over the public 7 × 7 cover (ε-DP, second stream).
 
     >>> round(float(plane_run(0.1, 0).probabilities.sum()), 12)
     1.0
