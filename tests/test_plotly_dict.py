@@ -12,7 +12,7 @@ from dpcore.viz import template
 from dpcore.viz.plotly_dict import dictionaries, figure, plotly_dict
 
 BUILDERS = sorted(name for name in VALID_CALLS
-                  if name.startswith("viz.figures.") or name in ("viz.animation.animated_sweep",
+                  if name.startswith(("viz.figures.", "viz.charts.")) or name in ("viz.animation.animated_sweep",
                                                                  "viz.animation.line_figure"))
 
 

@@ -217,10 +217,10 @@ VALID_CALLS = {
         seed=0,
     ),
     "distributions.heavy_tailed.bulk_radius": dict(moment_k=3.0),
-    "viz.figures.common.bar_figure": dict(
+    "viz.charts.bar_figure": dict(
         categories=["a", "b"], bars={"exact": [0.4, 0.6]}, x_title="x", y_title="y", title="t", presentation=False
     ),
-    "viz.figures.exponential_mechanism.direction_disk": dict(
+    "viz.charts.direction_disk": dict(
         radius=np.array([0.5, 0.5]),
         angle=np.array([0.0, np.pi]),
         scores=np.array([1.0, 2.0]),
@@ -228,7 +228,7 @@ VALID_CALLS = {
         title="t",
         presentation=False,
     ),
-    "viz.figures.exponential_mechanism.trajectory_figure": dict(
+    "viz.charts.trajectory_figure": dict(
         points=np.zeros((3, 2)), trajectory=np.zeros((2, 2)), true_mean=np.ones(2), title="t", presentation=False
     ),
     "lessons.exponential_mechanism.loss_vs_k": dict(trials=1, seed=0),
@@ -319,12 +319,12 @@ VALID_CALLS = {
         presentation=False,
     ),
     "viz.export.figure_html": dict(fig=EXAMPLE_FIGURE),
-    "viz.figures.truncation.clipping_histogram": dict(
+    "viz.charts.clipping_histogram": dict(
         sample=np.array([0.0, 1.0, 5.0]), low=-1.0, high=2.0, means={"true mean": 0.5}, title="t", presentation=False
     ),
     "viz.animation.theory_series": dict(method="Laplace", x=np.array([1.0, 2.0]), y=np.array([0.5, 0.25])),
     "viz.export.figure_table_csv": dict(fig=EXAMPLE_FIGURE),
-    "viz.figures.tournament.scheffe_figure": dict(
+    "viz.charts.scheffe_figure": dict(
         sample=np.array([0.0, 1.0, 2.0]),
         curves={"H": (np.array([0.0, 2.0]), np.array([0.1, 0.2]))},
         shaded=[(1.0, np.inf)],
@@ -333,10 +333,10 @@ VALID_CALLS = {
         title="t",
         presentation=True,
     ),
-    "viz.figures.tournament.win_matrix_figure": dict(
+    "viz.charts.win_matrix_figure": dict(
         matrix=np.array([[0.0, 1.0], [-1.0, 0.0]]), labels=["a", "b"], title="t", presentation=False
     ),
-    "viz.figures.tournament.selection_figure": dict(
+    "viz.charts.selection_figure": dict(
         positions=np.array([0.0, 1.0]),
         scores=np.array([1.0, 2.0]),
         probabilities=np.array([0.4, 0.6]),
@@ -345,7 +345,7 @@ VALID_CALLS = {
         title="t",
         presentation=False,
     ),
-    "viz.figures.tournament.grid_scores_figure": dict(
+    "viz.charts.grid_scores_figure": dict(
         xs=np.array([0.0, 1.0]),
         ys=np.array([0.0, 1.0]),
         values=np.ones((2, 2)),
@@ -366,7 +366,7 @@ VALID_CALLS = {
     ),
     "viz.figures.tournament.users_needed": dict(seed=0, start="0.1", presentation=False, run=TOURNAMENT_STORED),
     "viz.figures.tournament.user_tv": dict(seed=0, epsilon=0.1, start="16", presentation=False, run=TOURNAMENT_STORED),
-    "viz.figures.partition_rounds.partition_rounds_figure": dict(
+    "viz.charts.partition_rounds_figure": dict(
         truth=np.array([0.4, 0.1, 0.01]),
         result=importlib.import_module("dpcore.estimators.partition_rounds").simulate_partition_rounds(
             np.array([0.4, 0.1, 0.01]), 30, 1.0, rng=0, rounds=1
@@ -383,7 +383,7 @@ VALID_CALLS = {
         fixed={"epsilon": 1.0},
         statistic="rmse",
     ),
-    "viz.figures.noise_tradeoff.release_clouds": dict(
+    "viz.charts.release_clouds": dict(
         points=np.zeros((3, 2)),
         center=np.zeros(2),
         radius=1.0,

@@ -452,14 +452,14 @@ def test_theory_series_joins_its_method_in_the_legend():
 
 def test_clipping_histogram_splits_the_sample_at_the_window():
     sample = np.r_[np.zeros(90), np.full(10, 10.0)]  # 10 % far outside the window [-1, 1]
-    fig = viz.figures.truncation.clipping_histogram(sample, -1.0, 1.0, {"true mean": 1.0, "clipped mean": 0.1}, bins=20)
+    fig = viz.charts.clipping_histogram(sample, -1.0, 1.0, {"true mean": 1.0, "clipped mean": 0.1}, bins=20)
     inside, outside, true_line, clipped_line = fig.data
     assert inside.y.sum() == 90 and outside.y.sum() == 10
     assert outside.name == "clipped (10.0 % of points)"
     assert list(true_line.x) == [1.0, 1.0] and true_line.line.dash == "dash"
     assert clipped_line.line.color == viz.REFERENCE_COLORS["clipped mean"]
     with pytest.raises(ValueError, match="low must be below high"):
-        viz.figures.truncation.clipping_histogram(sample, 1.0, -1.0, {})
+        viz.charts.clipping_histogram(sample, 1.0, -1.0, {})
 
 
 def test_log_axis_never_spans_more_than_twelve_decades():
@@ -470,22 +470,22 @@ def test_log_axis_never_spans_more_than_twelve_decades():
 
 
 def test_bar_figure_groups_one_bar_per_category_and_series():
-    fig = viz.figures.common.bar_figure(["A", "B", "C"], {"exact": [0.2, 0.3, 0.5], "sampled": [0.21, 0.29, 0.5]},
+    fig = viz.charts.bar_figure(["A", "B", "C"], {"exact": [0.2, 0.3, 0.5], "sampled": [0.21, 0.29, 0.5]},
                          x_title="candidate", y_title="probability")
     assert [trace.name for trace in fig.data] == ["exact", "sampled"]
     assert list(fig.data[0].x) == ["A", "B", "C"] and list(fig.data[1].y) == [0.21, 0.29, 0.5]
     assert fig.layout.barmode == "group"
     with pytest.raises(ValueError, match="one value per category"):
-        viz.figures.common.bar_figure(["A", "B"], {"exact": [1.0]}, x_title="x", y_title="y")
+        viz.charts.bar_figure(["A", "B"], {"exact": [1.0]}, x_title="x", y_title="y")
 
 
 def test_direction_disk_and_trajectory_figures():
     radius, angle = np.repeat([0.25, 0.75], 4), np.tile(np.arange(4) * np.pi / 2, 2)
-    disk = viz.figures.exponential_mechanism.direction_disk(radius, angle, np.arange(8.0), {"sampled": np.pi / 2})
+    disk = viz.charts.direction_disk(radius, angle, np.arange(8.0), {"sampled": np.pi / 2})
     cells, ray = disk.data
     np.testing.assert_allclose(np.asarray(cells.base, dtype=float), radius - 0.25)
     assert list(cells.theta) == [0, 90, 180, 270, 0, 90, 180, 270] and list(ray.theta) == [90, 90]
-    path = viz.figures.exponential_mechanism.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]),
+    path = viz.charts.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]),
                                                                np.array([2.0, 1.0]))
     assert [trace.name for trace in path.data] == ["bucket means", "private estimate, step by step", "true mean"]
     assert list(path.data[1].text) == ["μ̃1", "μ̃2"]
@@ -498,7 +498,7 @@ def test_partition_rounds_figure_replays_every_round_then_the_estimates():
     from dpcore.estimators import partition_rounds as product
     p = products.marginal_profile("log-uniform", 256)
     run = product.simulate_partition_rounds(p, 100_000, 1.0, rng=3)
-    fig = viz.figures.partition_rounds.partition_rounds_figure(p, run)
+    fig = viz.charts.partition_rounds_figure(p, run)
     assert [f.name for f in fig.frames] == [f"round {r + 1}" for r in range(len(run.rounds))] + ["final estimates"]
     floor = p.min() / 4
     for r, step in enumerate(run.rounds):

@@ -2,8 +2,8 @@
 private median, and the sum-of-squares score over directions with the iterative estimator's path.
 
 The page-level builders take primitive arguments only (numbers, strings) and call
-:mod:`dpcore.lessons.exponential_mechanism`; :func:`direction_disk` and :func:`trajectory_figure` are their one-run
-primitives.
+:mod:`dpcore.lessons.exponential_mechanism`; the one-run views are drawn with :func:`dpcore.viz.charts.direction_disk`,
+:func:`~dpcore.viz.charts.trajectory_figure` and :func:`~dpcore.viz.charts.bar_figure`.
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, SEED, Array, Integer, validated
+from ...core.validation import EPSILON, SEED, Integer, validated
 from ...experiments import compute
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
-from ..animation import FrameData, Series, animated_sweep, figure_height, line_figure, sweep_frames, theory_series
-from ..constraints import FLAG, TITLE
-from ..plotly_dict import figure
-from ..style import METHOD_COLORS, OKABE_ITO, colorscale, figure_title, method_color, template_dict
-from .common import bar_figure
+from ..animation import FrameData, Series, animated_sweep, line_figure, sweep_frames, theory_series
+from ..charts import bar_figure, direction_disk, trajectory_figure
+from ..constraints import FLAG
+from ..style import METHOD_COLORS, OKABE_ITO, method_color
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
-           "median_density", "median_error", "sdp_disk", "sdp_path", "direction_disk", "trajectory_figure"]
+           "median_density", "median_error", "sdp_disk", "sdp_path"]
 
 #: The two conventions of the election: legend name -> monotone (exp(εu/Δ)) or not (exp(εu/2Δ)), and their colours.
 CONVENTIONS = {"factor 2: exp(εu/2Δ)": False, "monotone: exp(εu/Δ)": True}
@@ -171,46 +170,7 @@ def sdp_path(seed: int, presentation: bool = False) -> go.Figure:
 
 
 
-@validated(radius=Array(ndim=(1,)), angle=Array(ndim=(1,)), scores=Array(ndim=(1,)), title=TITLE,
-           presentation=FLAG)
-def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str = "",
-                   presentation: bool = False) -> go.Figure:
-    """A score over the unit disk of directions, as a polar heatmap of cells, with marked directions.
-
-    ``radius``/``angle`` (radians) are the cell centres of a regular polar grid (as built by
-    :func:`dpcore.estimators.sdp.polar_score_grid`); ``marks`` maps a legend name to a direction in radians, drawn as a
-    ray from the centre to the rim.
-    """
-    rings, sectors = np.unique(radius), np.unique(angle)
-    ring_width = 1.0 / rings.size
-    data = [dict(type="barpolar", r=np.full(radius.size, ring_width), base=(radius - ring_width / 2).tolist(),
-                 theta=np.degrees(angle), width=np.full(radius.size, 360.0 / sectors.size),
-                 marker=dict(color=scores, colorscale=colorscale("Viridis"), showscale=True,
-                             colorbar=dict(title=dict(text="score<br>(not private)"), thickness=12)),
-                 name="SDP score", hovertemplate="%{theta:.0f}°: score %{marker.color:.2f}")]
-    colors = (OKABE_ITO["vermillion"], OKABE_ITO["black"], OKABE_ITO["sky blue"])
-    data += [dict(type="scatterpolar", r=[0, 1], theta=[np.degrees(direction)] * 2, mode="lines", name=name,
-                  line=dict(color=color, width=4)) for (name, direction), color in zip(marks.items(), colors)]
-    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             height=figure_height(presentation, animated=False),
-                             polar=dict(radialaxis=dict(range=[0, 1])),
-                             legend=dict(orientation="h", x=0, y=-0.08, yanchor="top")))
 
 
 
-@validated(points=Array(ndim=(2,), min_size=2), trajectory=Array(ndim=(2,), min_size=2),
-           true_mean=Array(ndim=(1,), min_size=2), title=TITLE, presentation=FLAG)
-def trajectory_figure(points, trajectory, true_mean, *, title: str = "", presentation: bool = False) -> go.Figure:
-    """Points (e.g. bucket means), an estimator's path from its start to its estimate, and the true mean."""
-    data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
-                 marker=dict(color="#BBBBBB", size=8)),
-            dict(type="scatter", x=trajectory[:, 0], y=trajectory[:, 1], mode="lines+markers+text",
-                 name="private estimate, step by step",
-                 text=[f"μ̃{i + 1}" for i in range(len(trajectory))], textposition="top center",
-                 line=dict(color=OKABE_ITO["vermillion"], width=3), marker=dict(size=10)),
-            dict(type="scatter", x=[true_mean[0]], y=[true_mean[1]], mode="markers", name="true mean",
-                 marker=dict(color=OKABE_ITO["black"], symbol="x", size=14, line=dict(width=2)))]
-    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             hovermode="closest", height=figure_height(presentation, animated=False),
-                             yaxis=dict(scaleanchor="x")))
 

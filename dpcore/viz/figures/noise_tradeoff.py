@@ -9,17 +9,16 @@ from collections.abc import Callable
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Array, Choice, Integer, Real, validated
+from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Choice, Integer, validated
 from ...experiments import SweepResult, compute
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
-from ..constraints import FLAG, TITLE
-from ..plotly_dict import figure
-from ..style import METHOD_COLORS, OKABE_ITO, figure_title, method_color, template_dict
+from ..charts import release_clouds
+from ..constraints import FLAG
+from ..style import METHOD_COLORS, OKABE_ITO
 
-__all__ = ["release_clouds", "clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles",
-           "composition"]
+__all__ = ["clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles", "composition"]
 
 #: The composition curves (accountings, not methods) of :func:`dpcore.lessons.noise_tradeoff.composition_epsilons`:
 #: key -> (legend name, colour: the method each accounting belongs to).
@@ -31,63 +30,10 @@ COMPOSITION_CURVES = {"basic": ("basic (pure)", METHOD_COLORS["laplace"]),
 _RUN = Callable[..., SweepResult]
 
 
-_CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
 
 
-def _circle(center: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
-    return center[0] + radius * np.cos(_CIRCLE), center[1] + radius * np.sin(_CIRCLE)
 
 
-@validated(points=Array(ndim=(2,), min_size=2), center=Array(ndim=(1,), min_size=2),
-           radius=Real(low=0, low_open=True), title=TITLE, presentation=FLAG)
-def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray], *, title: str = "",
-                   presentation: bool = False) -> go.Figure:
-    """One 2-D dataset and many private releases of its clipped mean, side by side.
-
-    Left: the data (grey), the public clipping circle of radius ``radius`` around ``center`` and the
-    true mean. Right, zoomed on the releases (they scatter around the clipped sample mean, which sampling
-    error has already moved off the true mean): every method's releases (one colour per method, the app-wide
-    :func:`method_color`), so the shape of each noise distribution shows (Laplace: a diamond; Gaussian:
-    round).
-
-    Parameters
-    ----------
-    points : array of shape (n, 2)
-    center : array of shape (2,)
-        The true mean (also the public clipping centre).
-    releases : dict of str to array of shape (m, 2)
-        Method id (or name) -> m independent releases from the same dataset; the legend shows the method's label.
-    """
-    grey = OKABE_ITO["black"]
-    left, right = dict(xaxis="x", yaxis="y"), dict(xaxis="x2", yaxis="y2")  # two panels side by side
-    circle_x, circle_y = _circle(center, radius)
-    data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="data",
-                 marker=dict(color="#BBBBBB", size=5), **left),
-            dict(type="scatter", x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
-                 line=dict(color=grey, dash="dash"), **left)]
-    clouds = {LABELS.get(name, name): np.asarray(cloud, dtype=float) for name, cloud in releases.items()}
-    middle = np.mean([cloud.mean(axis=0) for cloud in clouds.values()], axis=0)  # ≈ the clipped sample mean
-    spread = max(max(float(np.quantile(np.abs(cloud - middle), 0.99)) for cloud in clouds.values()),
-                 float(np.max(np.abs(center - middle))))
-    data += [dict(type="scatter", x=cloud[:, 0], y=cloud[:, 1], mode="markers", name=name, opacity=0.6,
-                  marker=dict(color=method_color(name), size=5), **right)
-             for name, cloud in sorted(clouds.items(), key=lambda item: -np.std(item[1]))]  # widest first: none hides
-    data += [dict(type="scatter", x=[center[0]], y=[center[1]], mode="markers", name="true mean",
-                  showlegend=panel is left, legendgroup="true mean",
-                  marker=dict(color=grey, symbol="x", size=14, line=dict(width=2)), **panel) for panel in (left, right)]
-    layout = dict(template=template_dict(presentation),
-                  title=figure_title(title) | dict(pad=dict(b=28)),  # room for the panel titles under it
-                  uirevision="dplab", hovermode="closest", height=560 if presentation else 480, annotations=[])
-    for suffix, domain, focus, half_width, panel_title in (
-            ("", [0.0, 0.45], center, 1.1 * radius, "data and clipping ball"),
-            ("2", [0.55, 1.0], middle, 1.15 * spread or 1.0, "private releases (zoomed on the mean)")):
-        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", domain=domain, constrain="domain",
-                                        range=[focus[0] - half_width, focus[0] + half_width])
-        layout[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", domain=[0.0, 1.0], constrain="domain",
-                                        range=[focus[1] - half_width, focus[1] + half_width], scaleanchor=f"x{suffix}")
-        layout["annotations"].append(dict(text=panel_title, font=dict(size=16), showarrow=False, x=sum(domain) / 2,
-                                          xanchor="center", xref="paper", y=1.0, yanchor="bottom", yref="paper"))
-    return figure(data, layout)
 
 
 @validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=SEED, presentation=FLAG)

@@ -12,15 +12,15 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ...core.validation import EPSILON, POSITIVE, Array, Choice, Integer, InvalidParameterError, Real, validated
+from ...core.validation import EPSILON, POSITIVE, Choice, Integer, validated
 from ...experiments import compute
 from ...lessons import truncation
-from ..animation import Series, animated_sweep, figure_height, line_figure, sweep_frames, theory_series
-from ..constraints import FLAG, TITLE
-from ..plotly_dict import figure
-from ..style import METHOD_COLORS, OKABE_ITO, REFERENCE_COLORS, figure_title, method_color, template_dict
+from ..animation import Series, animated_sweep, line_figure, sweep_frames, theory_series
+from ..charts import clipping_histogram
+from ..constraints import FLAG
+from ..style import METHOD_COLORS, OKABE_ITO
 
-__all__ = ["clipping_histogram", "clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
+__all__ = ["clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
 
 _FAMILY = Choice(truncation.FAMILIES)
 _MOMENT = Choice(truncation.MOMENTS)
@@ -31,49 +31,6 @@ _SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presenta
 # --------------------------------------------------------------------------------------- one run
 
 
-@validated(sample=Array(ndim=(1,), min_size=2), low=Real(), high=Real(), title=TITLE, presentation=FLAG)
-def clipping_histogram(sample, low: float, high: float, means: dict[str, float], *, bins: int = 60,
-                       title: str = "", presentation: bool = False) -> go.Figure:
-    """One sample's histogram with a clipping window ``[low, high]`` and vertical lines at ``means``.
-
-    Bars inside the window are blue; the mass outside (what clipping moves to the window's edges) is
-    vermillion. The x-range covers the window and the sample's 0.5–99.5 % quantiles; the share of the
-    sample beyond it (heavy tails) is stated in the legend.
-
-    Parameters
-    ----------
-    means : dict of str to float
-        Legend name -> value, e.g. ``{"true mean": 0.0, "clipped mean": -0.03, "private estimate": 0.01}``;
-        each drawn as a vertical line in its :data:`REFERENCE_COLORS` colour, else :func:`method_color`
-        (dashed for the true mean).
-    """
-    if not low < high:
-        raise InvalidParameterError(f"low must be below high; got low={low!r}, high={high!r}")
-    lo, hi = np.quantile(sample, [0.005, 0.995])
-    lo, hi = min(lo, low), max(hi, high)
-    pad = 0.05 * (hi - lo)
-    edges = np.linspace(lo - pad, hi + pad, bins + 1)
-    counts, _ = np.histogram(sample, bins=edges)
-    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
-    inside = (centres >= low) & (centres <= high)
-    shown = float(np.mean((sample >= edges[0]) & (sample <= edges[-1])))
-    clipped = float(np.mean((sample < low) | (sample > high)))
-    top = float(counts.max()) * 1.08
-    data = [dict(type="bar", x=centres[mask], y=counts[mask], width=width, name=name, marker=dict(color=color),
-                 opacity=0.75)
-            for mask, name, color in ((inside, "inside the window", OKABE_ITO["blue"]),
-                                      (~inside, f"clipped ({100 * clipped:.1f} % of points)", OKABE_ITO["vermillion"]))]
-    data += [dict(type="scatter", x=[value, value], y=[0, top], mode="lines", name=f"{name} = {value:.3g}",
-                  line=dict(color=REFERENCE_COLORS.get(name) or method_color(name), width=3,
-                            dash="dash" if name == "true mean" else "solid")) for name, value in means.items()]
-    window = dict(type="rect", x0=low, x1=high, xref="x", y0=0, y1=1, yref="y domain",
-                  fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
-    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
-                             barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
-                             xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} "
-                                                        "% of the sample lies beyond this axis)"),
-                                        range=[edges[0], edges[-1]]),
-                             yaxis=dict(title=dict(text="count"), range=[0, top]), shapes=[window]))
 
 
 
