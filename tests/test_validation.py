@@ -90,9 +90,9 @@ VALID_CALLS = {
     "mechanisms.gaussian.zcdp_gaussian": dict(value=0.0, l2_sensitivity=1.0, rho=0.5, rng=0),
     "estimators.clipping.clip_to_ball": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=1),
     "estimators.clipping.clipped_fraction": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=2),
-    "estimators.mean_release.clip_radius": dict(dimension=4, n_samples=100, beta=0.1),
+    "estimators.mean_release.clip_radius": dict(dimension=4, n=100, beta=0.1),
     "estimators.mean_release.calibrate": dict(
-        mechanism="gaussian_classical", dimension=4, n_samples=100, epsilon=0.5, delta=1e-6, radius=3.0
+        mechanism="gaussian_classical", dimension=4, n=100, epsilon=0.5, delta=1e-6, radius=3.0
     ),
     "estimators.mean_release.private_mean": dict(
         points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6, mechanism="laplace", radius=1.0, rng=0
@@ -101,7 +101,7 @@ VALID_CALLS = {
         points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6, mechanism="zcdp_gaussian", radius=1.0, releases=3, rng=0
     ),
     "estimators.mean_release.expected_error": dict(
-        mechanism="gaussian_analytic", dimension=4, n_samples=100, epsilon=1.0, delta=1e-6, beta=0.1
+        mechanism="gaussian_analytic", dimension=4, n=100, epsilon=1.0, delta=1e-6, beta=0.1
     ),
     "estimators.mean_release.release_means": dict(
         mechanism="laplace",

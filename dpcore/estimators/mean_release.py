@@ -92,8 +92,8 @@ class NoiseCalibration:
     rmse: float = public()
 
 
-@validated(dimension=_DIMENSION, n_samples=_SAMPLES, beta=_BETA)
-def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
+@validated(dimension=_DIMENSION, n=_SAMPLES, beta=_BETA)
+def clip_radius(dimension: int, n: int, beta: float = 0.1) -> float:
     r""":math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`: all :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within
     :math:`C` of :math:`\mu` with probability :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm,
     union bound).
@@ -103,14 +103,14 @@ def clip_radius(dimension: int, n_samples: int, beta: float = 0.1) -> float:
     >>> round(clip_radius(16, 1000, beta=0.1), 4)  # 4 + sqrt(2 ln 10^4)
     8.2919
     """
-    return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n_samples / beta))
+    return math.sqrt(dimension) + math.sqrt(2.0 * math.log(n / beta))
 
 
-@validated(mechanism=_MECHANISM, dimension=_DIMENSION, n_samples=_SAMPLES, epsilon=EPSILON, delta=DELTA,
+@validated(mechanism=_MECHANISM, dimension=_DIMENSION, n=_SAMPLES, epsilon=EPSILON, delta=DELTA,
            radius=Real(low=0, low_open=True))
-def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
+def calibrate(mechanism: str, dimension: int, n: int, epsilon: float, delta: float,
               radius: float) -> NoiseCalibration:
-    r"""The noise a mechanism adds to the mean of ``n_samples`` points clipped to radius ``radius``
+    r"""The noise a mechanism adds to the mean of ``n`` points clipped to radius ``radius``
     (docs/algorithms.md §2.2).
 
     With :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 = \sqrt d\,\Delta_2`: ``"laplace"`` adds
@@ -123,13 +123,13 @@ def calibrate(mechanism: str, dimension: int, n_samples: int, epsilon: float, de
 
     Examples
     --------
-    >>> laplace = calibrate("laplace", dimension=4, n_samples=100, epsilon=1.0, delta=1e-6, radius=5.0)
+    >>> laplace = calibrate("laplace", dimension=4, n=100, epsilon=1.0, delta=1e-6, radius=5.0)
     >>> laplace.guarantee, round(laplace.rmse, 6)  # 2·sqrt(2)·C·d / (ε n)
     ('1-DP (pure)', 0.565685)
     >>> calibrate("zcdp_gaussian", 4, 100, 1.0, 1e-6, 5.0).coordinate_sd  # Δ2 / ε = 2C/n
     0.1
     """
-    l2_sensitivity = 2.0 * radius / n_samples
+    l2_sensitivity = 2.0 * radius / n
     if mechanism == "laplace":
         l1_sensitivity = l2_sensitivity * math.sqrt(dimension)
         sd = math.sqrt(2.0) * l1_sensitivity / epsilon
@@ -196,11 +196,11 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
     >>> release.shape, bool(np.linalg.norm(release) < 0.5)
     ((3,), True)
     """
-    n_samples, dimension = points.shape[-2], points.shape[-1]
-    if n_samples < 2:
-        raise InvalidParameterError(f"points must hold at least 2 rows per dataset; got {n_samples}")
+    n, dimension = points.shape[-2], points.shape[-1]
+    if n < 2:
+        raise InvalidParameterError(f"points must hold at least 2 rows per dataset; got {n}")
     means = clip_to_ball(points, radius, center).mean(axis=-2)
-    calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta, radius)
+    calibration = calibrate(mechanism, dimension, n, epsilon, delta, radius)
     return release_means(mechanism, means, calibration, epsilon, delta, rng)
 
 
@@ -227,9 +227,9 @@ def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radi
     return release_means(mechanism, np.tile(mean, (releases, 1)), calibration, epsilon, delta, rng)
 
 
-@validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, n_samples=_SAMPLES,
+@validated(mechanism=Choice((*MECHANISMS, NON_PRIVATE)), dimension=_DIMENSION, n=_SAMPLES,
            epsilon=EPSILON, delta=DELTA, beta=_BETA)
-def expected_error(mechanism: str, dimension: int, n_samples: int, epsilon: float, delta: float,
+def expected_error(mechanism: str, dimension: int, n: int, epsilon: float, delta: float,
                    beta: float = 0.1) -> float:
     r"""Root mean squared :math:`\ell_2` error of the released mean under the simulation model (module docstring):
 
@@ -240,13 +240,13 @@ def expected_error(mechanism: str, dimension: int, n_samples: int, epsilon: floa
 
     Examples
     --------
-    >>> expected_error("non_private", dimension=64, n_samples=10_000, epsilon=1.0, delta=1e-6)
+    >>> expected_error("non_private", dimension=64, n=10_000, epsilon=1.0, delta=1e-6)
     0.08
     >>> round(expected_error("laplace", 64, 10_000, 1.0, 1e-6), 3)
     0.245
     """
-    sampling = dimension / n_samples
+    sampling = dimension / n
     if mechanism == NON_PRIVATE:
         return math.sqrt(sampling)
-    radius = clip_radius(dimension, n_samples, beta)
-    return math.sqrt(sampling + calibrate(mechanism, dimension, n_samples, epsilon, delta, radius).rmse ** 2)
+    radius = clip_radius(dimension, n, beta)
+    return math.sqrt(sampling + calibrate(mechanism, dimension, n, epsilon, delta, radius).rmse ** 2)

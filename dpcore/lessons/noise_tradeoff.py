@@ -90,9 +90,9 @@ def _estimator(mechanism: str, delta: float, beta: float):
     def errors(mean_errors: np.ndarray, params: dict, rng: np.random.Generator) -> np.ndarray:
         if mechanism == NON_PRIVATE:
             return np.linalg.norm(mean_errors, axis=1)
-        dimension, n_samples, epsilon = params["dimension"], params["n"], params["epsilon"]
-        calibration = calibrate(mechanism, dimension, n_samples, epsilon, delta,
-                                clip_radius(dimension, n_samples, beta))
+        dimension, n, epsilon = params["dimension"], params["n"], params["epsilon"]
+        calibration = calibrate(mechanism, dimension, n, epsilon, delta,
+                                clip_radius(dimension, n, beta))
         released = mean_release.release_means(mechanism, mean_errors, calibration, epsilon, delta, rng)
         return np.linalg.norm(released, axis=1)
     return errors
