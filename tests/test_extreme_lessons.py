@@ -31,7 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpcore.experiments import compute
+from dpcore.experiments import run_now
 from dpcore.lessons import exponential_mechanism as em
 from dpcore.lessons import home
 from dpcore.lessons import noise_tradeoff as nt
@@ -193,7 +193,7 @@ def small_run(function, **params):
     if key not in _SHARED:
         while len(_SHARED) >= 8:
             _SHARED.pop(next(iter(_SHARED)))
-        _SHARED[key] = compute(function, **params)
+        _SHARED[key] = run_now(function, **params)
     return _SHARED[key]
 
 
@@ -579,7 +579,7 @@ def test_partition_takeaways_never_print_an_unmeasured_exponent_as_nan():
     """With 2 Monte Carlo TV points the "few heavy" sweep at ε = 1, δ = 1e-300 measures the non-private sample size at
     fewer than two dimensions: its exponent is NaN (documented) and the takeaway read "non-private nan."."""
     def two_points(function, **params):
-        return compute(function, **{**params, "mc_samples": 2})
+        return run_now(function, **{**params, "mc_samples": 2})
 
     notes = pr.takeaways("few heavy", 1000, 1.0, 1e-300, 1, 0, run=two_points)
     exponents = pr.sample_complexity(pr.sweep_vs_dimension("few heavy", 1.0, 1e-300, 1, 0, run=two_points),

@@ -416,7 +416,7 @@ def test_page_sweeps_run_through_their_runner_with_json_parameters():
     assert calls[1][1]["epsilons"] == list(lesson.EPSILON_FRAMES)
     assert by_n.methods == (*nt.MECHANISMS, "non_private")  # ids, the classical Gaussian in at ε = 1
     assert by_d.methods == ("laplace", "gaussian_analytic", "zcdp_gaussian", "non_private")  # ε up to 10: not
-    np.testing.assert_array_equal(by_n.rmse, lesson.error_vs_n(1.0, 1e-6, 5, 0).rmse)  # default: compute
+    np.testing.assert_array_equal(by_n.rmse, lesson.error_vs_n(1.0, 1e-6, 5, 0).rmse)  # default: run_now
 
 
 def test_mechanisms_for_and_nearest_frame():

@@ -689,7 +689,7 @@ def by_dimension():
     def serve(function, **params):
         key = json.dumps(params, sort_keys=True)
         if key not in parts:
-            parts[key] = experiments.compute(function, **params)
+            parts[key] = experiments.run_now(function, **params)
         return parts[key]
     return lesson.sweep_vs_dimension("log-uniform", 1.0, 1e-6, 4, 0, run=serve), serve
 
@@ -742,7 +742,7 @@ def test_the_page_sweeps_recompute_only_the_delta_method_and_equal_one_sweep_of_
 
     def recorded(function, **params):
         calls.append(params)
-        return experiments.compute(function, **params)
+        return experiments.run_now(function, **params)
 
     joined = lesson.sweep_vs_dimension("log-uniform", 1.0, 1e-8, 2, 5, run=recorded)
     whole = lesson.error_sweep(n_values=list(lesson.N_GRID), dimensions=list(lesson.DIMENSIONS), epsilons=[1.0],

@@ -21,7 +21,7 @@ from scipy import integrate, optimize, special, stats
 from dpcore import audit, mechanisms
 from dpcore.estimators import heavy_tailed_mean
 from dpcore.estimators import selection as sel
-from dpcore.experiments import compute, fit_power_law, load_or_run, samples_needed
+from dpcore.experiments import fit_power_law, load_or_run, run_now, samples_needed
 from dpcore.lessons import tournament as tournament_lesson
 from dpcore.lessons.methods import LABELS
 
@@ -1014,6 +1014,6 @@ def test_takeaways_say_so_when_the_target_is_out_of_reach(monkeypatch):
     monkeypatch.setattr(tournament_lesson, "k_growth", lambda *args, **kwargs: (math.nan, math.nan))
     monkeypatch.setattr(tournament_lesson, "users_needed_curves", lambda *args, **kwargs: {
         "needed": {method: np.full(5, math.nan) for method in tournament_lesson.USER_METHODS}})
-    notes = tournament_lesson.takeaways(per_user=64, trials=20, run=compute, k=21, n=30, epsilon=1.0, seed=3)
+    notes = tournament_lesson.takeaways(per_user=64, trials=20, run=run_now, k=21, n=30, epsilon=1.0, seed=3)
     assert notes[1] == "Too few k reach the target TV at this ε to fit the growth."
     assert notes[2] == "At m = 64, ε = 0.5 not every method reaches TV ≤ 0.1 with ≤ 1,000 users."

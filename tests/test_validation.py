@@ -722,7 +722,7 @@ VALID_CALLS = {
     "viz.figures.audit_lab.bound_vs_draws": dict(AUDIT, presentation=False),
     "viz.figures.audit_lab.attacker_plane": dict(epsilon=1.0, players={"you (2 rounds)": [0.5, 1.0]},
                                                  presentation=False),
-    "experiments.store.compute": dict(
+    "experiments.store.run_now": dict(
         function=importlib.import_module("dpcore.lessons.exponential_mechanism").quantile_error_sweep,
         n_values=[10],
         epsilons=[1.0],

@@ -4,7 +4,7 @@
   served at once), else progressively (:mod:`ui.progressive`): the requested run if it is ready at once, else a quick
   pass (a stored run with another trial count or Monte Carlo run, or fewer trials computed now) while the requested
   run finishes in the background (:func:`previews` lists the quick passes of this script run). Lessons take it as
-  their ``run`` argument, so a notebook calling the same lesson without it (:func:`dpcore.experiments.compute`) gets
+  their ``run`` argument, so a notebook calling the same lesson without it (:func:`dpcore.experiments.run_now`) gets
   the same numbers.
 * :func:`figure` builds a figure of :mod:`dpcore.viz.figures` from primitive arguments and keeps what is drawn (a
   :class:`ui.drawn.Drawn`, once all its sweeps are the requested runs), shared read-only between sessions;

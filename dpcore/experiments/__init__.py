@@ -9,9 +9,9 @@
 from . import engine, fitting, store
 from .engine import SweepResult, join_methods, parallel_over, run_sweep, trials_for_budget
 from .fitting import fit_power_law, samples_needed
-from .store import compute, load_or_run, load_stored, rerun_stored, stored_calls, stored_index
+from .store import load_or_run, load_stored, rerun_stored, run_now, stored_calls, stored_index
 
 __all__ = ["engine", "fitting", "store", "SweepResult", "join_methods", "parallel_over", "run_sweep",
            "trials_for_budget",
-           "fit_power_law", "samples_needed", "compute", "load_or_run", "load_stored", "rerun_stored",
+           "fit_power_law", "samples_needed", "run_now", "load_or_run", "load_stored", "rerun_stored",
            "stored_calls", "stored_index"]

@@ -1,7 +1,7 @@
 """Stored sweep results: a precomputed result is served when its function and parameters match.
 
 The app serves a class's default pages from ``assets/precomputed`` through :func:`load_or_run`; a stored file records
-the function and parameters that made it, so a test can recompute it (:func:`rerun_stored`). :func:`compute` is the
+the function and parameters that made it, so a test can recompute it (:func:`rerun_stored`). :func:`run_now` is the
 plain runner a lesson uses outside the app.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 from ..core.validation import Constraint, InstanceOf, validated
 from .engine import SweepResult
 
-__all__ = ["compute", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
+__all__ = ["run_now", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
 
 
 
@@ -155,7 +155,7 @@ def rerun_stored(path: Path) -> tuple[SweepResult, SweepResult]:
 
 
 @validated(function=_SweepFunction())
-def compute(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
+def run_now(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     """``function(**params)``, now: the runner a lesson uses by default.
 
     Lessons take their sweeps through a ``run`` argument so that the app can pass its own runner instead (stored

@@ -39,7 +39,7 @@ from ..core.validation import (
 )
 from ..estimators import sdp
 from ..estimators.user_level import GRID_SIZE, THRESHOLD, savings_factor, select_threshold, threshold_data
-from ..experiments import SweepResult, compute, run_sweep
+from ..experiments import SweepResult, run_now, run_sweep
 from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
 from .questions import Question, bucket
@@ -239,7 +239,7 @@ def user_level_piece(params: dict) -> int:
 # --------------------------------------------------------------------------------------- the page's sweeps
 
 @validated(trials=Integer(low=1, high=10_000), seed=SEED)
-def loss_vs_k(trials: int, seed: int, run=compute) -> SweepResult:
+def loss_vs_k(trials: int, seed: int, run=run_now) -> SweepResult:
     r"""The page's selection sweep: :func:`selection_loss_sweep` over :data:`CANDIDATE_COUNTS` ×
     :data:`SELECTION_EPSILONS`, adversarial design (one candidate :math:`(2/\varepsilon)\ln k` ahead), ``10 × trials``
     draws per point (one draw is cheap)."""
@@ -264,7 +264,7 @@ def loss_theory(epsilon: float) -> dict[str, np.ndarray]:
 
 
 @validated(trials=TRIALS, seed=SEED)
-def median_vs_n(trials: int, seed: int, run=compute) -> SweepResult:
+def median_vs_n(trials: int, seed: int, run=run_now) -> SweepResult:
     """The page's private-median sweep: :func:`quantile_error_sweep` over :data:`MEDIAN_N` × :data:`MEDIAN_EPSILONS`."""
     return run(quantile_error_sweep, n_values=list(MEDIAN_N), epsilons=list(MEDIAN_EPSILONS), trials=trials, seed=seed)
 
@@ -286,7 +286,7 @@ def median_theory(epsilon: float) -> dict[str, np.ndarray]:
 
 
 @validated(epsilon=POSITIVE, trials=TRIALS, seed=SEED)
-def user_level_vs_m(epsilon: float, trials: int, seed: int, run=compute) -> SweepResult:
+def user_level_vs_m(epsilon: float, trials: int, seed: int, run=run_now) -> SweepResult:
     """The page's user-level sweep at one user-level ``epsilon``: :func:`user_level_sweep` over :data:`PER_USER`
     with :data:`USERS` users."""
     return run(user_level_sweep, per_user_values=list(PER_USER), users=USERS, epsilon=epsilon, trials=trials,
@@ -412,7 +412,7 @@ def sdp_note(seed: int) -> str:
 
 
 @validated(epsilon=EPSILON, n=Integer(low=1), trials=TRIALS, seed=SEED, monte_carlo_seed=SEED)
-def takeaways(epsilon: float, n: int, trials: int, seed: int, run=compute, monte_carlo_seed: int | None = None
+def takeaways(epsilon: float, n: int, trials: int, seed: int, run=run_now, monte_carlo_seed: int | None = None
               ) -> list[str]:
     """What to notice at the page's controls: the leader's probability in the election (both conventions and the
     draws), the ln k growth of the selection loss, clipping against group privacy at the largest m, and the spread

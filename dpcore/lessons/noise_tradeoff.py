@@ -7,7 +7,7 @@ their exact-RMSE companions, the one-run release clouds, privacy profiles, compo
 tables and the computed takeaways (Hopkins, Kamath & Majid 2022's table; Kamath, Singhal & Ullman 2020;
 docs/algorithms.md §2). Methods are named by their ids (:data:`dpcore.lessons.methods.LABELS`).
 
-Sweeps take a ``run`` argument (default :func:`dpcore.experiments.compute`): the app passes its cached runner, a
+Sweeps take a ``run`` argument (default :func:`dpcore.experiments.run_now`): the app passes its cached runner, a
 notebook calling the same function gets the same numbers.
 """
 
@@ -35,7 +35,7 @@ from ..core.validation import (
 )
 from ..estimators import cover, mean_release
 from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_radius, expected_error
-from ..experiments import SweepResult, compute, fit_power_law, run_sweep
+from ..experiments import SweepResult, fit_power_law, run_now, run_sweep
 from .grids import nearest
 from .methods import LABELS
 from .questions import Question, bucket
@@ -150,15 +150,15 @@ def nearest_frame(epsilon: float) -> float:
 
 
 @validated(epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
-def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
+def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, *, run: _RUN = run_now) -> SweepResult:
     """The page's "error vs n" sweep: :func:`error_sweep` over :data:`N_GRID` × :data:`DIMENSIONS` at one ε, with the
-    mechanisms of :func:`mechanisms_for` (``run`` runs it: :func:`dpcore.experiments.compute`, or the app's cache)."""
+    mechanisms of :func:`mechanisms_for` (``run`` runs it: :func:`dpcore.experiments.run_now`, or the app's cache)."""
     return run(error_sweep, n_values=list(N_GRID), dimensions=list(DIMENSIONS), epsilons=[float(epsilon)],
                delta=float(delta), trials=int(trials), seed=int(seed), mechanisms_used=mechanisms_for([epsilon]))
 
 
 @validated(n=_SAMPLES, delta=DELTA, trials=TRIALS, seed=SEED)
-def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RUN = compute) -> SweepResult:
+def error_vs_dimension(n: int, delta: float, trials: int, seed: int, *, run: _RUN = run_now) -> SweepResult:
     """The page's "error vs d" sweep: :func:`error_sweep` over :data:`DIMENSIONS` × :data:`EPSILON_FRAMES` at one n
     (ε runs up to 10, so the classical Gaussian is left out)."""
     return run(error_sweep, n_values=[int(n)], dimensions=list(DIMENSIONS), epsilons=list(EPSILON_FRAMES),
@@ -193,7 +193,7 @@ def _exact_error_tuple(method: str, points: tuple[tuple[int, int], ...], epsilon
 
 @validated(n=_SAMPLES, delta=DELTA, trials=TRIALS, seed=SEED, epsilon=Choice(EPSILON_FRAMES))
 def error_ratio_exponent(n: int, delta: float, trials: int, seed: int, epsilon: float, *,
-                         run: _RUN = compute) -> float:
+                         run: _RUN = run_now) -> float:
     r"""The fitted exponent :math:`a` of (Laplace RMSE / analytic-Gaussian RMSE) :math:`\propto d^a` over
     :data:`DIMENSIONS`, measured in :func:`error_vs_dimension` at ``epsilon`` (a frame of :data:`EPSILON_FRAMES`).
 
@@ -472,7 +472,7 @@ def _times_below(delta: float, n: int) -> str:
 @validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=TRIALS,
            seed=SEED)
 def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: int, trials: int, seed: int, *,
-              run: _RUN = compute) -> list[str]:
+              run: _RUN = run_now) -> list[str]:
     """What to notice, computed from the numbers on the page: the crossover dimension and the noise ratio at d
     (:func:`crossover_dimension`, :func:`calibrate`), the measured growth exponent of the error ratio
     (:func:`error_ratio_exponent` at the ε frame nearest ``epsilon``), the total ε after ``releases`` releases at

@@ -33,7 +33,7 @@ from ..core.validation import (
 )
 from ..distributions import binary_product as products
 from ..estimators import partition_rounds as rounds
-from ..experiments import SweepResult, compute, fit_power_law, join_methods, run_sweep, samples_needed
+from ..experiments import SweepResult, fit_power_law, join_methods, run_now, run_sweep, samples_needed
 from .grids import nearest
 from .methods import label
 from .questions import Question
@@ -342,7 +342,7 @@ def _by_delta_use(run, delta: float, **params) -> SweepResult:
 @validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=TRIALS, seed=SEED,
            metric=Choice(rounds.METRICS))
 def sweep_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv", *,
-               run=compute) -> SweepResult:
+               run=run_now) -> SweepResult:
     """:func:`error_sweep` over n × ε (:data:`N_GRID` × :data:`EPSILONS`) at one profile and dimension: the
     "error vs n" figures (TV, or KL with ``metric="kl"``), one frame per ε. ``run`` runs the sweep (the app passes
     its cached runner)."""
@@ -352,7 +352,7 @@ def sweep_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
 
 @validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def sweep_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, *,
-                       run=compute) -> SweepResult:
+                       run=run_now) -> SweepResult:
     """:func:`error_sweep` of TV over n × d (:data:`N_GRID` × :data:`DIMENSIONS`) at one profile and ε: the
     "TV vs d" figure, the sample complexities and the takeaways."""
     return _by_delta_use(run, delta, n_values=list(N_GRID), dimensions=list(DIMENSIONS), epsilons=[epsilon],
@@ -361,7 +361,7 @@ def sweep_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
 
 @validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int, *,
-                     run=compute) -> SweepResult:
+                     run=run_now) -> SweepResult:
     """:func:`error_sweep` of TV over n × every profile of :data:`PROFILES` at one dimension and ε."""
     return _by_delta_use(run, delta, n_values=list(N_GRID), dimensions=[dimension], epsilons=[epsilon],
                          profiles=list(PROFILES), trials=trials, seed=seed)
@@ -436,7 +436,7 @@ def sample_complexity(result: SweepResult, epsilon: float) -> Complexity:
 
 @validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def complexity_table(profile: str, epsilon: float, delta: float, trials: int, seed: int, *,
-                     run=compute) -> list[dict]:
+                     run=run_now) -> list[dict]:
     """The page's table of :func:`sample_complexity` on :func:`sweep_vs_dimension`: one row per method (by label),
     the samples needed at each d of :data:`DIMENSIONS` ("> 10⁷" beyond :data:`N_GRID`, "≤ 10³" at or below its first
     point) and the fitted exponent."""
@@ -458,7 +458,7 @@ def _exponent_text(exponent: float) -> str:
 
 @validated(profile=_PROFILE, n=_N, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED)
 def takeaways(profile: str, n: int, epsilon: float, delta: float, trials: int, seed: int, *,
-              run=compute) -> list[str]:
+              run=run_now) -> list[str]:
     """What to notice, from the "vs d" sweep at ``epsilon`` (:func:`sweep_vs_dimension`) at the grid n nearest
     ``n``: naive Laplace's median TV over the partition's at each d, the dimensions where the pure substitute does
     not win, the fitted sample-complexity exponents, and the approximate-DP comparison at ``delta``."""

@@ -29,7 +29,7 @@ from ..estimators.selection import (
     users_needed_theory,
     win_matrix,
 )
-from ..experiments import SweepResult, compute, run_sweep, samples_needed
+from ..experiments import SweepResult, run_now, run_sweep, samples_needed
 from ..mechanisms import exponential
 from .grids import nearest
 from .questions import Question, bucket
@@ -198,15 +198,15 @@ def user_level_sweep(user_counts, per_user, epsilons, trials: int, seed: int, al
 
 
 @validated(trials=Integer(low=1), seed=SEED)
-def item_sweep(trials: int, seed: int, run=compute) -> SweepResult:
+def item_sweep(trials: int, seed: int, run=run_now) -> SweepResult:
     """:func:`selection_sweep` over the page's grids (:data:`N_GRID` × :data:`K_GRID` × :data:`EPSILON_FRAMES`),
-    through ``run`` (the app passes its cached runner; default: compute now)."""
+    through ``run`` (the app passes its cached runner; default: :func:`~dpcore.experiments.run_now`)."""
     return run(selection_sweep, n_values=list(N_GRID), ks=list(K_GRID), epsilons=list(EPSILON_FRAMES), trials=trials,
                seed=seed, alpha=ALPHA, truth_mean=TRUTH[0])
 
 
 @validated(seed=SEED)
-def user_sweep(seed: int, run=compute) -> SweepResult:
+def user_sweep(seed: int, run=run_now) -> SweepResult:
     """:func:`user_level_sweep` over the page's grids (:data:`USER_N` × :data:`PER_USER` × :data:`USER_EPSILONS`,
     :data:`USER_TRIALS` datasets per point, :data:`USER_HYPOTHESES` hypotheses), through ``run``."""
     return run(user_level_sweep, user_counts=list(USER_N), per_user=list(PER_USER), epsilons=list(USER_EPSILONS),
@@ -398,7 +398,7 @@ def users_needed(result: SweepResult, method: str, epsilon: float) -> np.ndarray
 
 
 @validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
-def price_of_k(trials: int, seed: int, epsilon: float, run=compute) -> dict[str, np.ndarray]:
+def price_of_k(trials: int, seed: int, epsilon: float, run=run_now) -> dict[str, np.ndarray]:
     """The price of k at ``epsilon``: ``"k"`` (:data:`K_GRID`), ``"needed"`` (:func:`needed_by_k` for the private
     selection) and ``"theory"`` (:func:`privacy_term`)."""
     k = np.array(K_GRID, dtype=float)
@@ -407,7 +407,7 @@ def price_of_k(trials: int, seed: int, epsilon: float, run=compute) -> dict[str,
 
 
 @validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
-def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float, float]:
+def k_growth(trials: int, seed: int, epsilon: float, run=run_now) -> tuple[float, float]:
     r"""How the private selection's sample cost grows with k at ``epsilon``: (extra samples per unit of
     :math:`\ln k`, extra samples per doubling of k), from the least-squares line of n needed on :math:`\ln k` over
     the k that reach the target (NaN, NaN if fewer than two do). The second is the first times :math:`\ln 2`: the
@@ -422,7 +422,7 @@ def k_growth(trials: int, seed: int, epsilon: float, run=compute) -> tuple[float
 
 
 @validated(seed=SEED, epsilon=Choice(USER_EPSILONS))
-def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
+def users_needed_curves(seed: int, epsilon: float, run=run_now) -> dict:
     r"""Users needed vs m at ``epsilon``: ``"m"`` (:data:`PER_USER`), ``"needed"`` ({method id: :func:`users_needed`})
     and ``"theory"``: Ghazi et al.'s (2023) shape (:func:`~dpcore.estimators.selection.users_needed_theory`, α = TV/5)
     times the constant fitted to the clipped method's measurements (geometric mean of the ratios; 1 if none reaches the
@@ -441,7 +441,7 @@ def users_needed_curves(seed: int, epsilon: float, run=compute) -> dict:
 
 @validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=SEED,
            monte_carlo_seed=SEED)
-def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=compute,
+def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=run_now,
               monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice: this run's three choices, the private selection's extra samples per unit of ln k
     (:func:`k_growth` at the sweep's ε nearest ``epsilon``), and the users the clipped and group-privacy selections
@@ -472,14 +472,14 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
 
 
 @validated(trials=Integer(low=1), seed=SEED, epsilon=Choice(EPSILON_FRAMES))
-def price_question(trials: int, seed: int, epsilon: float, run=compute) -> Question:
+def price_question(trials: int, seed: int, epsilon: float, run=run_now) -> Question:
     r"""Predict, then reveal (before "the price of k"): by how much the samples the private selection needs grow from
     the fewest to the most hypotheses of :data:`K_GRID`; the answer is the ratio of the Monte Carlo curve
     (:func:`price_of_k`) the figure draws, and the privacy term of the guarantee,
     :math:`\ln(k_{\max}/\beta)/\ln(k_{\min}/\beta)`, falls in the same choice.
 
-    >>> from dpcore.experiments import compute
-    >>> question = price_question(20, 0, 1.0, run=compute)
+    >>> from dpcore.experiments import run_now
+    >>> question = price_question(20, 0, 1.0, run=run_now)
     >>> question.choices[question.answer]
     'More, but far less than k: between ×1.1 and ×6'
     """

@@ -42,7 +42,7 @@ from ..estimators.truncated_mle import (
     truncated_mean_map,
     truncated_mle_mean,
 )
-from ..experiments import SweepResult, compute, fit_power_law, run_sweep, trials_for_budget
+from ..experiments import SweepResult, fit_power_law, run_now, run_sweep, trials_for_budget
 from .questions import Question, bucket
 
 __all__ = ["FAMILIES", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_EPSILONS", "TRUE_MEAN", "WARM_START",
@@ -288,7 +288,7 @@ _SWEEP = dict(family=_FAMILY, epsilon=EPSILON, trials=_TRIALS, seed=SEED)
 
 
 @validated(**_SWEEP)
-def error_vs_n(family: str, epsilon: float, trials: int, seed: int, *, run=compute) -> SweepResult:
+def error_vs_n(family: str, epsilon: float, trials: int, seed: int, *, run=run_now) -> SweepResult:
     """The page's :func:`error_sweep`: every k of :data:`MOMENTS` × :data:`N_GRID`, :func:`sweep_budget` ``(trials)``
     draws per point, :data:`MEAN_RANGE`; run through ``run`` (the app passes its cached runner)."""
     return run(error_sweep, family=family, moments=[moment_order(label) for label in MOMENTS],
@@ -333,7 +333,7 @@ def private_slope(result: SweepResult, moment: str) -> float:
 
 
 @validated(**_SWEEP, moment=_MOMENT)
-def slope_note(family: str, epsilon: float, trials: int, seed: int, moment: str, *, run=compute) -> str:
+def slope_note(family: str, epsilon: float, trials: int, seed: int, moment: str, *, run=run_now) -> str:
     """The measured slope of the private part at k = ``moment`` next to the worst-case theory −(k−1)/k, and why a
     fixed law may fall faster (Markdown)."""
     slope, worst = private_slope(error_vs_n(family, epsilon, trials, seed, run=run), moment), theory_slope(moment)
@@ -384,7 +384,7 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
 
 
 @validated(trials=_TRIALS, seed=SEED)
-def bias_correction(trials: int, seed: int, *, run=compute) -> SweepResult:
+def bias_correction(trials: int, seed: int, *, run=run_now) -> SweepResult:
     """The page's :func:`bias_correction_sweep`: :data:`BIAS_N_GRID` × :data:`BIAS_EPSILONS` on the 1-D instance
     (:data:`TRUE_MEAN`, :data:`WARM_START`, :data:`SURVIVAL_RADIUS`, :data:`DELTA`), run through ``run``."""
     return run(bias_correction_sweep, n_values=list(BIAS_N_GRID), epsilons=list(BIAS_EPSILONS), delta=DELTA,
@@ -442,7 +442,7 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
 
 @validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
 def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
-              run=compute, monte_carlo_seed: int | None = None) -> list[str]:
+              run=run_now, monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against Kamath, Singhal & Ullman's (2020)
     estimator at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and

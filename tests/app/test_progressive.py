@@ -20,7 +20,7 @@ from helpers import charts, page_path, run, texts
 
 import ui
 from dpcore import viz
-from dpcore.experiments import compute
+from dpcore.experiments import run_now
 from dpcore.lessons import noise_tradeoff
 from registry import PAGES
 from ui import progressive
@@ -102,7 +102,7 @@ def assert_refines_to_the_cold_run(at, gate):
     assert not [text for text in texts(at.caption) + texts(at.info) if "review" in text]
     shown = charts(at)
     for key, (builder, kwargs) in at.session_state[ui.FIGURE_CALLS].items():
-        runner = {"run": compute} if "run" in inspect.signature(builder).parameters else {}
+        runner = {"run": run_now} if "run" in inspect.signature(builder).parameters else {}
         cold = builder(**kwargs, **runner)
         assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(cold), key
 

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ...core.validation import EPSILON, SEED, Integer, validated
-from ...experiments import compute
+from ...experiments import run_now
 from ...lessons import exponential_mechanism as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, animated_sweep, line_figure, sweep_frames, theory_series
@@ -66,7 +66,7 @@ def election_sweep(start: str | None = None, presentation: bool = False) -> go.F
 
 @validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def user_level_errors(trials: int, seed: int, start: str | None = None, presentation: bool = False,
-                      run=compute) -> go.Figure:
+                      run=run_now) -> go.Figure:
     """|t̂ − θ*| of the clipped, group-privacy and one-example-per-user exponential mechanisms against m (mean and
     10–90 % band), one frame per user-level ε of :data:`~dpcore.lessons.exponential_mechanism.USER_EPSILONS`."""
     frames = []
@@ -84,7 +84,7 @@ def user_level_errors(trials: int, seed: int, start: str | None = None, presenta
 
 @validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def selection_loss(trials: int, seed: int, start: str | None = None, presentation: bool = False,
-                   run=compute) -> go.Figure:
+                   run=run_now) -> go.Figure:
     """The score lost by three ε-DP selectors against the number of candidates k (mean, 10–90 %), with the exponential
     mechanism's exact expected loss and the 90 % bound, one frame per ε of
     :data:`~dpcore.lessons.exponential_mechanism.SELECTION_EPSILONS`."""
@@ -132,7 +132,7 @@ def median_density(n: int, epsilon: float, seed: int, presentation: bool = False
 
 @validated(trials=_TRIALS, seed=SEED, presentation=FLAG)
 def median_error(trials: int, seed: int, start: str | None = None, presentation: bool = False,
-                 run=compute) -> go.Figure:
+                 run=run_now) -> go.Figure:
     """|private median − median| and the sample median's error against n (median, 10–90 %) with their theory
     companions, one frame per ε of :data:`~dpcore.lessons.exponential_mechanism.MEDIAN_EPSILONS`."""
     def companions(epsilon: float) -> list[Series]:

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Choice, Integer, validated
-from ...experiments import SweepResult, compute
+from ...experiments import SweepResult, run_now
 from ...lessons import noise_tradeoff as lesson
 from ...lessons.methods import LABELS
 from ..animation import FrameData, Series, animated_sweep, sweep_frames, theory_series
@@ -64,7 +64,7 @@ def _sweep_figure(result: SweepResult, *, x: str, frame: str, fixed: dict, theor
 @validated(epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, dimension=Choice(lesson.DIMENSIONS),
            presentation=FLAG)
 def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: int = 64, presentation: bool = False,
-               run: _RUN = compute) -> go.Figure:
+               run: _RUN = run_now) -> go.Figure:
     """Error vs n at one ε, one frame per dimension (opening on ``dimension``): the Monte Carlo RMSE of
     :func:`dpcore.lessons.noise_tradeoff.error_vs_n` and the exact RMSE
     (:func:`~dpcore.lessons.noise_tradeoff.theory_vs_n`)."""
@@ -77,7 +77,7 @@ def error_vs_n(epsilon: float, delta: float, trials: int, seed: int, dimension: 
 
 @validated(n=Integer(low=2), delta=DELTA, trials=TRIALS, seed=SEED, epsilon=EPSILON, presentation=FLAG)
 def error_vs_dimension(n: int, delta: float, trials: int, seed: int, epsilon: float = 1.0, presentation: bool = False,
-                       run: _RUN = compute) -> go.Figure:
+                       run: _RUN = run_now) -> go.Figure:
     """Error vs d at one n, one frame per ε of :data:`~dpcore.lessons.noise_tradeoff.EPSILON_FRAMES` (opening on the
     frame nearest ``epsilon``): :func:`dpcore.lessons.noise_tradeoff.error_vs_dimension` and its exact RMSE."""
     return _sweep_figure(lesson.error_vs_dimension(n, delta, trials, seed, run=run), x="dimension", frame="epsilon",

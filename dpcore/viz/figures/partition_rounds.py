@@ -6,7 +6,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Choice, Integer, validated
-from ...experiments import SweepResult, compute
+from ...experiments import SweepResult, run_now
 from ...lessons import partition_rounds as lesson
 from ...lessons.methods import label
 from ..animation import Series, animated_sweep, sweep_frames
@@ -60,7 +60,7 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
 @validated(profile=_PROFILE, dimension=_DIMENSION, delta=DELTA, trials=TRIALS, seed=SEED,
            metric=Choice(("tv", "kl")), epsilon=Choice(lesson.EPSILONS), presentation=FLAG)
 def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: int, metric: str = "tv",
-               epsilon: float = 1.0, presentation: bool = False, run=compute) -> go.Figure:
+               epsilon: float = 1.0, presentation: bool = False, run=run_now) -> go.Figure:
     """Median TV (``metric="tv"``, with the rate shapes of :func:`dpcore.lessons.partition_rounds.rate_curves`) or
     KL of every method vs n, one frame per ε of :func:`dpcore.lessons.partition_rounds.sweep_vs_n`, opening on
     ``epsilon``."""
@@ -77,7 +77,7 @@ def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
 @validated(profile=_PROFILE, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, n=Integer(low=1),
            presentation=FLAG)
 def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, seed: int, n: int = 1_000_000,
-                       presentation: bool = False, run=compute) -> go.Figure:
+                       presentation: bool = False, run=run_now) -> go.Figure:
     """Median TV of every method vs d, one frame per n of :func:`dpcore.lessons.partition_rounds.sweep_vs_dimension`,
     opening on the grid n nearest ``n``."""
     result = lesson.sweep_vs_dimension(profile, epsilon, delta, trials, seed, run=run)
@@ -91,7 +91,7 @@ def error_vs_dimension(profile: str, epsilon: float, delta: float, trials: int, 
 @validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, trials=TRIALS, seed=SEED, profile=_PROFILE,
            presentation=FLAG)
 def error_by_profile(dimension: int, epsilon: float, delta: float, trials: int, seed: int,
-                     profile: str = "log-uniform", presentation: bool = False, run=compute) -> go.Figure:
+                     profile: str = "log-uniform", presentation: bool = False, run=run_now) -> go.Figure:
     """Median TV of every method vs n, one frame per marginal profile of
     :func:`dpcore.lessons.partition_rounds.sweep_by_profile`, opening on ``profile``."""
     result = lesson.sweep_by_profile(dimension, epsilon, delta, trials, seed, run=run)

@@ -18,7 +18,7 @@ from ...core.validation import (
     Integer,
     validated,
 )
-from ...experiments import compute
+from ...experiments import run_now
 from ...lessons import tournament as lesson
 from ...lessons.methods import label
 from ..animation import FrameData, Series, animated_sweep, sweep_frames
@@ -105,7 +105,7 @@ def plane_map(shown: str, epsilon: float, seed: int, presentation: bool = False)
 
 
 @validated(trials=TRIALS, seed=SEED, epsilon=Choice(lesson.EPSILON_FRAMES), presentation=FLAG)
-def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
+def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bool = False, run=run_now) -> go.Figure:
     """Mean TV of the three selections vs n at ``epsilon``, one frame per k (opening on frame ``start``), with our
     guarantee 5α(n) + OPT, valid when OPT ≤ α (:func:`dpcore.lessons.tournament.guarantee`) and OPT."""
     n = np.array(lesson.N_GRID, dtype=float)
@@ -123,7 +123,7 @@ def tv_vs_n(trials: int, seed: int, epsilon: float, start: str, presentation: bo
 
 
 @validated(trials=TRIALS, seed=SEED, presentation=FLAG)
-def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
+def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, run=run_now) -> go.Figure:
     """Samples the private selection needs for mean TV ≤ 0.1 vs k, one frame per ε (opening on ``start``), with the
     privacy term of our guarantee (:func:`dpcore.lessons.tournament.price_of_k`). Log x, linear y: growth like
     ln k is a straight line."""
@@ -142,7 +142,7 @@ def price_of_k(trials: int, seed: int, start: str, presentation: bool = False, r
 
 
 @validated(seed=SEED, presentation=FLAG)
-def users_needed(seed: int, start: str, presentation: bool = False, run=compute) -> go.Figure:
+def users_needed(seed: int, start: str, presentation: bool = False, run=run_now) -> go.Figure:
     """Users each user-level selection needs for mean TV ≤ 0.1 vs m, one frame per ε (opening on ``start``), with
     Ghazi et al.'s (2023) shape times a fitted constant (:func:`dpcore.lessons.tournament.users_needed_curves`)."""
     frames = []
@@ -158,7 +158,7 @@ def users_needed(seed: int, start: str, presentation: bool = False, run=compute)
 
 
 @validated(seed=SEED, epsilon=Choice(lesson.USER_EPSILONS), presentation=FLAG)
-def user_tv(seed: int, epsilon: float, start: str, presentation: bool = False, run=compute) -> go.Figure:
+def user_tv(seed: int, epsilon: float, start: str, presentation: bool = False, run=run_now) -> go.Figure:
     """Mean TV of the user-level selections vs the number of users at ``epsilon``, one frame per m (opening on
     ``start``), from :func:`dpcore.lessons.tournament.user_sweep`."""
     frames = sweep_frames(lesson.user_sweep(seed, run=run), x="n", frame="m", fixed={"epsilon": epsilon},

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ...core.validation import EPSILON, POSITIVE, Choice, Integer, validated
-from ...experiments import compute
+from ...experiments import run_now
 from ...lessons import truncation
 from ..animation import Series, animated_sweep, line_figure, sweep_frames, theory_series
 from ..charts import clipping_histogram
@@ -92,7 +92,7 @@ def _bias_series(epsilon: float) -> list[Series]:
 
 @validated(family=_FAMILY, epsilon=EPSILON, **_SWEEP, start=Choice((None, *truncation.MOMENTS)))
 def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str | None = None,
-               presentation: bool = False, run=compute) -> go.Figure:
+               presentation: bool = False, run=run_now) -> go.Figure:
     """|error| versus n of :func:`dpcore.lessons.truncation.error_vs_n` (median and 10–90 % band), one frame per
     moment order k with its rates, opening on frame ``start``."""
     result = truncation.error_vs_n(family, epsilon, trials, seed, run=run)
@@ -108,7 +108,7 @@ def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str |
 
 @validated(**_SWEEP, start=Choice((None, *(f"{epsilon:g}" for epsilon in truncation.BIAS_EPSILONS))))
 def bias_correction(trials: int, seed: int, start: str | None = None, presentation: bool = False,
-                    run=compute) -> go.Figure:
+                    run=run_now) -> go.Figure:
     """|μ̂ − μ*| versus n of :func:`dpcore.lessons.truncation.bias_correction`: the naive truncated mean and the two
     truncated MLEs with their theory, one frame per ε, opening on frame ``start``."""
     frames = sweep_frames(truncation.bias_correction(trials, seed, run=run), x="n", frame="epsilon",
