@@ -44,7 +44,7 @@ from dpcore.viz.summary import figure_summary
 
 from .chrome import ASSETS
 from .drawn import Drawn
-from .progressive import ANY_RUN, QUICK_SECONDS, Bounded, Preview, Progressive
+from .progressive import ANY_RUN, QUICK_SECONDS, LruMap, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
            "sweep", "previews", "shared", "figure", "described", "snippet"]
@@ -99,8 +99,8 @@ def start_worker() -> None:
 
 
 @functools.cache
-def _loaded() -> Bounded:
-    return Bounded(64)
+def _loaded() -> LruMap:
+    return LruMap(64)
 
 
 def _stored(function: str, params: str) -> SweepResult | None:
@@ -314,7 +314,7 @@ class _InFlight:
 _IN_FLIGHT = _InFlight()
 
 
-def _once(cache: Bounded, key: Any, compute: Callable[[], Any]) -> Any:
+def _once(cache: LruMap, key: Any, compute: Callable[[], Any]) -> Any:
     """``cache``'s value for ``key``, else ``compute()``, computed by one session at a time and kept (unless drawn from
     a quick pass: :func:`_complete`)."""
     known = cache.get(key)
@@ -326,8 +326,8 @@ def _once(cache: Bounded, key: Any, compute: Callable[[], Any]) -> Any:
 
 
 @functools.cache
-def _shared() -> Bounded:
-    return Bounded(512)
+def _shared() -> LruMap:
+    return LruMap(512)
 
 
 def _shared_argument(value: Any) -> Any:
@@ -350,10 +350,10 @@ def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
 
 
 @functools.cache
-def _figures() -> Bounded:
+def _figures() -> LruMap:
     """The figures drawn lately. A 50-session wave over every page, each student moving four controls, draws about
     300 figures (at 128 the second wave rebuilt most of them); as dictionaries 512 take a few tens of megabytes."""
-    return Bounded(512)
+    return LruMap(512)
 
 
 def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> tuple[Drawn, str]:

@@ -21,7 +21,7 @@ are ahead of its own (:meth:`Progressive.ahead`), and a page that moved on cance
 have not started (:meth:`Progressive.cancel`), so a student dragging a slider does not queue every position they
 passed.
 
-Results are kept in bounded maps shared by all sessions (:class:`Bounded`). ``DPLAB_QUICK_SECONDS=inf`` (the test
+Results are kept in bounded maps shared by all sessions (:class:`LruMap`). ``DPLAB_QUICK_SECONDS=inf`` (the test
 suite's setting) turns the quick pass off: every call returns the requested run.
 """
 
@@ -43,7 +43,7 @@ from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future,
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ANY_RUN", "Bounded", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "MAX_QUEUED", "Progressive",
+__all__ = ["ANY_RUN", "LruMap", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "MAX_QUEUED", "Progressive",
            "quick_trials"]
 
 QUICK_SECONDS = float(os.environ.get("DPLAB_QUICK_SECONDS", "0.2"))  #: budget of one sweep's quick pass
@@ -67,7 +67,7 @@ SMALLEST_BUDGET = 1000  #: a budget this small gives every grid point its fewest
 ANY_RUN = "any"
 
 
-class Bounded:
+class LruMap:
     """A thread-safe least-recently-used map of at most ``size`` entries."""
 
     def __init__(self, size: int) -> None:
@@ -154,12 +154,12 @@ class Progressive:
                  alive: Callable[[str], bool] = lambda tab: True) -> None:
         self._workers, self._processes = workers, processes
         self._pool = self._new_pool()
-        self._requested = Bounded(size)   # key -> Future of the requested run
-        self._quick = Bounded(size)       # key -> (SweepResult, trials, run) of its quick pass
-        self._restarted = Bounded(size)   # key -> True: its requested run started over after its worker stopped
+        self._requested = LruMap(size)   # key -> Future of the requested run
+        self._quick = LruMap(size)       # key -> (SweepResult, trials, run) of its quick pass
+        self._restarted = LruMap(size)   # key -> True: its requested run started over after its worker stopped
         self._waiting: dict[str, deque[tuple[Future, Callable[[], Any]]]] = {}  # session -> its runs not started
         self._arrived: dict[str, int] = {}  # visitor with runs waiting -> when their line opened (ties go first)
-        self._served = Bounded(4096)  # visitor -> (worker seconds, runs started) so far
+        self._served = LruMap(4096)  # visitor -> (worker seconds, runs started) so far
         self._running: dict[Future, tuple[str, float]] = {}  # run -> its visitor, its start (perf_counter)
         self._arrivals = 0
         self._wanted: weakref.WeakKeyDictionary[Future, set[str]] = weakref.WeakKeyDictionary()  # run -> tabs waiting

@@ -40,7 +40,7 @@ def quick(monkeypatch):
     for _ in range(2):
         fresh._pool.submit(gate.wait, 600)
     monkeypatch.setattr(ui.compute, "_progressive", lambda: fresh)
-    figures = progressive.Bounded(128)
+    figures = progressive.LruMap(128)
     monkeypatch.setattr(ui.compute, "_figures", lambda: figures)
     yield gate
     for line in list(fresh._waiting.values()):  # no run of this test computes (and is stored) after it
@@ -76,7 +76,7 @@ def test_quick_trials_fill_the_budget_and_stay_in_range():
 
 
 def test_bounded_map_forgets_the_least_recently_used():
-    store = progressive.Bounded(2)
+    store = progressive.LruMap(2)
     store.put("a", 1), store.put("b", 2), store.get("a"), store.put("c", 3)
     assert (store.get("a"), store.get("b"), store.get("c")) == (1, None, 3)
 
