@@ -33,8 +33,8 @@ def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
         rounds = len(guesses) if guesses is not None else game["auto"]
         if not rounds:
             continue
-        played = lesson.attack_rounds(epsilon, start, rounds, seed)
-        rates = lesson.attacker_rates(played["member"], lesson.likelihood_ratio_guess(played["release"])
+        attacks = lesson.attack_rounds(epsilon, start, rounds, seed)
+        rates = lesson.attacker_rates(attacks["member"], lesson.likelihood_ratio_guess(attacks["release"])
                                       if guesses is None else guesses)
         st.markdown(lesson.rates_text(name, rates, epsilon))
         players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"]]

@@ -301,9 +301,10 @@ def _preview_text(preview: Preview) -> str:
 
 def _downloads(name: str, drawn: Drawn, snippet: str) -> None:
     """Three downloads, generated on click; clicking does not rerun the page (no animation restart)."""
-    files = [("Data (CSV)", lambda: viz.figure_table_csv(drawn.figure()), f"{name}.csv", "text/csv"),
-             ("Figure (HTML)", lambda: viz.figure_html(drawn.figure()), f"{name}.html", "text/html"),
-             ("Python snippet", snippet, f"{name}.py", "text/x-python")]
+    files: list[tuple[str, str | Callable[[], str], str, str]] = [  # (label, data or its maker, file name, type)
+        ("Data (CSV)", lambda: viz.figure_table_csv(drawn.figure()), f"{name}.csv", "text/csv"),
+        ("Figure (HTML)", lambda: viz.figure_html(drawn.figure()), f"{name}.html", "text/html"),
+        ("Python snippet", snippet, f"{name}.py", "text/x-python")]
     for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
         column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
                                on_click="ignore", icon=":material/download:")

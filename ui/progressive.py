@@ -324,8 +324,8 @@ class Progressive:
         the requested run is ready: the page shows it once every part of the join has its requested run."""
         call = functools.partial(function, **params)
         size = next((name for name in UNITS if name in params), None)
-        requested = int(params[size]) if size else MIN_TRIALS
-        if math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or a sweep without trials (exact)
+        requested = int(params[size]) if size is not None else MIN_TRIALS
+        if size is None or math.isinf(QUICK_SECONDS) or requested <= MIN_TRIALS:  # off, or no trials (exact)
             return self._result(key, call, session=session, tab=tab), None
         future = self._future(key, call, session, tab)
         quick = self._quick.get(key)

@@ -48,8 +48,7 @@ def privacy_roles(result_type) -> dict[str, str]:
     >>> privacy_roles(Selection)["index"], privacy_roles(Selection)["scores"]
     ('released', 'diagnostic')
     """
-    roles = {f.name: f.metadata.get("privacy") for f in fields(result_type)}
-    unlabelled = [name for name, role in roles.items() if role not in ROLES]
+    unlabelled = [f.name for f in fields(result_type) if f.metadata.get("privacy") not in ROLES]
     if unlabelled:
         raise TypeError(f"{result_type.__name__} does not label the privacy role of {unlabelled}")
-    return roles
+    return {f.name: f.metadata["privacy"] for f in fields(result_type)}

@@ -20,7 +20,7 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -280,12 +280,16 @@ class InstanceOf(Constraint):
         return [None, "text", 3.0]
 
 
+_P = ParamSpec("_P")  # the decorated function's parameters
+_R = TypeVar("_R")  # and its result: validated() keeps both
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def validated(**constraints: Constraint) -> Callable:
+def validated(**constraints: Constraint) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Decorate a public function with its parameter constraints.
 
     Each named argument is checked (and normalised, e.g. lists to arrays) before the function runs; ``None``
@@ -293,7 +297,7 @@ def validated(**constraints: Constraint) -> Callable:
     The constraints stay readable as ``func.__constraints__`` for the property tests.
     """
 
-    def decorate(func: Callable) -> Callable:
+    def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
         signature = inspect.signature(func)
         optional = {name for name, parameter in signature.parameters.items() if parameter.default is None}
         unknown = set(constraints) - set(signature.parameters)
@@ -301,7 +305,7 @@ def validated(**constraints: Constraint) -> Callable:
             raise InvalidParameterError(f"{func.__qualname__}: constraints for unknown parameters {sorted(unknown)}")
 
         @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             bound = signature.bind(*args, **kwargs)
             for name, value in bound.arguments.items():
                 constraint = constraints.get(name)
@@ -309,7 +313,8 @@ def validated(**constraints: Constraint) -> Callable:
                     bound.arguments[name] = constraint.check(name, value)
             return func(*bound.args, **bound.kwargs)
 
-        wrapper.__constraints__ = dict(constraints)
+        # Set by name: typeshed's type of a functools.wraps wrapper declares no such attribute.
+        setattr(wrapper, "__constraints__", dict(constraints))  # noqa: B010
         return wrapper
 
     return decorate

@@ -188,12 +188,12 @@ def _sparse_rows(p, samples: int, rng: RngLike, chunk_bytes: int = 2**25):
     generator = as_generator(rng)
     rows = max(1, chunk_bytes // (8 * p.size))
     uniforms = np.empty((min(rows, samples), p.size))  # one buffer for every chunk: no new pages to fault in
-    columns, row_ends = [], [np.zeros(1, dtype=np.int64)]
+    chunk_columns, row_ends = [], [np.zeros(1, dtype=np.int64)]
     for start in range(0, samples, rows):
         ones = generator.random(out=uniforms[:min(rows, samples - start)]) < p
-        columns.append(np.flatnonzero(ones) % p.size)  # row by row, columns ascending: CSR order
+        chunk_columns.append(np.flatnonzero(ones) % p.size)  # row by row, columns ascending: CSR order
         row_ends.append(row_ends[-1][-1] + np.cumsum(np.count_nonzero(ones, axis=1)))
-    columns = np.concatenate(columns)
+    columns = np.concatenate(chunk_columns)
     return sparse.csr_array((np.ones(columns.size), columns, np.concatenate(row_ends)), shape=(samples, p.size))
 
 

@@ -99,11 +99,11 @@ _SAMPLE_ND = Array(ndim=(2, 3), min_size=1)
 
 
 
-Histogram = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
+Histogram = Callable[[np.ndarray, np.ndarray, RngLike], float | np.ndarray]
 
 
 
-Noise = Callable[[np.ndarray, float, np.random.Generator], np.ndarray]
+Noise = Callable[[np.ndarray, float, np.random.Generator], float | np.ndarray]
 
 
 
@@ -560,7 +560,8 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
         raise InvalidParameterError(f"x must have at least 4 * groups = {4 * groups} points per row (2 per half-group) "
                                     f"for groups={groups}; got {x.shape[-1]}")
     defaulted = alpha is None
-    alpha = default_alpha(half, epsilon, moment_k) if defaulted else alpha
+    if alpha is None:
+        alpha = default_alpha(half, epsilon, moment_k)
     r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])
     _check_noise_scale(6.0 * r / (size * epsilon), budget, moment_k, alpha)
     # A default alpha above 1 (a small budget) narrows the window: say so if the histogram then gets too large.
@@ -573,7 +574,8 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
     low, high = _window(ranges, r, mean_range, histogram, range_stream, cause)
     low, high = low[:, None], high[:, None]
     sensitivity = 6.0 * r / size
-    estimates = noise(np.clip(values, low, high).mean(axis=1), sensitivity, noise_stream).reshape(-1, groups)
+    noisy_means = noise(np.clip(values, low, high).mean(axis=1), sensitivity, noise_stream)
+    estimates = np.asarray(noisy_means).reshape(-1, groups)
     fraction = ((values < low) | (values > high)).mean(axis=1)
     median_group = np.argsort(estimates, axis=1)[:, (groups - 1) // 2, None]
 
@@ -598,7 +600,8 @@ def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | No
     if half < 4:
         raise InvalidParameterError(f"x must have at least 8 points (rows) per dataset; got {x.shape[-2]}")
     defaulted = alpha is None
-    alpha = default_alpha(half / d, epsilon, moment_k) if defaulted else alpha
+    if alpha is None:
+        alpha = default_alpha(half / d, epsilon, moment_k)
     r = _radius(4.0 * math.sqrt(d), alpha, moment_k, default_alpha_used=defaulted, budget=budget[0])
     _check_noise_scale(math.sqrt(d) * 8.0 * r / (3.0 * half * epsilon), budget, moment_k, alpha)
     streams = spawn(rng, d + 1)

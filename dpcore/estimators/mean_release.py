@@ -161,11 +161,13 @@ def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon:
         raise InvalidParameterError(f"calibration must be calibrate()'s for mechanism {mechanism!r}; "
                                     f"got one for {calibration.mechanism!r}")
     if mechanism == "laplace":
-        return mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
-    if mechanism == "zcdp_gaussian":
-        return mechanisms.zcdp_gaussian(means, calibration.sensitivity, accounting.pure_to_zcdp(epsilon), rng)
-    calibration_kind = "classical" if mechanism == "gaussian_classical" else "analytic"
-    return mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
+        released = mechanisms.laplace(means, calibration.sensitivity, epsilon, rng)
+    elif mechanism == "zcdp_gaussian":
+        released = mechanisms.zcdp_gaussian(means, calibration.sensitivity, accounting.pure_to_zcdp(epsilon), rng)
+    else:
+        calibration_kind = "classical" if mechanism == "gaussian_classical" else "analytic"
+        released = mechanisms.gaussian(means, calibration.sensitivity, epsilon, delta, rng, calibration_kind)
+    return np.asarray(released)  # means is an array (1-D or 2-D), so the release is one
 
 
 @validated(points=Array(ndim=(2, 3), min_size=1), epsilon=EPSILON, delta=DELTA, mechanism=_MECHANISM,

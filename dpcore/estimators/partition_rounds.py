@@ -480,12 +480,14 @@ def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: f
     data_rng, *noise_rngs = generator.spawn(1 + len(METHODS))
     layout = block_layout(n, p.size, beta)
     counts = draw_block_counts(p, layout, 1, data_rng)
-    estimates, trace = {}, None
+    estimates: dict[str, np.ndarray] = {}
+    trace: PartitionResult | None = None
     for method, noise in zip(METHODS, noise_rngs):
         result = estimate_from_counts(method, counts, layout, p, epsilon, noise, delta, beta)
         if method == PARTITION_PURE:
             trace = _squeeze(result)
         estimates[method] = result.estimate[0] if isinstance(result, PartitionResult) else result[0]
+    assert trace is not None  # PARTITION_PURE is one of METHODS
     return trace, estimates
 
 
@@ -521,7 +523,7 @@ def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = No
     True
     """
     n = rows.shape[0]
-    return laplace(clip_to_ball(rows, radius, order=1).mean(axis=0), 2.0 * radius / n, epsilon, rng)
+    return np.asarray(laplace(clip_to_ball(rows, radius, order=1).mean(axis=0), 2.0 * radius / n, epsilon, rng))
 
 
 def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng):

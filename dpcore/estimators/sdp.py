@@ -310,9 +310,9 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
     if center.size != 2:
         raise InvalidParameterError("bucket_means must be 2-dimensional for the polar grid; got shape "
                                     f"{bucket_means.shape}")
-    rho, theta = np.meshgrid((np.arange(1, radii_count + 1) - 0.5) / radii_count,
-                             2.0 * np.pi * np.arange(angles) / angles, indexing="ij")
-    rho, theta = rho.ravel(), theta.ravel()
+    rho_grid, theta_grid = np.meshgrid((np.arange(1, radii_count + 1) - 0.5) / radii_count,
+                                       2.0 * np.pi * np.arange(angles) / angles, indexing="ij")
+    rho, theta = rho_grid.ravel(), theta_grid.ravel()
     points = np.column_stack([rho * np.cos(theta), rho * np.sin(theta)])
     scores = np.array([_solve(bucket_means, center, radius, y, solver) for y in points])
     return dict(radius=rho, angle=theta, points=points, weights=rho / rho.sum(), scores=scores)

@@ -166,6 +166,10 @@ class GaussianFamily(HypothesisClass):
         object.__setattr__(self, "size", means.size)
         low, high, inside = (np.round(a, 12) if a.dtype == float else a for a in _gaussian_scheffe_sets(means, scales))
         endpoints, index = np.unique(np.concatenate([low.ravel(), high.ravel()]), return_inverse=True)
+        # Not fields (set here, out of the constructor and repr): declared for the type checker.
+        self._sets: tuple[np.ndarray, np.ndarray, np.ndarray]
+        self._endpoints: np.ndarray
+        self._ends: np.ndarray
         object.__setattr__(self, "_sets", (low, high, inside))
         object.__setattr__(self, "_endpoints", endpoints)  # the distinct interval ends: one search each
         object.__setattr__(self, "_ends", index.reshape(2, *low.shape))
@@ -282,6 +286,7 @@ class DiscreteFamily(HypothesisClass):
             raise InvalidParameterError("table must be a (k, D) array of probability vectors with k >= 2")
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "size", table.shape[0])
+        self._sets: np.ndarray  # not a field (set here, out of the constructor and repr): declared for the type checker
         object.__setattr__(self, "_sets", table[:, None, :] > table[None, :, :])
 
     def _scheffe_probabilities(self):

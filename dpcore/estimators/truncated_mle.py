@@ -124,7 +124,7 @@ def _unbatch(values: np.ndarray, layout) -> float | np.ndarray:
 
 
 
-def _log_gauss_mass(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _log_gauss_mass(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     """``log(Phi(b) - Phi(a))`` for ``a < b``: reflected so the interval leans left, then
     ``log Phi(b) + log(1 - Phi(a)/Phi(b))`` in log space (accurate in both tails and for narrow intervals)."""
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))

@@ -159,7 +159,7 @@ class SweepResult:
         """
         rows = []
         for index in np.ndindex(self.median.shape):
-            row = {"method": self.methods[index[0]]}
+            row: dict[str, Any] = {"method": self.methods[index[0]]}
             row.update((axis, self.grid[axis][i].item()) for axis, i in zip(self.parameters, index[1:]))
             row.update((name, float(getattr(self, name)[index])) for name in _STATISTICS)
             row["trials"] = int(self.trials[index])
@@ -183,7 +183,8 @@ class SweepResult:
         raw = {}
         if per_trial and self.errors is not None:
             raw["errors"] = np.concatenate([np.asarray(e, dtype=float) for e in self.errors.ravel()])
-        np.savez_compressed(path, meta=json.dumps(meta), **raw,
+        # allow_pickle named (numpy's default) so that a type checker does not match the arrays below to it
+        np.savez_compressed(path, allow_pickle=True, meta=json.dumps(meta), **raw,
                             **{name: getattr(self, name) for name in (*_STATISTICS, "trials")})
 
     @classmethod
@@ -294,11 +295,11 @@ def _split_axes(axes: tuple[str, ...], data_parameters: Sequence[str]) -> tuple[
 
 
 def _check_quantiles(quantiles: Sequence[float]) -> tuple[float, float]:
-    quantiles = np.asarray(quantiles, dtype=float)
-    if quantiles.shape != (2,) or not quantiles[0] < quantiles[1]:
+    levels = np.asarray(quantiles, dtype=float)
+    if levels.shape != (2,) or not levels[0] < levels[1]:
         raise InvalidParameterError(f"quantiles must be two increasing levels in [0, 1], e.g. (0.1, 0.9); "
-                                    f"got {quantiles.tolist()}")
-    return float(quantiles[0]), float(quantiles[1])
+                                    f"got {levels.tolist()}")
+    return float(levels[0]), float(levels[1])
 
 
 
@@ -515,9 +516,6 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
 
 
 
-_TABLES = (*_STATISTICS, "trials", "errors")
-
-
 @validated(results=InstanceOf((list, tuple), "a list of SweepResult"),
            order=InstanceOf((list, tuple), "a list of method ids"))
 def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepResult:
@@ -541,11 +539,13 @@ def join_methods(results: Sequence[SweepResult], order: Sequence[str]) -> SweepR
     rows = [(result, result.methods.index(method)) for method in order for result in results
             if method in result.methods]
     per_trial = all(result.errors is not None for result in results)
-    tables = {name: _frozen(np.stack([getattr(result, name)[index] for result, index in rows]))
-              for name in _TABLES if per_trial or name != "errors"}
-    tables.setdefault("errors", None)
+
+    def stacked(name: str) -> np.ndarray:
+        return _frozen(np.stack([getattr(result, name)[index] for result, index in rows]))
+
+    tables = {name: stacked(name) for name in (*_STATISTICS, "trials")}
     return SweepResult(parameters=first.parameters, grid=first.grid, methods=tuple(order), **tables,
-                       quantiles=first.quantiles, seed=first.seed)
+                       errors=stacked("errors") if per_trial else None, quantiles=first.quantiles, seed=first.seed)
 
 
 @validated(budget=Integer(low=1), max_trials=Integer(low=1), min_trials=Integer(low=1))

@@ -33,7 +33,7 @@ def _call_arguments(params: dict) -> dict:
 
 
 
-def _stored_path(directory: Path, function: Callable[..., SweepResult], params: dict) -> Path:
+def _stored_path(directory: str | Path, function: Callable[..., SweepResult], params: dict) -> Path:
     name = f"{function.__module__}.{function.__qualname__}"
     digest = hashlib.sha256(json.dumps([name, params], sort_keys=True).encode()).hexdigest()[:16]
     return Path(directory) / f"{function.__name__}-{digest}.npz"

@@ -29,6 +29,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -171,7 +172,7 @@ def _partition_round(epsilon, size, rng):
     """One round's noisy counts of 3 bins; moving one person changes two counts by 1 (L1 sensitivity 2): Laplace
     with scale 2/ε on each count."""
     x = _BINS + np.array([1.0, -1.0, 0.0])
-    return tuple(_difference(laplace(np.broadcast_to(counts, (size, 3)), 2.0, epsilon, rng))
+    return tuple(_difference(np.asarray(laplace(np.broadcast_to(counts, (size, 3)), 2.0, epsilon, rng)))
                  for counts in (x, _BINS))
 
 
@@ -305,7 +306,8 @@ def _audit_path(mechanism: str, letter: str, epsilon: float, draws: int, confide
     spec = MECHANISMS[mechanism]
     x, neighbour = audit_draws(mechanism, letter, epsilon, draws, seed)
     events = spec.events(epsilon)
-    path = {"draws": draw_counts(draws), "best": [], "weak": [], "event": [], "p_lower": [], "q_upper": []}
+    path: dict[str, list[Any]] = {"draws": draw_counts(draws), "best": [], "weak": [], "event": [], "p_lower": [],
+                                  "q_upper": []}
     counted = [_running(functools.partial(counter, spec, epsilon), outputs, path["draws"])
                for counter in (_counts, _weak_counts) for outputs in (x, neighbour)]
     for count, grid_x, grid_neighbour, weak_x, weak_neighbour in zip(path["draws"], *counted):

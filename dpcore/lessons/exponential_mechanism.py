@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from types import MappingProxyType
+from typing import TypedDict
 
 import numpy as np
 from scipy import stats
@@ -78,7 +80,21 @@ USERS = 200
 USER_PIECE_VALUES = 200 * USERS * (PER_USER[-1] + GRID_SIZE + 1)
 SAVINGS_ALPHA, SAVINGS_PER_USER = 0.05, 20  #: where the caption quotes the bound on the users clipping saves
 
-ITERATIVE_DEFAULTS = dict(n=2000, true_offset=(2.0, 1.0), epsilon=10.0, buckets=20, steps=3, radius=2.0, max_step=4.0)
+
+class _IterativeSettings(TypedDict):
+    """The settings of :data:`ITERATIVE_DEFAULTS`, by name."""
+
+    n: int
+    true_offset: tuple[float, float]
+    epsilon: float
+    buckets: int
+    steps: int
+    radius: float
+    max_step: float
+
+
+ITERATIVE_DEFAULTS = _IterativeSettings(n=2000, true_offset=(2.0, 1.0), epsilon=10.0, buckets=20, steps=3, radius=2.0,
+                                        max_step=4.0)
 r"""The page's defaults for :func:`~dpcore.estimators.sdp.iterative_mean_2d`: data :math:`\mathcal N(\mu, I_2)` with
 :math:`\mu - \tilde\mu_1` = ``true_offset``."""
 ITERATIVE_DEFAULT_ERROR = 0.5
@@ -118,7 +134,7 @@ def quantile_error_sweep(n_values, epsilons, trials: int, seed: int, q: float = 
                                                           - target),
         "non_private": lambda x, p, rng: np.abs(np.quantile(x, q, axis=1) - target),
     }
-    grid = {"n": [int(n) for n in n_values], "epsilon": [float(e) for e in epsilons]}
+    grid: dict[str, Sequence[float]] = {"n": [int(n) for n in n_values], "epsilon": [float(e) for e in epsilons]}
     return run_sweep(sample, estimators, grid, data_parameters=("n",), trials=trials, seed=seed)
 
 
@@ -174,7 +190,8 @@ def selection_loss_sweep(candidate_counts, epsilons, draws: int, seed: int, desi
             return u.max() - u[select(u, p["epsilon"], rng, draws)]
         return losses
 
-    grid = {"k": [int(k) for k in candidate_counts], "epsilon": [float(e) for e in epsilons]}
+    grid: dict[str, Sequence[float]] = {"k": [int(k) for k in candidate_counts],
+                                        "epsilon": [float(e) for e in epsilons]}
     return run_sweep(sample, {name: loss_of(selectors[name]) for name in SELECTION_METHODS}, grid,
                      data_parameters=("k",), trials=draws, seed=seed)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,8 +120,8 @@ def error_sweep(n_values, dimensions, epsilons, delta: float, trials: int, seed:
         raise InvalidParameterError("epsilons must be <= 1 when 'gaussian_classical' is used; got max "
                                     f"{epsilons.max():g}")
     estimators = {name: _estimator(name, delta, beta) for name in (*mechanisms_used, NON_PRIVATE)}
-    grid = {"dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
-            "epsilon": [float(e) for e in epsilons]}
+    grid: dict[str, Sequence[float]] = {"dimension": [int(d) for d in dimensions], "n": [int(n) for n in n_values],
+                                        "epsilon": [float(e) for e in epsilons]}
     return run_sweep(_sample_mean_errors, estimators, grid, data_parameters=("dimension", "n"),
                      trials=trials, seed=seed)
 

@@ -65,7 +65,8 @@ def _sample(mc_samples: int, beta: float, seed: int):
     """The sweep's data at one (profile, dimension, n): the block counts, from the engine's data stream, and the TV
     Monte Carlo points of P, from their own stream keyed by (profile, dimension) only: every n shares them (common
     random numbers, and one draw of ``mc_samples`` × d points per P instead of one per n)."""
-    latest = {}  # the TV points of the latest P: the engine visits the n of one P in a row
+    # The TV points of the latest P: the engine visits the n of one P in a row.
+    latest: dict[tuple[str, int], products.TVMonteCarlo] = {}
 
     def tv_points(p, key):
         if key not in latest:
@@ -233,9 +234,10 @@ def _one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float,
     truth.setflags(write=False)
     trace, estimates = rounds.simulate_estimators(truth, n, epsilon, rng=seed, delta=delta)
     tv = products.tv_distance(truth, np.array(list(estimates.values())), rng=seed)  # one set of points for all
-    fields = ("value", "standard_error", "lower", "upper")
-    distances = tuple(RunDistance(method, *(float(np.atleast_1d(getattr(tv, field))[i]) for field in fields),
-                                  exact=tv.exact) for i, method in enumerate(estimates))
+    value, standard_error, lower, upper = (np.atleast_1d(getattr(tv, field))
+                                           for field in ("value", "standard_error", "lower", "upper"))
+    distances = tuple(RunDistance(method, float(value[i]), float(standard_error[i]), float(lower[i]),
+                                  float(upper[i]), exact=tv.exact) for i, method in enumerate(estimates))
     return OneRun(profile, dimension, n, epsilon, delta, seed, truth, trace, distances)
 
 

@@ -268,7 +268,7 @@ def one_run(k: int, n: int, epsilon: float, seed: int) -> OneRun:
     x = family.sample(TRUTH, (n,), data_rng)
     chosen = private_select(family, x, epsilon, ALPHA, noise_rng)
     return OneRun(x, family.means, family.tv_from(TRUTH), win_matrix(family, x), chosen.scores, chosen.probabilities,
-                  int(chosen.index), tournament_winner(family, x), minimum_distance(family, x))
+                  int(chosen.index), int(tournament_winner(family, x)), int(minimum_distance(family, x)))
 
 
 @dataclass(frozen=True)
@@ -349,8 +349,8 @@ def plane_run(epsilon: float, seed: int) -> PlaneRun:
     cover = np.array([(x, y) for y in COVER_AXIS for x in COVER_AXIS])
     chosen = ksu20_tournament(points, cover, epsilon, ALPHA, rng=noise_rng)
     shape = (len(COVER_AXIS), len(COVER_AXIS))
-    return PlaneRun(chosen.scores.reshape(shape), chosen.probabilities.reshape(shape),
-                    tuple(float(v) for v in cover[chosen.index]))
+    x, y = cover[chosen.index]
+    return PlaneRun(chosen.scores.reshape(shape), chosen.probabilities.reshape(shape), (float(x), float(y)))
 
 
 # --------------------------------------------------------------------------------------- theory and read-offs

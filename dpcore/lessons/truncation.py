@@ -15,6 +15,7 @@ the ids of :mod:`dpcore.lessons.methods`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -279,7 +280,8 @@ def error_sweep(family: str, moments, n_values, epsilon: float, budget: int, see
 
     estimators = {"non_private": lambda x, params, rng: np.abs(x.mean(axis=1)), "ksu20": ksu20,
                   "naive_window": naive, "private_part": private_part}
-    grid = {"moment_k": [float(k) for k in moments], "n": [int(n) for n in n_values], "epsilon": [float(epsilon)]}
+    grid: dict[str, Sequence[float]] = {"moment_k": [float(k) for k in moments], "n": [int(n) for n in n_values],
+                                        "epsilon": [float(epsilon)]}
     return run_sweep(sample, estimators, grid, data_parameters=("moment_k", "n"),
                      trials=trials_for_budget(budget, max_trials=1000, min_trials=20), seed=seed)
 
@@ -309,8 +311,8 @@ def rate_companions(epsilon: float, moment: str) -> dict[str, np.ndarray]:
     moment_k = moment_order(moment)
     n = np.array(N_GRID, dtype=float)
     exponent = 1.0 if math.isinf(moment_k) else (moment_k - 1) / moment_k
-    return {"n": n, "ksu20": theory.heavy_tailed_rate(n, epsilon, moment_k),
-            "non_private": theory.nonprivate_mean_error(n), "lower_bound": (epsilon * n) ** -exponent}
+    return {"n": n, "ksu20": np.asarray(theory.heavy_tailed_rate(n, epsilon, moment_k)),
+            "non_private": np.asarray(theory.nonprivate_mean_error(n)), "lower_bound": (epsilon * n) ** -exponent}
 
 
 @validated(moment=_MOMENT)
@@ -377,7 +379,7 @@ def bias_correction_sweep(n_values, epsilons, delta: float, true_mean: float, wa
             return np.abs(np.asarray(result.estimate) - true_mean)
         return errors
 
-    grid = {"n": [int(n) for n in n_values], "epsilon": [float(e) for e in epsilons]}
+    grid: dict[str, Sequence[float]] = {"n": [int(n) for n in n_values], "epsilon": [float(e) for e in epsilons]}
     return run_sweep(sample, {method: error_of(f) for method, f in BIAS_CORRECTION_METHODS.items()}, grid,
                      data_parameters=("n",), trials=trials, seed=seed,
                      piece=lambda params: max(1, BIAS_PIECE_DRAWS // params["n"]))
@@ -485,7 +487,7 @@ def radius_question(family: str, moment: str, n: int, epsilon: float) -> Questio
                 "radius t gives the smallest error?"),
         choices=("t ≤ 1: clip hard, the least noise", "1 < t ≤ 3", "3 < t ≤ 10", "10 < t ≤ 30",
                  "t > 30: barely clip, the least bias"),
-        answer=bucket(curve["best"], (1.0, 3.0, 10.0, 30.0)),
+        answer=bucket(float(curve["best"]), (1.0, 3.0, 10.0, 30.0)),
         explanation=(f"The noise grows like t (its standard deviation is √2·2t/(εn)) while the bias from the "
                      f"clipped tail shrinks as t grows; their sum is smallest at t = {curve['best']:.2f}, with a "
                      f"root mean squared error of {curve['best_rmse']:.3g}. The figure's total curve bottoms out "

@@ -146,6 +146,7 @@ def _translucent(color: str) -> str:
 
 def _band_traces(series: Series) -> list[dict]:
     """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
+    assert series.color is not None  # Series.__post_init__ sets the default colour
     edge = dict(type="scatter", x=series.x, mode="lines", line=dict(width=0, color=series.color),
                 legendgroup=series.name, showlegend=False, hoverinfo="skip")
     return [dict(name=f"{series.name} (band lower)", y=series.lower, **edge),

@@ -279,9 +279,10 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     data += [dict(type="scatter", x=[center[0]], y=[center[1]], mode="markers", name="true mean",
                   showlegend=panel is left, legendgroup="true mean",
                   marker=dict(color=grey, symbol="x", size=14, line=dict(width=2)), **panel) for panel in (left, right)]
-    layout = dict(template=template_dict(presentation),
-                  title=figure_title(title) | dict(pad=dict(b=28)),  # room for the panel titles under it
-                  uirevision="dplab", hovermode="closest", height=560 if presentation else 480, annotations=[])
+    layout: dict[str, Any] = dict(template=template_dict(presentation),
+                                  title=figure_title(title) | dict(pad=dict(b=28)),  # room for the panel titles
+                                  uirevision="dplab", hovermode="closest", height=560 if presentation else 480,
+                                  annotations=[])
     for suffix, domain, focus, half_width, panel_title in (
             ("", [0.0, 0.45], center, 1.1 * radius, "data and clipping ball"),
             ("2", [0.55, 1.0], middle, 1.15 * spread or 1.0, "private releases (zoomed on the mean)")):

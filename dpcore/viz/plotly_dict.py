@@ -125,7 +125,7 @@ def _typed_array(array: np.ndarray) -> dict | np.ndarray:
     name = _TYPED.get(str(array.dtype)) if array.size else None
     if name is None:
         return to_typed_array_spec(array)
-    typed = {"dtype": name, "bdata": base64.b64encode(np.ascontiguousarray(array)).decode("ascii")}
+    typed = {"dtype": name, "bdata": base64.b64encode(np.ascontiguousarray(array).data).decode("ascii")}
     if array.ndim > 1:
         typed["shape"] = str(array.shape)[1:-1]
     return typed

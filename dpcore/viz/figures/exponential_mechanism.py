@@ -72,11 +72,11 @@ def user_level_errors(trials: int, seed: int, start: str | None = None, presenta
     frames = []
     for epsilon in lesson.USER_EPSILONS:
         result = lesson.user_level_vs_m(epsilon, trials, seed, run=run)
+        curves = {method: result.curve(method, "per_user") for method in result.methods}
         frames.append(FrameData(f"{epsilon:g}", [
-            Series(label(method), np.array(lesson.PER_USER, dtype=float),
-                   *(result.curve(method, "per_user")[key] for key in ("mean", "lower", "upper")),
-                   color=method_color(method))
-            for method in result.methods]))
+            Series(label(method), np.array(lesson.PER_USER, dtype=float), curve["mean"], curve["lower"],
+                   curve["upper"], color=method_color(method))
+            for method, curve in curves.items()]))
     return animated_sweep(frames, x_title="examples per user m", y_title="|t̂ − θ*| (mean, 10–90 % band)",
                           frame_title="ε (user-level)", title=f"Choosing a threshold from {lesson.USERS} users",
                           log_y=False, presentation=presentation, start=start)
