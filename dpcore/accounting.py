@@ -52,6 +52,20 @@ def laplace_delta(epsilon: float, scale: float, sensitivity: float = 1.0) -> flo
     one-coordinate change). Zero at :math:`\varepsilon_0`: the Laplace mechanism is pure
     :math:`\varepsilon_0`-DP (Dwork & Roth 2014, Thm 3.6).
 
+    Parameters
+    ----------
+    epsilon : float
+        The :math:`\varepsilon \ge 0` at which the profile is evaluated.
+    scale : float
+        The Laplace noise scale :math:`b > 0`.
+    sensitivity : float, default 1.0
+        :math:`\Delta_1 > 0`, the distance between the neighbours' query values.
+
+    Returns
+    -------
+    float
+        :math:`\delta(\varepsilon)`, in :math:`[0, 1)`.
+
     Examples
     --------
     >>> round(laplace_delta(0.3, scale=1.0), 6)
@@ -76,6 +90,20 @@ def gaussian_delta(epsilon: float, sigma: float, l2_sensitivity: float = 1.0) ->
     :math:`\varepsilon`: the Gaussian mechanism is never pure DP. Evaluated in log space so that the
     second term does not overflow for large :math:`\varepsilon`.
 
+    Parameters
+    ----------
+    epsilon : float
+        The :math:`\varepsilon \ge 0` at which the profile is evaluated.
+    sigma : float
+        The Gaussian noise standard deviation :math:`\sigma > 0`.
+    l2_sensitivity : float, default 1.0
+        :math:`\Delta_2 > 0`, the :math:`\ell_2` distance between the neighbours' query values.
+
+    Returns
+    -------
+    float
+        :math:`\delta(\varepsilon)`, in :math:`[0, 1)`.
+
     Examples
     --------
     >>> round(gaussian_delta(0.0, sigma=2.0), 6)
@@ -86,13 +114,16 @@ def gaussian_delta(epsilon: float, sigma: float, l2_sensitivity: float = 1.0) ->
 
 
 def _gaussian_delta_mu(epsilon: float, mu: float) -> float:
-    r""":math:`\delta_{\mathcal N}(\varepsilon; \mu) = \Phi(a) - e^{\varepsilon}\Phi(b)
+    r""":math:`\delta_{\mathcal N}(\varepsilon; \mu)`, the Gaussian mechanism's privacy profile at :math:`\mu`.
+
+    :math:`\delta_{\mathcal N}(\varepsilon; \mu) = \Phi(a) - e^{\varepsilon}\Phi(b)
     = \Phi(a)\,(1 - e^{\varepsilon - L})`,
     :math:`a = \mu/2 - \varepsilon/\mu`, :math:`b = a - \mu`, :math:`L = \ln\Phi(a) - \ln\Phi(b)`.
 
     For :math:`\mu < 1` the difference :math:`L` of two nearly equal logarithms is computed as the integral of the
     inverse Mills ratio :math:`\varphi/\Phi` over :math:`[b, a]` (16-point Gauss–Legendre), not by subtraction: at
-    tiny :math:`\mu` the subtraction loses every digit and made the analytic Gaussian under-noised."""
+    tiny :math:`\mu` the subtraction loses every digit and made the analytic Gaussian under-noised.
+    """
     a = mu / 2.0 - epsilon / mu
     b = -mu / 2.0 - epsilon / mu
     if mu < 1.0:  # nodes around the midpoint -ε/μ with half-width μ/2 exactly (a − b would round away μ's digits)
@@ -121,9 +152,21 @@ def gaussian_mu(epsilon: float, delta: float) -> float:
     until :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta` holds as computed, so the noise
     :math:`\sigma = \Delta_2/\mu` never promises less than asked.
 
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`\mu`, in :math:`(0, 100]`.
+
     Raises
     ------
-    ValueError
+    InvalidParameterError
         When even :math:`\mu = 10^{-280}` misses :math:`\delta`: the noise cannot be represented.
 
     Examples
@@ -161,6 +204,18 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     Because a composition of Gaussian mechanisms is exactly a Gaussian mechanism with
     :math:`\mu = \sqrt{\sum_i \mu_i^2}` (Gaussian DP, Dong, Roth & Su 2019), this gives the exact
     :math:`\varepsilon` of any number of composed Gaussian releases.
+
+    Parameters
+    ----------
+    mu : float
+        :math:`\mu = \Delta_2/\sigma > 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`\varepsilon \ge 0` (0 when :math:`\delta_{\mathcal N}(0; \mu) \le \delta` already).
     """
     if _gaussian_delta_mu(0.0, mu) <= delta:
         return 0.0
@@ -173,13 +228,36 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
 
 @validated(epsilon=_NONNEGATIVE)
 def pure_to_zcdp(epsilon: float) -> float:
-    r""":math:`\varepsilon`-DP implies :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016, Prop 3.3)."""
+    r""":math:`\varepsilon`-DP implies :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016, Prop 3.3).
+
+    Parameters
+    ----------
+    epsilon : float
+        The pure-DP parameter :math:`\varepsilon \ge 0`.
+
+    Returns
+    -------
+    float
+        :math:`\rho = \varepsilon^2/2`.
+    """
     return epsilon**2 / 2.0
 
 
 @validated(rho=_NONNEGATIVE, delta=DELTA)
 def zcdp_to_approx(rho: float, delta: float) -> float:
     r""":math:`\rho`-zCDP implies :math:`(\rho + 2\sqrt{\rho \ln(1/\delta)}, \delta)`-DP (Bun & Steinke 2016, Prop 1.3).
+
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter :math:`\rho \ge 0`.
+    delta : float
+        The target :math:`0 < \delta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`\varepsilon = \rho + 2\sqrt{\rho \ln(1/\delta)}`.
 
     Examples
     --------
@@ -191,7 +269,9 @@ def zcdp_to_approx(rho: float, delta: float) -> float:
 
 @validated(rho=POSITIVE, delta=DELTA)
 def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
-    r"""The tighter conversion of Canonne, Kamath & Steinke (2020), Prop 12: the smallest :math:`\varepsilon` with
+    r"""The tighter zCDP to :math:`(\varepsilon, \delta)`-DP conversion of Canonne, Kamath & Steinke (2020), Prop 12.
+
+    The smallest :math:`\varepsilon` with
 
     .. math:: \delta \ge \inf_{\alpha > 1} \frac{\exp((\alpha-1)(\alpha\rho - \varepsilon))}{\alpha}
               \left(1 - \tfrac{1}{\alpha}\right)^{\alpha - 1}.
@@ -200,6 +280,18 @@ def zcdp_to_approx_optimal(rho: float, delta: float) -> float:
     - \ln\alpha)/(\alpha-1)`, minimised numerically over :math:`\alpha`. For a tiny :math:`\rho` that infimum can be
     negative: then :math:`(0, \delta)`-DP holds (the total variation between neighbours is already below
     :math:`\delta`), and 0 is returned; never a negative :math:`\varepsilon`.
+
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter :math:`\rho > 0`.
+    delta : float
+        The target :math:`0 < \delta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`\varepsilon \ge 0`, never above :func:`zcdp_to_approx`'s.
 
     Examples
     --------
@@ -226,6 +318,18 @@ def approx_to_zcdp(epsilon: float, delta: float) -> float:
 
     .. math:: \rho(\varepsilon, \delta) = \left(\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)}\right)^2.
 
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter :math:`\varepsilon \ge 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`\rho(\varepsilon, \delta) \ge 0`.
+
     Examples
     --------
     >>> round(approx_to_zcdp(1.0, 1e-6), 6)
@@ -238,15 +342,45 @@ def approx_to_zcdp(epsilon: float, delta: float) -> float:
 
 @validated(sigma=POSITIVE, l2_sensitivity=POSITIVE)
 def gaussian_zcdp(sigma: float, l2_sensitivity: float = 1.0) -> float:
-    r"""The Gaussian mechanism with noise :math:`\sigma` is :math:`\Delta_2^2/(2\sigma^2)`-zCDP
-    (Bun & Steinke 2016, Prop 1.6)."""
+    r"""The Gaussian mechanism with noise :math:`\sigma` is :math:`\Delta_2^2/(2\sigma^2)`-zCDP.
+
+    Bun & Steinke (2016), Prop 1.6.
+
+    Parameters
+    ----------
+    sigma : float
+        The noise standard deviation :math:`\sigma > 0`.
+    l2_sensitivity : float, default 1.0
+        :math:`\Delta_2 > 0`.
+
+    Returns
+    -------
+    float
+        :math:`\rho = \Delta_2^2/(2\sigma^2)`.
+    """
     return l2_sensitivity**2 / (2.0 * sigma**2)
 
 
 @validated(epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True), releases=Integer(low=1))
 def basic_composition(epsilon: float, delta: float, releases: int) -> tuple[float, float]:
-    r"""``releases`` adaptive :math:`(\varepsilon, \delta)`-DP mechanisms are :math:`(k\varepsilon, k\delta)`-DP
-    (Kamath, Singhal & Ullman 2020, Lemma 2.5)."""
+    r"""``releases`` adaptive :math:`(\varepsilon, \delta)`-DP mechanisms are :math:`(k\varepsilon, k\delta)`-DP.
+
+    Basic composition (Kamath, Singhal & Ullman 2020, Lemma 2.5).
+
+    Parameters
+    ----------
+    epsilon : float
+        The :math:`\varepsilon \ge 0` of each release.
+    delta : float
+        The :math:`\delta` of each release, :math:`0 \le \delta < 1`.
+    releases : int
+        :math:`k \ge 1`.
+
+    Returns
+    -------
+    (float, float)
+        :math:`(k\varepsilon, \min(1, k\delta))`.
+    """
     return releases * epsilon, min(1.0, releases * delta)
 
 
@@ -256,6 +390,23 @@ def advanced_composition(epsilon: float, delta: float, releases: int, delta_prim
 
     :math:`k` adaptive :math:`(\varepsilon_0, \delta_0)`-DP mechanisms are
     :math:`(\varepsilon_0\sqrt{2k\ln(1/\delta')} + k\varepsilon_0(e^{\varepsilon_0} - 1),\; k\delta_0 + \delta')`-DP.
+
+    Parameters
+    ----------
+    epsilon : float
+        :math:`\varepsilon_0 \ge 0`, the :math:`\varepsilon` of each release (at most 690, beyond which the bound
+        exceeds 1e300).
+    delta : float
+        :math:`\delta_0`, the :math:`\delta` of each release, :math:`0 \le \delta_0 < 1`.
+    releases : int
+        :math:`k \ge 1`.
+    delta_prime : float
+        The slack :math:`0 < \delta' < 1`.
+
+    Returns
+    -------
+    (float, float)
+        The total :math:`\varepsilon` and :math:`\min(1, k\delta_0 + \delta')`.
 
     Examples
     --------
@@ -276,17 +427,44 @@ _LARGEST_EXPONENT = 690.0  # e^690 ≈ 1e300: beyond it a bound with an e^ε ter
 
 @validated(rho=_NONNEGATIVE, releases=Integer(low=1))
 def zcdp_composition(rho: float, releases: int) -> float:
-    r"""zCDP composes additively: ``releases`` adaptive :math:`\rho`-zCDP mechanisms are :math:`k\rho`-zCDP
-    (Bun & Steinke 2016)."""
+    r"""Composition of zCDP: ``releases`` adaptive :math:`\rho`-zCDP mechanisms are :math:`k\rho`-zCDP.
+
+    zCDP composes additively (Bun & Steinke 2016).
+
+    Parameters
+    ----------
+    rho : float
+        The :math:`\rho \ge 0` of each release.
+    releases : int
+        :math:`k \ge 1`.
+
+    Returns
+    -------
+    float
+        :math:`k\rho`.
+    """
     return releases * rho
 
 
 @validated(mu=POSITIVE, releases=Integer(low=1))
 def gaussian_composition(mu: float, releases: int) -> float:
-    r"""Exact composition of Gaussian mechanisms: ``releases`` adaptive releases with :math:`\mu = \Delta_2/\sigma` each
-    are exactly one Gaussian mechanism with :math:`\mu\sqrt{k}` (Dong, Roth & Su 2019, Cor 3.3).
+    r"""Exact composition of Gaussian mechanisms (Dong, Roth & Su 2019, Cor 3.3).
 
-    Pass the result to :func:`gaussian_epsilon` for the exact total :math:`\varepsilon` at a given :math:`\delta`.
+    ``releases`` adaptive releases with :math:`\mu = \Delta_2/\sigma` each are exactly one Gaussian mechanism with
+    :math:`\mu\sqrt{k}`. Pass the result to :func:`gaussian_epsilon` for the exact total :math:`\varepsilon` at a
+    given :math:`\delta`.
+
+    Parameters
+    ----------
+    mu : float
+        :math:`\mu = \Delta_2/\sigma > 0` of each release.
+    releases : int
+        :math:`k \ge 1`.
+
+    Returns
+    -------
+    float
+        :math:`\mu\sqrt{k}`.
     """
     return mu * math.sqrt(releases)
 
@@ -298,9 +476,11 @@ _ALPHA = Array(low=0, high=1)
 
 @validated(alpha=_ALPHA, epsilon=_NONNEGATIVE)
 def laplace_tradeoff(alpha, epsilon: float) -> np.ndarray:
-    r"""The Laplace mechanism's trade-off function (f-DP; Dong, Roth & Su 2022): the smallest type-II error of any
-    test between :math:`M(X)` and :math:`M(X')` whose type-I error is at most :math:`\alpha`, for noise of scale
-    :math:`\Delta/\varepsilon` (the test of :math:`\mathrm{Lap}(0, 1)` against :math:`\mathrm{Lap}(\varepsilon, 1)`):
+    r"""The Laplace mechanism's trade-off function (f-DP; Dong, Roth & Su 2022).
+
+    The smallest type-II error of any test between :math:`M(X)` and :math:`M(X')` whose type-I error is at most
+    :math:`\alpha`, for noise of scale :math:`\Delta/\varepsilon` (the test of :math:`\mathrm{Lap}(0, 1)` against
+    :math:`\mathrm{Lap}(\varepsilon, 1)`):
 
     .. math:: f_\varepsilon(\alpha) = \begin{cases} 1 - e^{\varepsilon}\alpha & \alpha < e^{-\varepsilon}/2 \\
               e^{-\varepsilon}/(4\alpha) & e^{-\varepsilon}/2 \le \alpha \le 1/2 \\
@@ -308,6 +488,20 @@ def laplace_tradeoff(alpha, epsilon: float) -> np.ndarray:
 
     (the likelihood-ratio tests "output above t"; the three pieces are t above ε, between 0 and ε, below 0).
 
+    Parameters
+    ----------
+    alpha : float or array
+        Type-I errors, every entry in :math:`[0, 1]`.
+    epsilon : float
+        :math:`\varepsilon \ge 0`.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`f_\varepsilon(\alpha)`, of ``alpha``'s shape.
+
+    Examples
+    --------
     >>> [round(float(v), 4) for v in laplace_tradeoff([0.0, 0.1, 0.5, 1.0], 1.0)]
     [1.0, 0.7282, 0.1839, 0.0]
     """
@@ -320,9 +514,25 @@ def laplace_tradeoff(alpha, epsilon: float) -> np.ndarray:
 
 @validated(alpha=_ALPHA, mu=_NONNEGATIVE)
 def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
-    r"""The trade-off function of :math:`\mu`-Gaussian DP (Dong, Roth & Su 2022), the Gaussian mechanism with
-    :math:`\mu = \Delta_2/\sigma`: :math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1 - \alpha) - \mu)`.
+    r"""The trade-off function of :math:`\mu`-Gaussian DP (Dong, Roth & Su 2022).
 
+    That of the Gaussian mechanism with :math:`\mu = \Delta_2/\sigma`:
+    :math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1 - \alpha) - \mu)`.
+
+    Parameters
+    ----------
+    alpha : float or array
+        Type-I errors, every entry in :math:`[0, 1]`.
+    mu : float
+        :math:`\mu \ge 0`.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`G_\mu(\alpha)`, of ``alpha``'s shape (a NumPy float for a scalar ``alpha``).
+
+    Examples
+    --------
     >>> round(float(gaussian_tradeoff(0.05, 1.0)), 4)
     0.7405
     """
@@ -331,12 +541,30 @@ def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
 
 @validated(alpha=_ALPHA, epsilon=_NONNEGATIVE, delta=Real(0, 1, high_open=True))
 def dp_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray:
-    r"""The least trade-off :math:`(\varepsilon, \delta)`-DP allows (Wasserman & Zhou 2010; Kairouz, Oh & Viswanath
-    2015): a mechanism is :math:`(\varepsilon, \delta)`-DP exactly when its trade-off function lies above
+    r"""The least trade-off :math:`(\varepsilon, \delta)`-DP allows.
+
+    Wasserman & Zhou (2010); Kairouz, Oh & Viswanath (2015): a mechanism is :math:`(\varepsilon, \delta)`-DP exactly
+    when its trade-off function lies above
 
     .. math:: f_{\varepsilon,\delta}(\alpha) = \max\{0,\; 1 - \delta - e^{\varepsilon}\alpha,\;
               e^{-\varepsilon}(1 - \delta - \alpha)\}.
 
+    Parameters
+    ----------
+    alpha : float or array
+        Type-I errors, every entry in :math:`[0, 1]`.
+    epsilon : float
+        :math:`\varepsilon \ge 0`.
+    delta : float, default 0.0
+        :math:`0 \le \delta < 1`.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`f_{\varepsilon,\delta}(\alpha)`, of ``alpha``'s shape (a NumPy float for a scalar ``alpha``).
+
+    Examples
+    --------
     >>> [round(float(v), 4) for v in dp_tradeoff([0.0, 0.2, 1.0], 1.0, 0.01)]
     [0.99, 0.4463, 0.0]
     """

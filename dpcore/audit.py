@@ -31,12 +31,12 @@ __all__ = ["AuditResult", "clopper_pearson", "epsilon_lower_bound", "threshold_c
 
 @dataclass(frozen=True)
 class AuditResult:
-    """The outcome of an audit.
+    r"""The outcome of an audit.
 
     Attributes
     ----------
     epsilon_lower_bound : float
-        Empirical lower bound on :math:`\\varepsilon` (``0.0`` if no event separates the two inputs).
+        Empirical lower bound on :math:`\varepsilon` (``0.0`` if no event separates the two inputs).
     event : int
         Index of the event (in the order given, complements after) that achieved the bound.
     forward : bool
@@ -57,7 +57,28 @@ class AuditResult:
 
 @validated(successes=Array(low=0), trials=Integer(low=1), confidence=Real(0, 1, low_open=True, high_open=True))
 def clopper_pearson(successes, trials: int, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Exact two-sided binomial confidence interval(s) for success counts out of ``trials``."""
+    """Exact two-sided binomial confidence interval(s) for success counts out of ``trials``.
+
+    Parameters
+    ----------
+    successes : float or array
+        Success counts, each in ``[0, trials]`` (finite, non-negative; integral values expected).
+    trials : int
+        Number of trials, at least 1.
+    confidence : float, default 0.95
+        Two-sided confidence level in :math:`(0, 1)`.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The lower and upper Clopper–Pearson bounds, each of ``successes``' shape (lower 0 where there is no
+        success, upper 1 where every trial succeeded).
+
+    Raises
+    ------
+    InvalidParameterError
+        If some count exceeds ``trials``.
+    """
     if np.any(successes > trials):
         raise InvalidParameterError(f"successes must be at most trials={trials}; got max {np.max(successes)}")
     alpha = 1.0 - confidence
@@ -68,10 +89,12 @@ def clopper_pearson(successes, trials: int, confidence: float = 0.95) -> tuple[n
 
 
 def _beta_quantile(level: float, a, b) -> np.ndarray:
-    """The ``level`` quantile of Beta(a, b), element-wise: SciPy's inverse, checked against its distribution function
-    and found again by bisection (Brent) where they disagree. The inverse is off for a huge ``b``: Beta(1000,
-    999499001) gave 1.9e-6 for its 1.25 % quantile, 9.3e-7, which made the audit claim more than the counts show; the
-    distribution function there is right to 1e-14."""
+    """The ``level`` quantile of Beta(a, b), element-wise.
+
+    SciPy's inverse, checked against its distribution function and found again by bisection (Brent) where they
+    disagree. The inverse is off for a huge ``b``: Beta(1000, 999499001) gave 1.9e-6 for its 1.25 % quantile, 9.3e-7,
+    which made the audit claim more than the counts show; the distribution function there is right to 1e-14.
+    """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     quantiles = np.array(special.betaincinv(a, b, level), dtype=float)
     for index in zip(*np.nonzero(np.abs(special.betainc(a, b, quantiles) - level) > 1e-9 * min(level, 1 - level))):
@@ -90,14 +113,20 @@ def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.
     Parameters
     ----------
     counts, counts_neighbour : arrays of shape (events,)
-        How many of ``trials`` outputs on :math:`X` (resp. :math:`X'`) fell in each event. Complements
-        are added automatically.
+        How many of ``trials`` outputs on :math:`X` (resp. :math:`X'`) fell in each event (each in
+        ``[0, trials]``; the two of the same shape). Complements are added automatically.
     trials : int
-        Draws per input.
-    delta : float
-        The :math:`\delta` of the claim being audited (0 for pure DP).
-    confidence : float
-        Simultaneous confidence over all events, complements and both directions.
+        Draws per input, at least 1.
+    delta : float, default 0.0
+        The :math:`\delta` of the claim being audited, :math:`0 \le \delta < 1` (0 for pure DP).
+    confidence : float, default 0.95
+        Simultaneous confidence over all events, complements and both directions, in :math:`(0, 1)`.
+
+    Returns
+    -------
+    AuditResult
+        The largest bound over events and directions, the event and direction behind it, and the two
+        confidence bounds; ``epsilon_lower_bound`` is 0.0 (``event`` -1) if no event separates the inputs.
     """
     if counts.shape != counts_neighbour.shape:
         raise InvalidParameterError(f"counts and counts_neighbour must have the same shape; got {counts.shape} "
@@ -120,12 +149,26 @@ def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.
 
 @validated(samples=Array(ndim=(1,)), thresholds=Array(ndim=(1,)))
 def threshold_counts(samples, thresholds) -> np.ndarray:
-    """For scalar outputs: how many samples exceed each threshold (events :math:`\\{y > t\\}`).
+    r"""For scalar outputs: how many samples exceed each threshold (events :math:`\{y > t\}`).
 
     Each sample is placed among the sorted thresholds (``b`` of them lie below it: it exceeds exactly those), so the
     count of threshold ``j`` (in sorted order) is the number of samples with ``b > j``: O(n log k) for n samples and
     k thresholds, where sorting the samples cost O(n log n).
 
+    Parameters
+    ----------
+    samples : array of shape (n,)
+        The mechanism's outputs, finite, at least one.
+    thresholds : array of shape (k,)
+        The thresholds :math:`t`, finite, at least one, in any order.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Shape ``(k,)``: the number of samples strictly above each threshold, in the order given.
+
+    Examples
+    --------
     >>> threshold_counts(np.array([0.5, 2.0, 3.0, 3.0]), np.array([3.0, 1.0, -1.0]))
     array([0, 3, 4])
     """
@@ -139,5 +182,18 @@ def threshold_counts(samples, thresholds) -> np.ndarray:
 
 @validated(samples=Array(ndim=(1,), low=0), outcomes=Integer(low=1))
 def outcome_counts(samples, outcomes: int) -> np.ndarray:
-    """For discrete outputs ``0..outcomes-1``: how many samples equal each outcome (events :math:`\\{y = h\\}`)."""
+    r"""For discrete outputs ``0..outcomes-1``: how many samples equal each outcome (events :math:`\{y = h\}`).
+
+    Parameters
+    ----------
+    samples : array of shape (n,)
+        The mechanism's outputs: non-negative integers (as floats or ints; truncated to int), at least one.
+    outcomes : int
+        The number of outcomes, at least 1; samples at or above it are not counted.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Shape ``(outcomes,)``: the count of each outcome.
+    """
     return np.bincount(samples.astype(int), minlength=outcomes)[:outcomes]

@@ -1,7 +1,8 @@
 """The privacy role of every field of a result type: what its guarantee covers, what is public, what is a diagnostic.
 
 Each mechanism and estimator states its guarantee (ε, δ, the neighbouring relation, the sensitivity) in its docstring
-and its result's ``guarantee`` field; the roles say which of the result's fields that guarantee is about."""
+and its result's ``guarantee`` field; the roles say which of the result's fields that guarantee is about.
+"""
 
 from __future__ import annotations
 
@@ -24,23 +25,56 @@ def _role(name: str):
 
 
 def released():
-    """A result field the privacy guarantee covers (see :data:`ROLES`)."""
+    """A result field the privacy guarantee covers (see :data:`ROLES`).
+
+    Returns
+    -------
+    dataclasses.Field
+        A dataclass field whose metadata labels its privacy role ``"released"``.
+    """
     return _role("released")
 
 
 def public():
-    """A result field that depends only on public parameters (see :data:`ROLES`)."""
+    """A result field that depends only on public parameters (see :data:`ROLES`).
+
+    Returns
+    -------
+    dataclasses.Field
+        A dataclass field whose metadata labels its privacy role ``"public"``.
+    """
     return _role("public")
 
 
 def diagnostic():
-    """A result field computed from the data without noise: not private (see :data:`ROLES`)."""
+    """A result field computed from the data without noise: not private (see :data:`ROLES`).
+
+    Returns
+    -------
+    dataclasses.Field
+        A dataclass field whose metadata labels its privacy role ``"diagnostic"``.
+    """
     return _role("diagnostic")
 
 
 @validated(result_type=InstanceOf(type, "a dataclass type"))
 def privacy_roles(result_type) -> dict[str, str]:
     """Field name -> privacy role (``"released"``, ``"public"`` or ``"diagnostic"``) of a result dataclass.
+
+    Parameters
+    ----------
+    result_type : type
+        A dataclass type whose fields are declared with :func:`released`, :func:`public` or :func:`diagnostic`.
+
+    Returns
+    -------
+    dict of str to str
+        Every field's name mapped to its role, in field order.
+
+    Raises
+    ------
+    TypeError
+        If ``result_type`` is not a dataclass, or some field does not label its privacy role.
 
     Examples
     --------

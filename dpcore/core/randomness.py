@@ -29,6 +29,16 @@ def as_generator(rng: RngLike = None) -> np.random.Generator:
 
     A Generator is returned as is (the caller's stream advances); an int seed gives a fresh,
     reproducible PCG64 stream.
+
+    Parameters
+    ----------
+    rng : None, int or numpy.random.Generator, optional
+        ``None`` (fresh OS entropy), a non-negative integer seed, or a Generator.
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself if it is a Generator, otherwise ``numpy.random.default_rng(rng)``.
     """
     if isinstance(rng, np.random.Generator):
         return rng
@@ -41,6 +51,19 @@ def spawn(rng: RngLike, count: int) -> list[np.random.Generator]:
 
     Uses ``Generator.spawn`` (SeedSequence spawning), so children never share a stream with each
     other or with the parent.
+
+    Parameters
+    ----------
+    rng : None, int or numpy.random.Generator
+        The parent: ``None`` (fresh OS entropy), a non-negative integer seed, or a Generator (whose
+        SeedSequence then spawns the children).
+    count : int
+        How many children, at least 1.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        ``count`` independent generators.
     """
     return as_generator(rng).spawn(count)
 
@@ -52,6 +75,19 @@ def child_generator(seed: int, *key: Hashable) -> np.random.Generator:
     The same ``(seed, key)`` always gives the same stream and different keys give independent
     streams (distinct ``SeedSequence`` spawn keys). The Monte Carlo engine keys streams by the grid
     values that change the data, so every frame of an animation reuses the same draws.
+
+    Parameters
+    ----------
+    seed : int
+        The entropy of the stream, a non-negative integer.
+    *key : hashable
+        The parts of the key; each enters through the CRC-32 of its ``repr``, so parts with equal ``repr`` give
+        the same stream.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A PCG64 generator on the ``SeedSequence`` of ``seed`` with the spawn key of ``key``.
     """
     spawn_key = tuple(zlib.crc32(repr(part).encode()) for part in key)
     return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=spawn_key))

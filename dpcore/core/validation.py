@@ -54,6 +54,7 @@ class Constraint:
         raise NotImplementedError
 
     def fail(self, name: str, value: Any) -> None:
+        """Raise :class:`InvalidParameterError`: ``name`` must be :meth:`describe`; got ``value``."""
         raise InvalidParameterError(f"{name} must be {self.describe()}; got {value!r}")
 
 
@@ -75,6 +76,7 @@ class Real(Constraint):
     allow_inf: bool = False
 
     def describe(self) -> str:
+        """The range in words, e.g. ``a real number in (0, 1)`` or ``a real number > 0 (or inf)``."""
         if self.low is None and self.high is None:
             text = "a finite real number"
         elif self.high is None:
@@ -88,6 +90,7 @@ class Real(Constraint):
         return text + (" (or inf)" if self.allow_inf else "")
 
     def check(self, name: str, value: Any) -> float:
+        """Return ``value`` as a float (a 0-d array is unwrapped); fail on booleans, NaN and values out of range."""
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
         if not _is_real_scalar(value):
@@ -102,6 +105,7 @@ class Real(Constraint):
         return value
 
     def bad_values(self) -> list[Any]:
+        """NaN, a string, None, a bool, -inf (and +inf unless allowed), and values beyond each bound."""
         bad: list[Any] = [float("nan"), "1.0", None, True]
         if not self.allow_inf:
             bad.append(float("inf"))
@@ -125,6 +129,7 @@ class Integer(Constraint):
     high: int | None = None
 
     def describe(self) -> str:
+        """The range in words, e.g. ``an integer >= 1`` or ``an integer in [1, 64]``."""
         if self.high is None:
             return f"an integer >= {self.low}" if self.low is not None else "an integer"
         if self.low is None:
@@ -132,6 +137,7 @@ class Integer(Constraint):
         return f"an integer in [{self.low}, {self.high}]"
 
     def check(self, name: str, value: Any) -> int:
+        """Return ``value`` as an int (``1e4`` passes); fail on booleans, fractions, NaN and values out of range."""
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             self.fail(name, value)
         if not math.isfinite(float(value)) or float(value) != int(value):
@@ -142,6 +148,7 @@ class Integer(Constraint):
         return value
 
     def bad_values(self) -> list[Any]:
+        """NaN, 2.5, a string, None, a bool, and the integers just beyond each bound."""
         bad: list[Any] = [float("nan"), 2.5, "3", None, True]
         if self.low is not None:
             bad.append(self.low - 1)
@@ -157,14 +164,17 @@ class Choice(Constraint):
     options: tuple
 
     def describe(self) -> str:
+        """The options in words, e.g. ``one of 'laplace', 'gaussian'``."""
         return "one of " + ", ".join(repr(o) for o in self.options)
 
     def check(self, name: str, value: Any) -> Any:
+        """Return ``value`` if it is one of the options; fail otherwise."""
         if value not in self.options:
             self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
+        """An unknown option and None."""
         return ["no-such-option", None]
 
 
@@ -194,6 +204,7 @@ class Array(Constraint):
     low_open: bool = False
 
     def describe(self) -> str:
+        """The requirements in words, e.g. ``a real array with ndim in {1} with at least 1 entry per row``."""
         parts = ["a real array"]
         if self.ndim is not None:
             parts.append(f"with ndim in {set(self.ndim)}")
@@ -207,6 +218,7 @@ class Array(Constraint):
         return " ".join(parts)
 
     def check(self, name: str, value: Any) -> np.ndarray:
+        """Return ``value`` as a float array if it meets every requirement; fail (naming ``name``) otherwise."""
         if value is None or isinstance(value, (str, bytes, dict, set)):
             self.fail(name, value)
         try:
@@ -229,6 +241,7 @@ class Array(Constraint):
         return array
 
     def bad_values(self) -> list[Any]:
+        """None, a string, NaN entries, an empty array, a 3-d array, entries out of range (each where it is bad)."""
         bad: list[Any] = [None, "abc", [float("nan")] * max(1, self.min_size)]
         if self.min_size > 0:
             bad.append([])
@@ -246,9 +259,11 @@ class Seed(Constraint):
     """``None``, a non-negative integer seed, or a ``numpy.random.Generator``."""
 
     def describe(self) -> str:
+        """``None, a non-negative integer seed or a numpy.random.Generator``."""
         return "None, a non-negative integer seed or a numpy.random.Generator"
 
     def check(self, name: str, value: Any) -> Any:
+        """Return ``None`` or a Generator as is, a non-negative integer as an int; fail otherwise."""
         if value is None or isinstance(value, np.random.Generator):
             return value
         if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, bool):
@@ -258,6 +273,7 @@ class Seed(Constraint):
         self.fail(name, value)
 
     def bad_values(self) -> list[Any]:
+        """-1, 1.5, a string and a legacy ``numpy.random.RandomState``."""
         return [-1, 1.5, "seed", np.random.RandomState(0)]
 
 
@@ -269,14 +285,17 @@ class InstanceOf(Constraint):
     description: str
 
     def describe(self) -> str:
+        """The ``description`` given at construction."""
         return self.description
 
     def check(self, name: str, value: Any) -> Any:
+        """Return ``value`` if it is an instance of ``kind``; fail otherwise."""
         if not isinstance(value, self.kind):
             self.fail(name, value)
         return value
 
     def bad_values(self) -> list[Any]:
+        """None, a string and a float."""
         return [None, "text", 3.0]
 
 
@@ -295,6 +314,18 @@ def validated(**constraints: Constraint) -> Callable[[Callable[_P, _R]], Callabl
     Each named argument is checked (and normalised, e.g. lists to arrays) before the function runs; ``None``
     passes unchecked for a parameter whose default is ``None`` (passing the default explicitly is allowed).
     The constraints stay readable as ``func.__constraints__`` for the property tests.
+
+    Parameters
+    ----------
+    **constraints : Constraint
+        One constraint per parameter name; every name must be a parameter of the decorated function (else
+        :class:`InvalidParameterError` at decoration time). Parameters without a constraint are not checked.
+
+    Returns
+    -------
+    callable
+        The decorator: it wraps a function so that each call binds its arguments, checks and normalises the
+        constrained ones, then calls the function.
     """
 
     def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -321,12 +352,36 @@ def validated(**constraints: Constraint) -> Callable[[Callable[_P, _R]], Callabl
 
 
 def float_if_scalar(result: Any) -> float | np.ndarray:
-    """A Python float for a 0-d result (a scalar query gives a scalar answer), the array otherwise."""
+    """A Python float for a 0-d result (a scalar query gives a scalar answer), the array otherwise.
+
+    Parameters
+    ----------
+    result : float or array_like
+        A result whose ``numpy.ndim`` is 0 (a scalar or 0-d array) or more.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``float(result)`` if it is 0-d, else ``result`` unchanged.
+    """
     return float(result) if np.ndim(result) == 0 else result
 
 
 def check_same_length(names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
-    """Raise :class:`InvalidParameterError` unless all arrays have the same length along their last axis."""
+    """Raise :class:`InvalidParameterError` unless all arrays have the same length along their last axis.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The parameter names of ``arrays``, in order, for the message.
+    arrays : sequence of numpy.ndarray
+        Arrays with at least one dimension.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the last-axis lengths differ; the message names every array with its shape.
+    """
     sizes = {a.shape[-1] for a in arrays}
     if len(sizes) > 1:
         shapes = ", ".join(f"{n}: {a.shape}" for n, a in zip(names, arrays))

@@ -28,12 +28,18 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
     Parameters
     ----------
     rows : array of shape (n, d) or (trials, n, d)
+        One dataset of :math:`n` rows, or one per trial; finite, :math:`d \ge 1`.
     radius : float, or array of shape (trials,) for rows of shape (trials, n, d)
-        :math:`C > 0`; an array gives each dataset its own radius (e.g. an already private one).
+        :math:`C > 0` (finite); an array gives each dataset its own radius (e.g. an already private one).
     center : array of shape (d,), optional
         Public centre (default the origin). Must not depend on the data, or the sensitivity bound fails.
-    order : {1, 2}
+    order : {1, 2}, default 2
         The norm :math:`p`.
+
+    Returns
+    -------
+    numpy.ndarray
+        The projected rows, of ``rows``' shape.
 
     Examples
     --------
@@ -55,7 +61,23 @@ def clip_to_ball(rows, radius, center=None, order: int = 2) -> np.ndarray:
 
 @validated(rows=Array(ndim=(2, 3), min_size=1), radius=Real(low=0, low_open=True), order=Choice((1, 2)))
 def clipped_fraction(rows, radius: float, center=None, order: int = 2) -> np.ndarray | float:
-    """Fraction of rows outside the ball (the rows :func:`clip_to_ball` moves), per dataset.
+    r"""Fraction of rows outside the ball (the rows :func:`clip_to_ball` moves), per dataset.
+
+    Parameters
+    ----------
+    rows : array of shape (n, d) or (trials, n, d)
+        One dataset of :math:`n` rows, or one per trial; finite, :math:`d \ge 1`.
+    radius : float
+        The ball's radius :math:`C > 0`.
+    center : array of shape (d,), optional
+        The ball's centre (default the origin).
+    order : {1, 2}, default 2
+        The norm :math:`p`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for one dataset, shape ``(trials,)`` otherwise. Computed from the data without noise: not private.
 
     Examples
     --------

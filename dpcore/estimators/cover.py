@@ -65,10 +65,11 @@ def halfspace_depth(points, candidates, directions: int = 64) -> np.ndarray:
     Parameters
     ----------
     points : array of shape (n, d) or (trials, n, d)
-        One dataset, or one per trial (vectorised), :math:`d \in \{1, 2\}`.
+        One dataset, or one per trial (vectorised), :math:`d \in \{1, 2\}`; finite.
     candidates : array of shape (m, d)
-    directions : int
-        Number of equally spaced directions in :math:`d = 2`.
+        The points whose depth is computed (finite), of the dimension of ``points``.
+    directions : int, default 64
+        Number of equally spaced directions in :math:`d = 2`, at least 3.
 
     Returns
     -------
@@ -116,9 +117,23 @@ def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
     (spacing :math:`2R/(k-1) \le s`, equal to :math:`s` when :math:`2R/s` is an integer), so
     :math:`m = k^d`. Rows are in lexicographic order (first coordinate slowest).
 
-    Raises ``ValueError`` when :math:`m` exceeds ``MAX_COVER_SIZE`` (200,000). That is the exponential-time
+    Raises ``InvalidParameterError`` when :math:`m` exceeds ``MAX_COVER_SIZE`` (200,000). That is the exponential-time
     wall of the cover mechanism: its cost grows like :math:`(2R/s)^d`, e.g. 61 points per axis give
     3,721 candidates in :math:`d = 2` but 226,981 in :math:`d = 3`.
+
+    Parameters
+    ----------
+    radius : float
+        :math:`R > 0`, the half-width of the grid.
+    spacing : float
+        :math:`s > 0`, the largest spacing allowed between neighbouring points of an axis.
+    dimension : int
+        :math:`d \ge 1`.
+
+    Returns
+    -------
+    numpy.ndarray
+        The grid, shape ``(m, d)``.
 
     Examples
     --------
@@ -171,14 +186,16 @@ def cover_mean(x, epsilon: float, radius: float, spacing: float, directions: int
     Parameters
     ----------
     x : array of shape (n, d) or (trials, n, d)
-        One dataset, or one per trial (vectorised), :math:`d \in \{1, 2\}`.
+        One dataset, or one per trial (vectorised), :math:`d \in \{1, 2\}`; finite (no bound on the values).
     epsilon : float
         Privacy parameter :math:`\varepsilon > 0`.
     radius, spacing : float
-        The public cover :math:`\{-R, \dots, R\}^d` (see :func:`grid_cover`).
-    directions : int
-        Directions of the depth in :math:`d = 2`.
-    rng : None, int or numpy.random.Generator
+        The public cover :math:`\{-R, \dots, R\}^d` (see :func:`grid_cover`), both positive.
+    directions : int, default 64
+        Directions of the depth in :math:`d = 2`, at least 3.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------

@@ -1,6 +1,6 @@
-r"""Private means of heavy-tailed data: clip to a window, then add noise (Kamath, Singhal & Ullman 2020;
-docs/algorithms.md §1.3–§1.6).
+r"""Private means of heavy-tailed data: clip to a window, then add noise (Kamath, Singhal & Ullman 2020).
 
+See docs/algorithms.md §1.3–§1.6.
 A clipped mean has bounded sensitivity, so the noise it needs scales with the window length; a window
 that is too short biases the mean (the truncation bias), one that is too long drowns it in noise. The
 estimators here, in the order the page teaches them:
@@ -109,7 +109,7 @@ Noise = Callable[[np.ndarray, float, np.random.Generator], float | np.ndarray]
 
 @dataclass(frozen=True)
 class MeanEstimate:
-    """A private 1-D mean and how it was made.
+    r"""A private 1-D mean and how it was made.
 
     Each field's privacy role (:func:`dpcore.core.guarantees.privacy_roles`) is given after its type.
 
@@ -124,7 +124,7 @@ class MeanEstimate:
         Fraction of the averaged points that fell outside the window (in the median group). Computed from the
         data without noise: not private.
     noise_scale : float, public
-        Laplace scale :math:`b` (or Gaussian :math:`\\sigma`) of the final noise. Public: it depends only on
+        Laplace scale :math:`b` (or Gaussian :math:`\sigma`) of the final noise. Public: it depends only on
         the parameters, since every private window has length :math:`6r`.
     guarantee : str, public
         The privacy guarantee, e.g. ``"1-DP (pure), replace-one"``.
@@ -147,13 +147,26 @@ def _private_exponent(moment_k: float) -> float:
 
 @validated(n=POSITIVE, epsilon=POSITIVE, moment_k=_MOMENT)
 def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
-    r"""The target accuracy :math:`\alpha(n) = \max\{n^{-1/2}, (\varepsilon n)^{-(k-1)/k}\}`
-    (docs/algorithms.md §1.5).
+    r"""The target accuracy :math:`\alpha(n) = \max\{n^{-1/2}, (\varepsilon n)^{-(k-1)/k}\}`.
 
-    The rate of Kamath, Singhal & Ullman (2020, Thm 3.5), constants and logs dropped, solved for :math:`\alpha`: the
-    sampling error :math:`n^{-1/2}` or the private term, whichever is larger. The 1-D estimators use it
-    with :math:`n` = half the sample (the part the mean is taken over) to set the window radius
+    See docs/algorithms.md §1.5. The rate of Kamath, Singhal & Ullman (2020, Thm 3.5), constants and logs dropped,
+    solved for :math:`\alpha`: the sampling error :math:`n^{-1/2}` or the private term, whichever is larger. The 1-D
+    estimators use it with :math:`n` = half the sample (the part the mean is taken over) to set the window radius
     :math:`r = c_r/\alpha^{1/(k-1)}`. No privacy cost: it depends only on public parameters.
+
+    Parameters
+    ----------
+    n : float
+        The sample size in the rate, a real number :math:`> 0`.
+    epsilon : float
+        The privacy parameter in the rate, :math:`\varepsilon > 0`.
+    moment_k : float
+        The moment order :math:`k > 1`, or ``inf`` (then the private term is :math:`(\varepsilon n)^{-1}`).
+
+    Returns
+    -------
+    float
+        :math:`\alpha(n)`.
 
     Examples
     --------
@@ -177,11 +190,20 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
     Parameters
     ----------
     x : array of shape (n,) or (trials, n)
-        One dataset, or one per row (each row gets independent noise).
+        One dataset, or one per row (each row gets independent noise); finite, at least one point per row.
     epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
     low, high : float
-        The public clipping window, ``low < high``.
-    rng : None, int or numpy.random.Generator
+        The public clipping window, finite, ``low < high``.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    MeanEstimate
+        The released mean (a float, or shape ``(trials,)``), the window, the clipped fraction (a diagnostic), the
+        noise scale :math:`(\mathrm{high}-\mathrm{low})/(\varepsilon n)` and the guarantee.
 
     Examples
     --------
@@ -205,9 +227,9 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
            mean_range=POSITIVE, bucket_constant=POSITIVE, rng=Seed())
 def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: float, bucket_constant: float = 2.0,
                   rng: RngLike = None) -> tuple[float | np.ndarray, float | np.ndarray]:
-    r"""Kamath, Singhal & Ullman (2020), Alg. 1 (PDPRE): a private window :math:`[a - 2r, b + 2r]` of length
-    :math:`6r` around the data's bulk (docs/algorithms.md §1.4).
+    r"""Kamath, Singhal & Ullman (2020), Alg. 1 (PDPRE): a private window of length :math:`6r` around the data's bulk.
 
+    The window is :math:`[a - 2r, b + 2r]` (docs/algorithms.md §1.4):
     :math:`r = c_r/\alpha^{1/(k-1)}` (``bucket_constant`` :math:`c_r`); buckets of width :math:`2r` aligned at 0 tile
     :math:`[-R-2r, R+2r]` (``mean_range`` :math:`R`); :math:`[a, b)` is the bucket with the largest noisy count.
 
@@ -221,10 +243,20 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
     Parameters
     ----------
     x : array of shape (n,) or (trials, n)
+        One dataset, or one per row (each row gets its own window); finite, at least one point per row.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
     alpha : float
         Target accuracy :math:`\alpha > 0`; smaller means a wider window.
     moment_k : float
-        The moment order :math:`k > 1` assumed bounded.
+        The moment order :math:`k > 1` assumed bounded, or ``inf`` (then :math:`r = c_r`).
+    mean_range : float
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the histogram's noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------
@@ -249,9 +281,9 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
            groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                     alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""Kamath, Singhal & Ullman (2020), Alg. 2 (PDPODME): the pure-DP mean of a distribution with a bounded
-    :math:`k`-th moment (docs/algorithms.md §1.5).
+    r"""Kamath, Singhal & Ullman (2020), Alg. 2 (PDPODME): the pure-DP mean of a heavy-tailed distribution.
 
+    The distribution has a bounded :math:`k`-th moment (docs/algorithms.md §1.5).
     Split the sample into halves :math:`Z` (range) and :math:`W` (mean), each into ``groups`` :math:`G` equal
     groups of :math:`n_g` points. Per group: :math:`I_g = \mathrm{PDPRE}(Z^g)` (:func:`private_range`, length
     :math:`6r`), then :math:`\hat\mu_g = \mathrm{mean}(\mathrm{clip}_{I_g}(W^g)) + \mathrm{Lap}(6r/(\varepsilon n_g))`.
@@ -276,15 +308,28 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
     ----------
     x : array of shape (n,) or (trials, n)
         At least :math:`4G` points per row (2 per half-group); an odd point and any remainder of the
-        groups' split are left out.
+        groups' split are left out. Finite.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
     moment_k : float
-        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed.
+        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed; ``inf`` for every moment bounded.
     mean_range : float
-        :math:`R`: the mean is assumed to lie in :math:`[-R, R]`.
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        range and the mean steps draw from two spawned child streams (:func:`dpcore.core.randomness.spawn`).
     alpha : float, optional
-        Target accuracy; default :func:`default_alpha` of the half-sample size.
-    groups : int
-        :math:`G`, the number of disjoint groups (median of means).
+        Target accuracy :math:`\alpha > 0`; default :func:`default_alpha` of the half-sample size.
+    groups : int, default 1
+        :math:`G \ge 1`, the number of disjoint groups (median of means).
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0` of the window radius :math:`r = c_r/\alpha^{1/(k-1)}`.
+
+    Returns
+    -------
+    MeanEstimate
+        The released median of the group means (a float, or shape ``(trials,)``), the median group's window and
+        clipped fraction (a diagnostic), the noise scale :math:`6r/(\varepsilon n_g)` and the guarantee.
 
     Examples
     --------
@@ -304,9 +349,9 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
            groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None, groups: int = 1, bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""Kamath, Singhal & Ullman (2020), Thm 3.7 (CDPODME): :func:`private_mean_1d` with Gaussian noise,
-    :math:`\rho`-zCDP.
+    r"""Kamath, Singhal & Ullman (2020), Thm 3.7 (CDPODME): :func:`private_mean_1d` with Gaussian noise.
 
+    The release is :math:`\rho`-zCDP.
     The histogram adds :math:`\mathcal N(0, 2/(2\rho))` to every bucket count (replace-one moves two counts by
     one: :math:`\ell_2` sensitivity :math:`\sqrt2`) and the clipped mean gets :math:`\mathcal N(0,\sigma^2)`,
     :math:`\sigma = (6r/n_g)/\sqrt{2\rho}` (:func:`dpcore.mechanisms.zcdp_gaussian`). Guarantee: :math:`\rho`-zCDP
@@ -314,6 +359,32 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     sample (parallel composition), the median is post-processing. The default ``alpha`` is :func:`default_alpha`
     at :math:`\varepsilon = \sqrt{2\rho}`, where the Laplace scale equals this :math:`\sigma`.
     Deviations: as :func:`private_mean_1d`; the paper's zCDP histogram (its Lemma 2.9) is this Gaussian one.
+
+    Parameters
+    ----------
+    x : array of shape (n,) or (trials, n)
+        At least :math:`4G` points per row (2 per half-group), finite; as in :func:`private_mean_1d`.
+    rho : float
+        The zCDP parameter :math:`\rho > 0`.
+    moment_k : float
+        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed; ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        range and the mean steps draw from two spawned child streams (:func:`dpcore.core.randomness.spawn`).
+    alpha : float, optional
+        Target accuracy :math:`\alpha > 0`; default :func:`default_alpha` of the half-sample size at
+        :math:`\varepsilon = \sqrt{2\rho}`.
+    groups : int, default 1
+        :math:`G \ge 1`, the number of disjoint groups (median of means).
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0` of the window radius :math:`r = c_r/\alpha^{1/(k-1)}`.
+
+    Returns
+    -------
+    MeanEstimate
+        As :func:`private_mean_1d`; ``noise_scale`` is the Gaussian :math:`\sigma`.
 
     Examples
     --------
@@ -334,15 +405,44 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mean_range: float, rng: RngLike = None,
                            *, alpha: float | None = None, groups: int = 1,
                            bucket_constant: float = 2.0) -> MeanEstimate:
-    r"""Kamath, Singhal & Ullman (2020), Thm 3.7, :math:`(\varepsilon, \delta)` version: the zCDP estimator at
-    :math:`\rho(\varepsilon, \delta)`.
+    r"""Kamath, Singhal & Ullman (2020), Thm 3.7, :math:`(\varepsilon, \delta)` version.
 
+    The zCDP estimator at :math:`\rho(\varepsilon, \delta)`:
     :math:`\rho = (\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)})^2`
     (:func:`dpcore.accounting.approx_to_zcdp`), so the release is :math:`\rho`-zCDP and hence
     :math:`(\varepsilon, \delta)`-DP under replace-one (Bun & Steinke 2016, Prop 1.3).
     Deviation: the paper's ADPODME uses a stability-based approximate-DP histogram (its range term
     :math:`\log(1/\delta)/\varepsilon` does not grow with :math:`R`) and Laplace noise on the mean; this version goes
     through zCDP, whose histogram still pays :math:`\sqrt{\log R}`.
+
+    Parameters
+    ----------
+    x : array of shape (n,) or (trials, n)
+        At least :math:`4G` points per row (2 per half-group), finite; as in :func:`private_mean_1d`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+    moment_k : float
+        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed; ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        range and the mean steps draw from two spawned child streams (:func:`dpcore.core.randomness.spawn`).
+    alpha : float, optional
+        Target accuracy :math:`\alpha > 0`; default :func:`default_alpha` of the half-sample size at the
+        Laplace-equivalent :math:`\sqrt{2\rho}`, :math:`\rho = \rho(\varepsilon, \delta)`.
+    groups : int, default 1
+        :math:`G \ge 1`, the number of disjoint groups (median of means).
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0` of the window radius :math:`r = c_r/\alpha^{1/(k-1)}`.
+
+    Returns
+    -------
+    MeanEstimate
+        As :func:`private_mean_1d_zcdp` at :math:`\rho(\varepsilon, \delta)`, with the :math:`(\varepsilon, \delta)`
+        guarantee.
 
     Examples
     --------
@@ -363,9 +463,9 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
 @validated(x=_SAMPLE_ND, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
-    r"""Kamath, Singhal & Ullman (2020), Alg. 3 (CDPHDME): a :math:`\rho`-zCDP mean in :math:`\mathbb R^d`
-    (docs/algorithms.md §1.6).
+    r"""Kamath, Singhal & Ullman (2020), Alg. 3 (CDPHDME): a :math:`\rho`-zCDP mean in :math:`\mathbb R^d`.
 
+    See docs/algorithms.md §1.6.
     With halves :math:`Y, Z` of :math:`n` points each: coarse centre :math:`c_i` = :func:`private_mean_1d_zcdp` of
     coordinate :math:`i` of :math:`Y` at :math:`\rho/d`, :math:`\alpha = 1`; keep the :math:`z \in Z` with
     :math:`\|z - c\|_2 \le r = 4\sqrt d/\alpha^{1/(k-1)}`, :math:`\ell = \max\{\#\text{kept}, 3n/4\}`, and release
@@ -383,7 +483,19 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     Parameters
     ----------
     x : array of shape (n, d) or (trials, n, d)
-        At least 8 points per dataset.
+        At least 8 points per dataset, finite.
+    rho : float
+        The zCDP parameter :math:`\rho > 0`.
+    moment_k : float
+        :math:`k > 1`, with :math:`\mathbb E|\langle v, X-\mu\rangle|^k \le 1` assumed for every unit direction
+        :math:`v` (docs/algorithms.md §1.1); ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: each coordinate of the mean is assumed to lie in :math:`[-R, R]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        :math:`d` coarse calls and the final noise draw from :math:`d + 1` spawned child streams.
+    alpha : float, optional
+        Target accuracy :math:`\alpha > 0` (default above).
 
     Returns
     -------
@@ -408,9 +520,9 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
 @validated(x=_SAMPLE_ND, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
-    r"""The pure-DP counterpart of :func:`private_mean_nd_zcdp` (docs/algorithms.md §1.6, last paragraph): an
-    :math:`\varepsilon`-DP mean in R^d.
+    r"""The pure-DP counterpart of :func:`private_mean_nd_zcdp`: an :math:`\varepsilon`-DP mean in R^d.
 
+    See docs/algorithms.md §1.6, last paragraph.
     As :func:`private_mean_nd_zcdp`, with the coarse centre from :func:`private_mean_1d` at :math:`\varepsilon/d`
     per coordinate (:math:`\alpha = 1`) and :math:`\mathrm{Lap}(\sqrt d\cdot 8r/(3n\varepsilon))` on every coordinate of
     the truncated mean (:math:`\Delta_1 \le \sqrt d\,\Delta_2`). Guarantee: :math:`\varepsilon`-DP (pure) under
@@ -420,6 +532,27 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
     default ``alpha``, ``default_alpha(n / d, epsilon / sqrt(d), k)``, follows that rate. Not an algorithm of
     Kamath, Singhal & Ullman (2020): their pure estimator with the linear-in-:math:`d` rate is the exponential-time
     tournament (their Alg. 4).
+
+    Parameters
+    ----------
+    x : array of shape (n, d) or (trials, n, d)
+        At least 8 points per dataset, finite.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    moment_k : float
+        :math:`k > 1`, as in :func:`private_mean_nd_zcdp`; ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: each coordinate of the mean is assumed to lie in :math:`[-R, R]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        :math:`d` coarse calls and the final noise draw from :math:`d + 1` spawned child streams.
+    alpha : float, optional
+        Target accuracy :math:`\alpha > 0` (default above).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(d,)`` or ``(trials, d)``.
 
     Examples
     --------
@@ -448,7 +581,7 @@ _MAX_SCALE = 1e150
 
 def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_used: bool = False,
             budget: str = "epsilon") -> float:
-    """The window radius constant / alpha^(1/(k-1)), computed in log space; a ValueError if it is not representable.
+    """The window radius constant / alpha^(1/(k-1)), in log space; an InvalidParameterError if not representable.
 
     For k near 1 the exponent 1/(k-1) is huge: alpha < 1 sends the radius to overflow, alpha > 1 to zero.
     ``budget`` names the privacy parameter(s) the default alpha was set from, for the message.
@@ -620,9 +753,9 @@ def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | No
 @validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), alpha=_TOURNAMENT_ALPHA,
            groups=Integer(low=1), clip=Real(low=0, low_open=True))
 def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: float = 4.0) -> np.ndarray:
-    r"""The tournament scores of Kamath, Singhal & Ullman (2020, Alg. 4, steps 3–4): for each cover point p, the fewest
-    data points to change before p loses a match to some cover point q.
+    r"""The tournament scores of Kamath, Singhal & Ullman (2020, Alg. 4, steps 3–4).
 
+    For each cover point p, the fewest data points to change before p loses a match to some cover point q.
     Match(p, q): project the points on the line through p and q, :math:`s = \langle x - p, e\rangle`,
     :math:`e = (q - p)/\|q - p\|`, clip s to :math:`[-\xi, \xi]` (``clip``), average in ``groups`` fixed consecutive
     groups, and let p lose if the median group mean reaches :math:`h = \|q - p\|/2`. Pairs closer than
@@ -634,8 +767,16 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
     Parameters
     ----------
     points : array of shape (n, 2)
+        The data, finite, of the cover's dimension (at least 2; the page uses the plane); at least ``groups``
+        points.
     cover : array of shape (c, 2)
-        Candidate means, fixed in advance (public).
+        Candidate means, fixed in advance (public), finite.
+    alpha : float, default 0.05
+        α in (0, 0.25]: pairs closer than :math:`20\alpha` tie.
+    groups : int, default 5
+        :math:`G \ge 1`, the number of groups.
+    clip : float, default 4.0
+        :math:`\xi > 0`.
 
     Returns
     -------
@@ -677,13 +818,37 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
            alpha=_TOURNAMENT_ALPHA, groups=Integer(low=1), clip=Real(low=0, low_open=True), rng=Seed())
 def ksu20_tournament(points, cover, epsilon: float, alpha: float = 0.05, groups: int = 5, clip: float = 4.0,
                      rng: RngLike = None) -> Selection:
-    r"""The pure-DP tournament of Kamath, Singhal & Ullman (2020) over a public cover: the exponential mechanism
-    :math:`P(p) \propto \exp(\varepsilon\,\mathrm{Score}(p)/2)` on :func:`ksu20_scores`.
+    r"""The pure-DP tournament of Kamath, Singhal & Ullman (2020) over a public cover.
 
+    The exponential mechanism :math:`P(p) \propto \exp(\varepsilon\,\mathrm{Score}(p)/2)` on :func:`ksu20_scores`.
     Guarantee: **ε-DP** for replace-one neighbours (score sensitivity 1). The paper first finds a coarse box with ε on a
     separate half of the data (a private range per coordinate) and covers it with a grid of :math:`(2\sqrt d + 1)^d`
     points; here the cover is fixed in advance instead (public), which keeps the guarantee and skips that step. Time is
     :math:`O(c^2 n)` for c cover points: exponential in d through the cover, hence the plane only.
+
+    Parameters
+    ----------
+    points : array of shape (n, 2)
+        The data, finite, of the cover's dimension; at least ``groups`` points.
+    cover : array of shape (c, 2)
+        Candidate means, fixed in advance (public), finite.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    alpha : float, default 0.05
+        α in (0, 0.25] of :func:`ksu20_scores`.
+    groups : int, default 5
+        :math:`G \ge 1` of :func:`ksu20_scores`.
+    clip : float, default 4.0
+        :math:`\xi > 0` of :func:`ksu20_scores`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    Selection
+        The released cover index, the selection probabilities and scores (diagnostics), the sensitivity 1 and the
+        guarantee.
 
     Examples
     --------

@@ -68,8 +68,10 @@ _MECHANISM = Choice(MECHANISMS)
 
 @dataclass(frozen=True)
 class NoiseCalibration:
-    """How a mechanism privatises the clipped mean, and what it costs. Every field is public: a calibration depends
-    only on the parameters, never on the data (:func:`dpcore.core.guarantees.privacy_roles`).
+    r"""How a mechanism privatises the clipped mean, and what it costs.
+
+    Every field is public: a calibration depends only on the parameters, never on the data
+    (:func:`dpcore.core.guarantees.privacy_roles`).
 
     Attributes
     ----------
@@ -78,11 +80,11 @@ class NoiseCalibration:
     guarantee : str, public
         The privacy statement, e.g. ``"1-DP (pure)"``.
     sensitivity : float, public
-        The sensitivity it is calibrated to (:math:`\\Delta_1` for Laplace, :math:`\\Delta_2` otherwise).
+        The sensitivity it is calibrated to (:math:`\Delta_1` for Laplace, :math:`\Delta_2` otherwise).
     coordinate_sd : float, public
         Standard deviation of the noise in each coordinate.
     rmse : float, public
-        Exact :math:`\\sqrt{\\mathbb E\\|\\text{noise}\\|_2^2} = \\sqrt d \\cdot` ``coordinate_sd``.
+        Exact :math:`\sqrt{\mathbb E\|\text{noise}\|_2^2} = \sqrt d \cdot` ``coordinate_sd``.
     """
 
     mechanism: str = public()
@@ -94,9 +96,24 @@ class NoiseCalibration:
 
 @validated(dimension=_DIMENSION, n=_SAMPLES, beta=_BETA)
 def clip_radius(dimension: int, n: int, beta: float = 0.1) -> float:
-    r""":math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}`: all :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within
-    :math:`C` of :math:`\mu` with probability :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm,
-    union bound).
+    r"""The clipping radius :math:`C = \sqrt d + \sqrt{2\ln(n/\beta)}` of the simulation model.
+
+    All :math:`n` points of :math:`\mathcal N(\mu, I_d)` lie within :math:`C` of :math:`\mu` with probability
+    :math:`\ge 1-\beta` (Gaussian concentration of the 1-Lipschitz norm, union bound).
+
+    Parameters
+    ----------
+    dimension : int
+        :math:`d`, in :math:`[1, 100000]`.
+    n : int
+        :math:`n \ge 2`.
+    beta : float, default 0.1
+        The failure probability :math:`0 < \beta < 1`.
+
+    Returns
+    -------
+    float
+        :math:`C`.
 
     Examples
     --------
@@ -110,16 +127,36 @@ def clip_radius(dimension: int, n: int, beta: float = 0.1) -> float:
            radius=Real(low=0, low_open=True))
 def calibrate(mechanism: str, dimension: int, n: int, epsilon: float, delta: float,
               radius: float) -> NoiseCalibration:
-    r"""The noise a mechanism adds to the mean of ``n`` points clipped to radius ``radius``
-    (docs/algorithms.md §2.2).
+    r"""The noise a mechanism adds to the mean of ``n`` points clipped to radius ``radius``.
 
-    With :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 = \sqrt d\,\Delta_2`: ``"laplace"`` adds
-    :math:`\mathrm{Lap}(\Delta_1/\varepsilon)` per coordinate (ε-DP, Dwork et al. 2006); ``"gaussian_classical"``
-    adds :math:`\mathcal N(0, \sigma^2)` with :math:`\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon`
-    ((ε, δ)-DP for :math:`\varepsilon \le 1`, Dwork & Roth 2014 Thm A.1; a ``ValueError`` above);
+    See docs/algorithms.md §2.2. With :math:`\Delta_2 = 2C/n` and :math:`\Delta_1 = \sqrt d\,\Delta_2`:
+    ``"laplace"`` adds :math:`\mathrm{Lap}(\Delta_1/\varepsilon)` per coordinate (ε-DP, Dwork et al. 2006);
+    ``"gaussian_classical"`` adds :math:`\mathcal N(0, \sigma^2)` with
+    :math:`\sigma = \Delta_2\sqrt{2\ln(1.25/\delta)}/\varepsilon`
+    ((ε, δ)-DP for :math:`\varepsilon \le 1`, Dwork & Roth 2014 Thm A.1; an ``InvalidParameterError`` above);
     ``"gaussian_analytic"`` the smallest σ with :math:`\delta_{\mathcal N}(\varepsilon; \Delta_2/\sigma) \le \delta`
     (Balle & Wang 2018); ``"zcdp_gaussian"`` :math:`\sigma = \Delta_2/\varepsilon`, i.e.
     :math:`\rho = \varepsilon^2/2`-zCDP (Bun & Steinke 2016). ``delta`` is used by the (ε, δ) Gaussians only.
+
+    Parameters
+    ----------
+    mechanism : {"laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian"}
+        The mechanism (:data:`MECHANISMS`).
+    dimension : int
+        :math:`d`, in :math:`[1, 100000]`.
+    n : int
+        :math:`n \ge 2`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 for ``"gaussian_classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+    radius : float
+        The clipping radius :math:`C > 0`.
+
+    Returns
+    -------
+    NoiseCalibration
+        The guarantee, sensitivity, per-coordinate noise sd and noise RMSE.
 
     Examples
     --------
@@ -148,8 +185,32 @@ def calibrate(mechanism: str, dimension: int, n: int, epsilon: float, delta: flo
            delta=DELTA, rng=Seed())
 def release_means(mechanism: str, means, calibration: NoiseCalibration, epsilon: float, delta: float,
                   rng: RngLike = None) -> np.ndarray:
-    """Release ``means`` (one row per dataset) with the audited mechanism of :mod:`dpcore.mechanisms` that
-    ``mechanism`` names, calibrated by ``calibration`` (its guarantee is that of :func:`calibrate`).
+    r"""Release ``means`` (one row per dataset) with the audited mechanism that ``mechanism`` names.
+
+    The mechanism of :mod:`dpcore.mechanisms`, calibrated by ``calibration`` (its guarantee is that of
+    :func:`calibrate`).
+
+    Parameters
+    ----------
+    mechanism : {"laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian"}
+        The mechanism; must be the one ``calibration`` was made for.
+    means : array of shape (d,) or (datasets, d)
+        The clipped means, finite.
+    calibration : NoiseCalibration
+        :func:`calibrate`'s output for ``mechanism``.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`, the one ``calibration`` was made with.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`, the one ``calibration`` was made with (used by the (ε, δ)
+        Gaussians only).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The releases, of ``means``' shape.
 
     Examples
     --------
@@ -184,7 +245,20 @@ def private_mean(points, epsilon: float, delta: float, mechanism: str, radius: f
     Parameters
     ----------
     points : array of shape (n, d) or (trials, n, d)
-        One dataset, or one per trial (vectorised).
+        One dataset, or one per trial (vectorised); finite, at least 2 rows per dataset.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 for ``"gaussian_classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1` (used by the (ε, δ) Gaussians only).
+    mechanism : {"laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian"}
+        The mechanism (:data:`MECHANISMS`).
+    radius : float
+        The public clipping radius :math:`C > 0`.
+    center : array of shape (d,), optional
+        The public centre of the ball (default the origin).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------
@@ -216,6 +290,31 @@ def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radi
     of the result is exactly the mechanism's noise distribution. (Each release alone has the guarantee
     of :func:`private_mean`; publishing all of them would compose.)
 
+    Parameters
+    ----------
+    points : array of shape (n, d)
+        One dataset, finite, at least 2 rows.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 for ``"gaussian_classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1` (used by the (ε, δ) Gaussians only).
+    mechanism : {"laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian"}
+        The mechanism (:data:`MECHANISMS`).
+    radius : float
+        The public clipping radius :math:`C > 0`.
+    releases : int
+        Number of releases, in :math:`[1, 100000]`.
+    center : array of shape (d,), optional
+        The public centre of the ball (default the origin).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(releases, d)``.
+
     Examples
     --------
     >>> points = np.random.default_rng(0).normal(size=(200, 2))
@@ -233,12 +332,32 @@ def repeated_releases(points, epsilon: float, delta: float, mechanism: str, radi
            epsilon=EPSILON, delta=DELTA, beta=_BETA)
 def expected_error(mechanism: str, dimension: int, n: int, epsilon: float, delta: float,
                    beta: float = 0.1) -> float:
-    r"""Root mean squared :math:`\ell_2` error of the released mean under the simulation model (module docstring):
+    r"""Root mean squared :math:`\ell_2` error of the released mean under the simulation model (module docstring).
 
     .. math:: \sqrt{\mathbb E\|\hat\mu - \mu\|_2^2} = \sqrt{d/n + \mathrm{RMSE}_{\text{noise}}^2}
 
     (sampling and noise are independent); ``"non_private"`` gives :math:`\sqrt{d/n}`. Exact for the
     simulated quantity; the theory curve of every sweep.
+
+    Parameters
+    ----------
+    mechanism : {"laplace", "gaussian_classical", "gaussian_analytic", "zcdp_gaussian", "non_private"}
+        A mechanism of :data:`MECHANISMS`, or :data:`NON_PRIVATE`.
+    dimension : int
+        :math:`d`, in :math:`[1, 100000]`.
+    n : int
+        :math:`n \ge 2`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 for ``"gaussian_classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1` (used by the (ε, δ) Gaussians only).
+    beta : float, default 0.1
+        The :math:`\beta` of :func:`clip_radius`, :math:`0 < \beta < 1`.
+
+    Returns
+    -------
+    float
+        The RMSE.
 
     Examples
     --------

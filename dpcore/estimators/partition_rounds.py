@@ -1,5 +1,6 @@
-r"""Pure-DP estimation of a binary product distribution by partitioning rounds (Singhal 2023;
-docs/algorithms.md §3.2–§3.4).
+r"""Pure-DP estimation of a binary product distribution by partitioning rounds (Singhal 2023).
+
+See docs/algorithms.md §3.2–§3.4.
 
 **Idea.** Total variation needs each marginal :math:`p_j` to accuracy about :math:`\sqrt{p_j}` times a common factor
 (:mod:`dpcore.distributions.binary_product`), so one noise scale for every coordinate wastes samples. The estimator
@@ -86,9 +87,26 @@ DEFAULT_FRACTIONS = (0.3, 0.4, 0.3)
 
 @validated(mean=Array(), variance=Array(low=0), width=Array(low=0), log_term=Array(low=0))
 def bernstein_bound(mean, variance, width, log_term):
-    r"""Bernstein upper bound :math:`\mathrm{Bern}(\mu, V, w, L) = \mu + \sqrt{2VL} + \tfrac23 wL` for a sum of
-    independent terms in :math:`[0, w]` with mean :math:`\mu` and variance :math:`\le V`: exceeded with probability
-    :math:`\le e^{-L}` (docs/algorithms.md §3.3). Vectorised over its arguments.
+    r"""Bernstein upper bound :math:`\mathrm{Bern}(\mu, V, w, L) = \mu + \sqrt{2VL} + \tfrac23 wL`.
+
+    For a sum of independent terms in :math:`[0, w]` with mean :math:`\mu` and variance :math:`\le V`: exceeded with
+    probability :math:`\le e^{-L}` (docs/algorithms.md §3.3). Vectorised over its arguments.
+
+    Parameters
+    ----------
+    mean : float or array
+        :math:`\mu`, finite.
+    variance : float or array
+        :math:`V \ge 0`.
+    width : float or array
+        :math:`w \ge 0`.
+    log_term : float or array
+        :math:`L \ge 0`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The bound, broadcast over the arguments (a NumPy float for scalar arguments).
 
     Examples
     --------
@@ -100,11 +118,12 @@ def bernstein_bound(mean, variance, width, log_term):
 
 @dataclass(frozen=True)
 class BlockLayout:
-    """The disjoint row blocks, fixed before looking at the data (docs/algorithms.md §3.3, step 1).
+    r"""The disjoint row blocks, fixed before looking at the data (docs/algorithms.md §3.3, step 1).
 
     ``rounds`` partition blocks of ``round_size`` rows, then the heavy block (``heavy_size``) and the final block
-    (``final_size``); ``log_term`` is :math:`L_0 = \\ln(2d/\\beta)` of the stopping rule. Every field is public: the
-    layout depends only on n, d and β."""
+    (``final_size``); ``log_term`` is :math:`L_0 = \ln(2d/\beta)` of the stopping rule. Every field is public: the
+    layout depends only on n, d and β.
+    """
 
     rounds: int = public()
     round_size: int = public()
@@ -114,6 +133,7 @@ class BlockLayout:
 
     @property
     def total(self) -> int:
+        """Number of rows in all blocks."""
         return self.rounds * self.round_size + self.heavy_size + self.final_size
 
     def slices(self) -> dict:
@@ -123,16 +143,37 @@ class BlockLayout:
         return {name: slice(int(a), int(b)) for name, a, b in zip(names, starts[:-1], starts[1:])}
 
     def size(self, block) -> int:
+        """Number of rows of ``block``: a round's index, ``"heavy"`` or ``"final"``."""
         return {"heavy": self.heavy_size, "final": self.final_size}.get(block, self.round_size)
 
 
 @validated(n=Integer(low=3), dimension=Integer(low=1), beta=_BETA, fractions=_FRACTIONS, rounds=_ROUNDS)
 def block_layout(n: int, dimension: int, beta: float = 0.1, fractions=DEFAULT_FRACTIONS,
                  rounds: int | None = None) -> BlockLayout:
-    r"""Block sizes: :math:`R_{\max} = \max(1, \lceil\log_2(d/L_0)\rceil)` rounds (``rounds`` overrides),
+    r"""The blocks of :func:`partition_rounds` for ``n`` rows of dimension ``dimension``.
+
+    Block sizes: :math:`R_{\max} = \max(1, \lceil\log_2(d/L_0)\rceil)` rounds (``rounds`` overrides),
     :math:`n_P = \lfloor f_P n/R_{\max}\rfloor`, :math:`n_H = \lfloor f_H n\rfloor`, :math:`n_F` = the rest.
 
-    Raises ``ValueError`` when some block would be empty (``n`` too small for that many rounds).
+    Raises ``InvalidParameterError`` when some block would be empty (``n`` too small for that many rounds).
+
+    Parameters
+    ----------
+    n : int
+        Number of rows, at least 3.
+    dimension : int
+        :math:`d \ge 1`.
+    beta : float, default 0.1
+        :math:`0 < \beta < 1`, in :math:`L_0 = \ln(2d/\beta)`.
+    fractions : (f_P, f_H, f_F), default (0.3, 0.4, 0.3)
+        Three positive shares of the rows (partition rounds, heavy block, final block) summing to 1.
+    rounds : int, optional
+        :math:`R_{\max}` in :math:`[1, 64]` instead of the default above.
+
+    Returns
+    -------
+    BlockLayout
+        The block sizes and :math:`L_0`.
 
     Examples
     --------
@@ -188,7 +229,9 @@ class _ExactMeans:
 
 @dataclass(frozen=True)
 class PartitionRound:
-    """One partition round: bound :math:`u_r`, threshold :math:`\\tfrac38u_r`, rows used, and per trial the
+    r"""One partition round of :func:`partition_rounds`.
+
+    Its bound :math:`u_r`, threshold :math:`\tfrac38u_r`, rows used, and per trial the
     candidate set :math:`S_r`, clip radius :math:`T_r`, Laplace scale, noisy means (NaN outside :math:`S_r`) and
     the selected group :math:`H_r`. Per-trial arrays have a leading trial axis unless the input had none.
 
@@ -211,7 +254,8 @@ class BlockRelease:
     """The heavy or the final block's release: coordinates, rows used, clip radius, noise scale, estimates.
 
     Privacy roles: ``samples`` is public; the rest is released (the noisy estimates, and the coordinates, radii
-    and scales computed from the rounds' releases only)."""
+    and scales computed from the rounds' releases only).
+    """
 
     coordinates: np.ndarray = released()
     samples: int = public()
@@ -222,12 +266,13 @@ class BlockRelease:
 
 @dataclass(frozen=True)
 class PartitionResult:
-    """Output of :func:`partition_rounds`: the estimate :math:`\\hat q \\in [0, 1/2]^d` and the trace of every step.
+    r"""Output of :func:`partition_rounds`: the estimate :math:`\hat q \in [0, 1/2]^d` and the trace of every step.
 
     ``scales`` holds :math:`s_j` (the bound of the round that selected :math:`j`, 0 for light coordinates).
 
     Privacy roles: ``layout`` and ``guarantee`` are public; everything else is released (the whole trace is
-    covered by the guarantee: no field is a non-private diagnostic)."""
+    covered by the guarantee: no field is a non-private diagnostic).
+    """
 
     estimate: np.ndarray = released()
     rounds: tuple[PartitionRound, ...] = released()
@@ -279,8 +324,10 @@ def _partition(blocks, layout: BlockLayout, trials: int, d: int, epsilon: float,
 
 
 def _heavy_block(blocks, layout, scales, epsilon, beta, heavy, rho, rng) -> BlockRelease:
-    """Rescale y_j = x_j/√s_j on the heavy block and release its mean (the Laplace heavy step: ℓ1 + Laplace; the
-    Gaussian one: ℓ2 + Gaussian)."""
+    """Rescale y_j = x_j/√s_j on the heavy block and release its mean.
+
+    The Laplace heavy step: ℓ1 + Laplace; the Gaussian one: ℓ2 + Gaussian.
+    """
     coordinates = scales > 0
     safe = np.where(coordinates, scales, 1.0)
     weights = 1.0 / np.sqrt(safe)
@@ -356,21 +403,23 @@ def partition_rounds(x, epsilon: float, rng: RngLike = None, beta: float = 0.1, 
         Rows in :math:`\{0, 1\}^d` (booleans or 0/1). Marginals are assumed :math:`\le 1/2` (flip a coordinate
         otherwise; the guarantee does not depend on it).
     epsilon : float
-        Privacy parameter of every block (and of the whole algorithm).
-    rng : None, int or numpy.random.Generator
-        Drives the shuffle and the noise.
-    beta : float
-        Failure probability the clip radii are sized for (default 0.1).
-    fractions : (f_P, f_H, f_F)
-        Shares of the rows for the partition rounds, the heavy block and the final block (default 0.3, 0.4, 0.3).
-    heavy : {"laplace", "gaussian"}
+        Privacy parameter of every block (and of the whole algorithm), :math:`\varepsilon > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Drives the shuffle and the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator.
+    beta : float, default 0.1
+        Failure probability the clip radii are sized for, :math:`0 < \beta < 1`.
+    fractions : (f_P, f_H, f_F), default (0.3, 0.4, 0.3)
+        Shares of the rows for the partition rounds, the heavy block and the final block: three positive numbers
+        summing to 1.
+    heavy : {"laplace", "gaussian"}, default "laplace"
         The heavy-block learner: the Laplace heavy step (pure substitute for DPSGLearner) or the Gaussian one (zCDP).
     rho : float, optional
-        zCDP parameter of the Gaussian heavy step (default :math:`\varepsilon^2/2`).
+        zCDP parameter :math:`\rho > 0` of the Gaussian heavy step (default :math:`\varepsilon^2/2`); unused with
+        ``heavy="laplace"``.
     rounds : int, optional
-        Number of partition blocks (default :math:`\max(1, \lceil\log_2(d/L_0)\rceil)`).
-    stop_early : bool
-        Apply the stopping rule :math:`u|S| \le L_0` (default True).
+        Number of partition blocks, in :math:`[1, 64]` (default :math:`\max(1, \lceil\log_2(d/L_0)\rceil)`).
+    stop_early : bool, default True
+        Apply the stopping rule :math:`u|S| \le L_0`.
 
     Returns
     -------
@@ -415,14 +464,41 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = No
                               beta: float = 0.1,
                               fractions=DEFAULT_FRACTIONS, heavy: str = "laplace", rho: float | None = None,
                               rounds: int | None = None, stop_early: bool = True) -> PartitionResult:
-    r""":func:`partition_rounds` on ``trials`` datasets of ``n`` rows from :math:`\bigotimes_j\mathrm{Ber}(p_j)`,
-    simulated without materialising rows ("fast mode", docs/algorithms.md §3.1).
+    r""":func:`partition_rounds` on ``trials`` simulated datasets, without materialising rows.
 
+    Datasets of ``n`` rows from :math:`\bigotimes_j\mathrm{Ber}(p_j)` ("fast mode", docs/algorithms.md §3.1).
     Each block's column sums are drawn exactly as :math:`\mathrm{Binomial}(n_{\text{block}}, p_j)`; the clipping
     steps are skipped, which changes nothing unless a row exceeds its Bernstein radius (probability
     :math:`\le\beta` per block by construction). The noise, thresholds and trace are those of
     :func:`partition_rounds` (same code), so the guarantee of the mechanism it simulates is unchanged.
     Costs :math:`O(\text{trials}\cdot d\cdot R)` instead of :math:`O(\text{trials}\cdot n\cdot d)`.
+
+    Parameters
+    ----------
+    p : array of shape (d,)
+        The marginals :math:`p_j`, each in :math:`[0, 1/2]`.
+    n : int
+        Rows per dataset, at least 3.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`, as in :func:`partition_rounds`.
+    trials : int, optional
+        Number of independent datasets, at least 1; None for one dataset without a trial axis.
+    rng : None, int or numpy.random.Generator, optional
+        Drives the simulated counts and the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a
+        Generator.
+    beta : float, default 0.1
+        Failure probability the clip radii are sized for, :math:`0 < \beta < 1`.
+    fractions : (f_P, f_H, f_F), default (0.3, 0.4, 0.3)
+        Shares of the rows for the partition rounds, the heavy block and the final block: three positive numbers
+        summing to 1.
+    heavy : {"laplace", "gaussian"}, default "laplace"
+        The heavy-block learner, as in :func:`partition_rounds`.
+    rho : float, optional
+        zCDP parameter :math:`\rho > 0` of the Gaussian heavy step (default :math:`\varepsilon^2/2`).
+    rounds : int, optional
+        Number of partition blocks, in :math:`[1, 64]` (default as in :func:`partition_rounds`).
+    stop_early : bool, default True
+        Apply the stopping rule :math:`u|S| \le L_0`.
 
     Returns
     -------
@@ -447,10 +523,12 @@ def simulate_partition_rounds(p, n: int, epsilon: float, trials: int | None = No
 
 def estimate_from_counts(method: str, counts: dict, layout: BlockLayout, p: np.ndarray, epsilon: float,
                          rng: np.random.Generator, delta: float = 1e-6, beta: float = 0.1):
-    """One estimator of :data:`METHODS` on ``trials`` simulated datasets given by their block column counts
-    (:func:`draw_block_counts`): the partition methods return their :class:`PartitionResult` (estimate of shape
-    ``(trials, d)``), the one-shot methods their estimates ``(trials, d)`` from the sum of all blocks' counts.
-    The guarantee is that of the method simulated (see :data:`METHODS`)."""
+    """One estimator of :data:`METHODS` on ``trials`` simulated datasets given by their block column counts.
+
+    The counts come from :func:`draw_block_counts`: the partition methods return their :class:`PartitionResult`
+    (estimate of shape ``(trials, d)``), the one-shot methods their estimates ``(trials, d)`` from the sum of all
+    blocks' counts. The guarantee is that of the method simulated (see :data:`METHODS`).
+    """
     if method in (PARTITION_PURE, PARTITION_ZCDP):
         heavy = "laplace" if method == PARTITION_PURE else "gaussian"
         trials = counts["final"].shape[0]
@@ -464,9 +542,33 @@ def estimate_from_counts(method: str, counts: dict, layout: BlockLayout, p: np.n
                                                                                   high_open=True), beta=_BETA)
 def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: float = 1e-6,
                         beta: float = 0.1) -> tuple[PartitionResult, dict[str, np.ndarray]]:
-    """One simulated dataset (fast mode) and every estimator of :data:`METHODS` on it: the pure partition's
-    full trace, and ``{method: estimate}`` (the one-shot methods see the same rows, i.e. the sum of the block
-    counts; each method draws its own noise).
+    r"""One simulated dataset (fast mode) and every estimator of :data:`METHODS` on it.
+
+    Returns the pure partition's full trace, and ``{method: estimate}`` (the one-shot methods see the same rows, i.e.
+    the sum of the block counts; each method draws its own noise). Each estimate has the guarantee of its method
+    (:data:`METHODS`).
+
+    Parameters
+    ----------
+    p : array of shape (d,)
+        The marginals :math:`p_j`, each in :math:`[0, 1/2]`.
+    n : int
+        Rows of the dataset, at least 3.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` of every private method.
+    rng : None, int or numpy.random.Generator, optional
+        Drives the data and, through spawned child streams, each method's noise: ``None`` (fresh OS entropy), a
+        non-negative integer seed or a Generator.
+    delta : float, default 1e-6
+        :math:`0 < \delta < 1`, used by the one-shot Gaussian only.
+    beta : float, default 0.1
+        Failure probability the clip radii are sized for, :math:`0 < \beta < 1`.
+
+    Returns
+    -------
+    (PartitionResult, dict of str to numpy.ndarray)
+        The pure partition's trace, and every method's estimate of shape ``(d,)``, keyed by method id in the
+        order of :data:`METHODS`.
 
     Examples
     --------
@@ -493,9 +595,22 @@ def simulate_estimators(p, n: int, epsilon: float, rng: RngLike = None, delta: f
 
 @validated(p=_MARGINALS, rounds=_ROUNDS)
 def noiseless_partition(p, rounds: int) -> list[np.ndarray]:
-    r"""The groups :math:`H_1, \dots, H_R` the rounds form with exact means, no noise and no stopping rule
-    (:math:`\varepsilon = \infty`; docs/algorithms.md §3.6.1): coordinate :math:`j` joins the first round with
+    r"""The groups :math:`H_1, \dots, H_R` the rounds form with exact means, no noise and no stopping rule.
+
+    With :math:`\varepsilon = \infty` (docs/algorithms.md §3.6.1): coordinate :math:`j` joins the first round with
     :math:`p_j \ge \tfrac38 2^{-r}`. Returns the 0-based indices of each group.
+
+    Parameters
+    ----------
+    p : array of shape (d,)
+        The marginals :math:`p_j`, each in :math:`[0, 1/2]`.
+    rounds : int
+        :math:`R`, in :math:`[1, 64]`.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``rounds`` arrays of coordinate indices, one per round (empty where the round selects nothing).
 
     Examples
     --------
@@ -515,6 +630,23 @@ def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = No
     Guarantee: **ε-DP** for replace-one neighbours (any rows): clipped rows lie in the :math:`\ell_1` ball of
     radius :math:`T`, so replacing one moves the mean by at most :math:`2T/n` in :math:`\ell_1`.
 
+    Parameters
+    ----------
+    rows : array of shape (n, d)
+        The round's rows, entries in :math:`[0, 1]` (at least one column).
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    radius : float
+        The :math:`\ell_1` clip radius :math:`T > 0`, public.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The noisy means, shape ``(d,)``.
+
     Examples
     --------
     >>> rows = np.array([[1.0, 0.0, 0.0]] * 500 + [[1.0, 1.0, 0.0]] * 500)
@@ -527,8 +659,10 @@ def clipped_laplace_means(rows, epsilon: float, radius: float, rng: RngLike = No
 
 
 def _one_shot_release(method, means, n, d, epsilon, delta, beta, total_mass, rng):
-    """The private one-shot baselines on the (clipped) mean of all n rows (docs/algorithms.md §3.4); the non-private
-    one returns the mean."""
+    """The private one-shot baselines on the (clipped) mean of all n rows (docs/algorithms.md §3.4).
+
+    The non-private one returns the mean.
+    """
     log_term = math.log(2 * n / beta)
     if method == NAIVE:
         noisy = laplace(means, d / n, epsilon, rng)
@@ -570,6 +704,29 @@ def baseline_estimates(x, epsilon: float, method: str, rng: RngLike = None, delt
     * ``"one_shot_gaussian"``: :math:`\ell_2`-clip to :math:`C = \sqrt{\mathrm{Bern}(d/2, d/2, 1,
       \ln(2n/\beta))}`, analytic Gaussian for :math:`\Delta_2 = 2C/n` — **(ε, δ)-DP**.
     * ``"non_private"``: the empirical marginals.
+
+    Parameters
+    ----------
+    x : array of shape (n, d)
+        Rows with entries in :math:`[0, 1]` (0/1 for the binary product), at least one column.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (unused by ``"non_private"``).
+    method : {"naive_laplace", "oracle_laplace", "one_shot_gaussian", "non_private"}
+        The baseline (above).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    delta : float, default 1e-6
+        :math:`0 < \delta < 1`, used by ``"one_shot_gaussian"`` only.
+    beta : float, default 0.1
+        :math:`0 < \beta < 1`, the failure probability the clip radii are sized for.
+    total_mass : float, optional
+        :math:`\sum_j p_j \ge 0`, fixed in advance; required by ``"oracle_laplace"``, unused by the others.
+
+    Returns
+    -------
+    numpy.ndarray
+        The estimates, shape ``(d,)``, clipped to :math:`[0, 1/2]`.
 
     Examples
     --------

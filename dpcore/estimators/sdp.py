@@ -1,7 +1,6 @@
-r"""The sum-of-squares / SDP score over directions (Hopkins, Kamath & Majid 2022, from Kamath's slides), a 2-D
-teaching version.
+r"""The sum-of-squares / SDP score over directions (Hopkins, Kamath & Majid 2022), a 2-D teaching version.
 
-Cut the data into :math:`B` buckets by a fixed, data-independent partition, take the bucket means
+From Kamath's slides. Cut the data into :math:`B` buckets by a fixed, data-independent partition, take the bucket means
 :math:`Z_b` and write :math:`\bar Z_b = Z_b - \tilde\mu` for a public current estimate :math:`\tilde\mu`. The question
 "how many buckets lie at least :math:`r` beyond :math:`\tilde\mu` along a unit direction :math:`v`" is the quadratic
 program QUAD; its semidefinite relaxation (the slides' Def. 6.4) has one symmetric matrix variable of size
@@ -132,7 +131,9 @@ def bucket_means(points, buckets: int) -> np.ndarray:
     Parameters
     ----------
     points : array of shape (n, d), n >= buckets
+        The rows, finite, :math:`d \ge 1`.
     buckets : int
+        :math:`B \ge 1`, at most :math:`n`.
 
     Returns
     -------
@@ -158,6 +159,7 @@ def exact_far_count(bucket_means, center, radius: float, direction) -> int | np.
     Parameters
     ----------
     bucket_means : array of shape (B, d)
+        The bucket means :math:`Z_b` (:func:`bucket_means`), finite, at least one bucket.
     center : array of shape (d,)
         :math:`\tilde\mu`.
     radius : float
@@ -210,21 +212,25 @@ def sdp_direction_score(bucket_means, center, radius: float, direction, solver: 
     Parameters
     ----------
     bucket_means : array of shape (B, d)
+        The bucket means :math:`Z_b` (:func:`bucket_means`), finite, at least one bucket.
     center : array of shape (d,)
+        The public current estimate :math:`\tilde\mu`.
     radius : float
+        :math:`r > 0`.
     direction : array of shape (d,)
         :math:`y` with :math:`\|y\| \le 1 + 10^{-9}` (rescaled onto the ball if slightly outside).
-    solver : {"CLARABEL", "SCS"}
+    solver : {"CLARABEL", "SCS"}, default "CLARABEL"
         Clarabel is exact to :math:`10^{-4}` on the sphere (a degenerate case where SCS can be off by 0.3);
         SCS is about 2× faster at :math:`B = 20` for interior :math:`y`.
 
     Returns
     -------
     float
+        SDP-VAL(:math:`y`), in :math:`[0, B]` up to the solver's tolerance.
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         If :math:`\|y\| > 1 + 10^{-9}` or the shapes disagree.
     RuntimeError
         If the solver fails or reports a status other than ``"optimal"``.
@@ -267,6 +273,27 @@ def free_sdp_value(bucket_means, center, radius: float, solver: str = "CLARABEL"
     It can be strictly larger (docs/algorithms.md §5.4: 13.76 against a best count of 9); Hopkins, Kamath & Majid round
     it by reading off :math:`v`. Sensitivity 1 under replace-one by the same zeroing argument.
 
+    Parameters
+    ----------
+    bucket_means : array of shape (B, d)
+        The bucket means :math:`Z_b` (:func:`bucket_means`), finite, at least one bucket.
+    center : array of shape (d,)
+        The public current estimate :math:`\tilde\mu`.
+    radius : float
+        :math:`r > 0`.
+    solver : {"CLARABEL", "SCS"}, default "CLARABEL"
+        The cvxpy solver.
+
+    Returns
+    -------
+    float
+        :math:`\mathrm{SDP}_{\text{free}}`.
+
+    Raises
+    ------
+    RuntimeError
+        If the solver fails or reports a status other than ``"optimal"``.
+
     Examples
     --------
     >>> means = np.array([[3.0, 0.0], [2.5, 0.5], [-1.0, 0.0], [0.0, -2.0]])
@@ -290,6 +317,21 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
     cached compiled problem. Every cell is interior (:math:`\rho_a \le 1 - 1/(2A)`), where SCS agrees with Clarabel
     to :math:`2\cdot10^{-4}` and is faster, hence the default (120 cells, 2-core VM: SCS ≈1.0 s at :math:`B = 12`,
     ≈2 s at :math:`B = 20`; Clarabel ≈1.2 s and ≈5 s).
+
+    Parameters
+    ----------
+    bucket_means : array of shape (B, 2)
+        The bucket means :math:`Z_b` (:func:`bucket_means`), finite, at least one bucket; 2-dimensional.
+    center : array of shape (2,)
+        The public current estimate :math:`\tilde\mu`.
+    radius : float
+        :math:`r > 0`.
+    radii_count : int, default 5
+        :math:`A \ge 1`, the number of rings.
+    angles : int, default 24
+        :math:`A_\theta \ge 3`, the number of sectors per ring.
+    solver : {"CLARABEL", "SCS"}, default "SCS"
+        The cvxpy solver (:func:`sdp_direction_score`).
 
     Returns
     -------
@@ -322,8 +364,9 @@ def polar_score_grid(bucket_means, center, radius: float, radii_count: int = 5, 
            epsilon=POSITIVE, rng=Seed(), size=Integer(low=1))
 def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = None,
                      size: int | None = None) -> np.ndarray:
-    r"""The exact grid exponential mechanism (docs/algorithms.md §5.3) over public cells; returns the unit direction
-    :math:`y/\|y\|`.
+    r"""The exact grid exponential mechanism (docs/algorithms.md §5.3) over public cells.
+
+    Returns the unit direction :math:`y/\|y\|` of the cell it selects with probability
 
     .. math:: P(c) \propto \pi_c \exp(\varepsilon u_c / 2),
 
@@ -340,13 +383,16 @@ def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = Non
     Parameters
     ----------
     scores, weights : arrays of shape (m,)
-        Scores :math:`u_c` and positive base weights :math:`\pi_c` (need not sum to 1).
+        Scores :math:`u_c` (finite) and positive base weights :math:`\pi_c` (need not sum to 1).
     points : array of shape (m, d)
-        Nonzero representative points :math:`y_c`.
+        Nonzero representative points :math:`y_c`, finite.
     epsilon : float
-    rng : None, int or numpy.random.Generator
+        Privacy parameter :math:`\varepsilon > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
     size : int, optional
-        Number of independent draws (together :math:`\mathrm{size}\cdot\varepsilon`-DP); None for one.
+        Number of independent draws, at least 1 (together :math:`\mathrm{size}\cdot\varepsilon`-DP); None for one.
 
     Returns
     -------
@@ -377,9 +423,9 @@ def sample_direction(scores, weights, points, epsilon: float, rng: RngLike = Non
 
 @dataclass(frozen=True)
 class IterativeResult:
-    """Output of :func:`iterative_mean_2d`.
+    r"""Output of :func:`iterative_mean_2d`.
 
-    ``trajectory`` has shape ``(T+1, 2)`` (the initial point, then each :math:`\\tilde\\mu_t`); ``directions``
+    ``trajectory`` has shape ``(T+1, 2)`` (the initial point, then each :math:`\tilde\mu_t`); ``directions``
     ``(T, 2)``; ``steps`` and ``radii`` ``(T,)``; ``scores`` ``(T, A·A_θ)`` the polar SDP grid of each round
     (cells as in :func:`polar_score_grid`).
 
@@ -433,17 +479,28 @@ def iterative_mean_2d(points, epsilon: float, buckets: int = 20, steps: int = 3,
     Parameters
     ----------
     points : array of shape (n, 2), n >= buckets
+        The data, finite.
     epsilon : float
-        Total privacy budget.
-    buckets, steps : int
-        :math:`B` and :math:`T`.
-    initial : array of shape (2,)
-        Public starting point :math:`\tilde\mu_1`.
-    radius, max_step : float
-        :math:`r_1` and the public step range :math:`s_{\max}`.
-    rng : None, int or numpy.random.Generator
-    radii_count, angles, solver
-        The polar grid and solver of :func:`polar_score_grid`.
+        Total privacy budget, :math:`\varepsilon > 0`.
+    buckets : int, default 20
+        :math:`B \ge 1`.
+    steps : int, default 3
+        :math:`T \ge 1`.
+    initial : array of shape (2,), default (0.0, 0.0)
+        Public starting point :math:`\tilde\mu_1`, finite.
+    radius : float, default 2.0
+        :math:`r_1 > 0`.
+    max_step : float, default 4.0
+        The public step range :math:`s_{\max} > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; each of
+        the :math:`2T` mechanisms draws from its own spawned child stream.
+    radii_count : int, default 5
+        :math:`A \ge 1` rings of the polar grid (:func:`polar_score_grid`).
+    angles : int, default 24
+        :math:`A_\theta \ge 3` sectors per ring.
+    solver : {"CLARABEL", "SCS"}, default "SCS"
+        The solver of :func:`polar_score_grid`.
 
     Returns
     -------

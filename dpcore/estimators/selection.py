@@ -1,5 +1,6 @@
-r"""Hypothesis selection by pairwise Scheffé contests, non-private and private (docs/algorithms.md §4; Ghazi et al.
-2023; Kamath, Singhal & Ullman 2020).
+r"""Hypothesis selection by pairwise Scheffé contests, non-private and private.
+
+See docs/algorithms.md §4; Ghazi et al. 2023; Kamath, Singhal & Ullman 2020.
 
 **Scheffé contests.** For two hypotheses :math:`H_i, H_j` the Scheffé set is :math:`W_{ij} = \{x : h_i(x) > h_j(x)\}`,
 where :math:`H_i` puts :math:`p_1 = H_i(W_{ij})` and :math:`H_j` puts :math:`p_2 = H_j(W_{ij})` (so
@@ -109,8 +110,11 @@ def _finite_points(x) -> np.ndarray:
 
 
 class HypothesisClass(ABC):
-    """k hypotheses with exact Scheffé sets: ``probabilities`` gives :math:`P_1[i, j] = H_i(W_{ij})` and
-    :math:`P_2[i, j] = H_j(W_{ij})`; ``set_counts`` counts data points in every :math:`W_{ij}`."""
+    """k hypotheses with exact Scheffé sets.
+
+    ``probabilities`` gives :math:`P_1[i, j] = H_i(W_{ij})` and :math:`P_2[i, j] = H_j(W_{ij})`; ``set_counts``
+    counts data points in every :math:`W_{ij}`.
+    """
 
     size: int
 
@@ -183,9 +187,11 @@ class GaussianFamily(HypothesisClass):
         return mass, other
 
     def set_counts(self, x):
-        r"""Counts in every :math:`W_{ij}` from one sort and one search per distinct interval end: the open interval
-        :math:`(r_1, r_2)` holds :math:`F_<(r_2) - F_\le(r_1)` points, the complement of :math:`[r_1, r_2]` holds
-        :math:`F_<(r_1) + n - F_\le(r_2)`."""
+        r"""Counts in every :math:`W_{ij}` from one sort and one search per distinct interval end.
+
+        The open interval :math:`(r_1, r_2)` holds :math:`F_<(r_2) - F_\le(r_1)` points, the complement of
+        :math:`[r_1, r_2]` holds :math:`F_<(r_1) + n - F_\le(r_2)`.
+        """
         data = _finite_points(x)
         points = data.shape[-1]
         below, at_most = (counts.astype(np.int32) for counts in _rank_counts(data, self._endpoints))
@@ -195,6 +201,7 @@ class GaussianFamily(HypothesisClass):
         return counts.reshape(*data.shape[:-1], self.size, self.size)
 
     def tv_from(self, truth):
+        r""":math:`d_{TV}(\mathcal N(\mu, \sigma^2), H_j)` for every j, ``truth`` = (μ, σ), from Scheffé sets."""
         mu, sigma = truth
         low, high, inside = _gaussian_scheffe_sets(np.array([mu, *self.means]), np.array([sigma, *self.scales]))
         mass = _interval_mass(mu, sigma, low[0, 1:], high[0, 1:], inside[0, 1:])
@@ -202,6 +209,7 @@ class GaussianFamily(HypothesisClass):
         return mass - other
 
     def sample(self, truth, shape, rng):
+        r"""Points of :math:`\mathcal N(\mu, \sigma^2)`, ``truth`` = (μ, σ), of shape ``shape``."""
         mu, sigma = truth
         return mu + sigma * as_generator(rng).standard_normal(shape)
 
@@ -241,8 +249,23 @@ def _interval_mass(mu, sigma, low, high, inside):
 
 @validated(k=Integer(low=2, high=2000), low=Real(), high=Real(), scale=Real(low=0, low_open=True))
 def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1.0) -> GaussianFamily:
-    r""":math:`k` unit-variance (``scale``) Gaussians with means equally spaced on ``[low, high]``
-    (docs/algorithms.md §4.1; default :math:`k = 41`, spacing 0.1).
+    r""":math:`k` unit-variance (``scale``) Gaussians with means equally spaced on ``[low, high]``.
+
+    See docs/algorithms.md §4.1; default :math:`k = 41`, spacing 0.1.
+
+    Parameters
+    ----------
+    k : int
+        Number of hypotheses, in :math:`[2, 2000]`.
+    low, high : float, default -2.0 and 2.0
+        The smallest and largest mean, finite, ``low < high``.
+    scale : float, default 1.0
+        The standard deviation of every hypothesis, :math:`> 0`.
+
+    Returns
+    -------
+    GaussianFamily
+        The :math:`k` hypotheses.
 
     Examples
     --------
@@ -257,8 +280,21 @@ def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1
 
 @validated(means=Array(ndim=(1,), min_size=1), scales=Array(ndim=(1,), low=0, low_open=True, min_size=1))
 def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
-    r"""Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest):
-    a class whose Scheffé sets are intervals or their complements.
+    r"""Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest).
+
+    A class whose Scheffé sets are intervals or their complements.
+
+    Parameters
+    ----------
+    means : array of shape (a,)
+        The means, finite.
+    scales : array of shape (b,)
+        The standard deviations, each :math:`> 0`; :math:`ab \ge 2` (a family holds at least two hypotheses).
+
+    Returns
+    -------
+    GaussianFamily
+        The :math:`ab` hypotheses.
 
     Examples
     --------
@@ -275,8 +311,11 @@ def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
 
 @dataclass(frozen=True, eq=False)
 class DiscreteFamily(HypothesisClass):
-    """Distributions on ``{0, …, D-1}`` (rows of ``table``, e.g. a cover); ``truth`` is a probability vector and
-    data are integer codes. Scheffé sets and their probabilities are exact finite sums."""
+    """Distributions on ``{0, …, D-1}`` (rows of ``table``, e.g. a cover).
+
+    ``truth`` is a probability vector and data are integer codes. Scheffé sets and their probabilities are exact
+    finite sums.
+    """
 
     table: np.ndarray
 
@@ -293,6 +332,7 @@ class DiscreteFamily(HypothesisClass):
         return (np.einsum("ijd,id->ij", self._sets, self.table), np.einsum("ijd,jd->ij", self._sets, self.table))
 
     def set_counts(self, x):
+        r"""Counts in every :math:`W_{ij}` from one histogram per row of integer codes in ``[0, D-1]``."""
         domain = self.table.shape[1]
         codes = np.asarray(x, dtype=float)
         integral = codes.ndim >= 1 and codes.size > 0 and np.all(np.isfinite(codes)) and np.all(codes % 1 == 0)
@@ -308,17 +348,32 @@ class DiscreteFamily(HypothesisClass):
         return counts.reshape(*codes.shape[:-1], self.size, self.size)
 
     def tv_from(self, truth):
+        """Half the ℓ1 distance between ``truth`` (a probability vector) and every row of ``table``."""
         return 0.5 * np.abs(self.table - np.asarray(truth, dtype=float)).sum(axis=1)
 
     def sample(self, truth, shape, rng):
+        """Integer codes drawn from the probability vector ``truth``, of shape ``shape``."""
         return as_generator(rng).choice(self.table.shape[1], size=shape, p=np.asarray(truth, dtype=float))
 
 
 
 @validated(domain=Integer(low=2, high=10), resolution=Integer(low=1, high=50))
 def simplex_cover(domain: int, resolution: int) -> DiscreteFamily:
-    """Every distribution on ``{0, …, domain-1}`` whose probabilities are multiples of ``1/resolution``: a cover of
-    the simplex in which every distribution is within TV ``(domain - 1)/(2·resolution)`` of a member.
+    """Every distribution on ``{0, …, domain-1}`` whose probabilities are multiples of ``1/resolution``.
+
+    A cover of the simplex in which every distribution is within TV ``(domain - 1)/(2·resolution)`` of a member.
+
+    Parameters
+    ----------
+    domain : int
+        :math:`D`, the number of outcomes, in :math:`[2, 10]`.
+    resolution : int
+        The denominator of the probabilities, in :math:`[1, 50]`.
+
+    Returns
+    -------
+    DiscreteFamily
+        The cover, its members in lexicographic order of their first :math:`D - 1` probabilities.
 
     Examples
     --------
@@ -337,10 +392,12 @@ def simplex_cover(domain: int, resolution: int) -> DiscreteFamily:
 
 @dataclass(frozen=True, eq=False)
 class GaussianMeans2D(HypothesisClass):
-    r""":math:`H_j = \mathcal N(\mu_j, I_2)` for a grid of means (rows of ``means``); ``truth`` is a mean in
-    :math:`\mathbb R^2`. :math:`W_{ij}` is the half-plane
+    r""":math:`H_j = \mathcal N(\mu_j, I_2)` for a grid of means (rows of ``means``).
+
+    ``truth`` is a mean in :math:`\mathbb R^2`. :math:`W_{ij}` is the half-plane
     :math:`\langle x - \tfrac{\mu_i+\mu_j}2, \mu_i - \mu_j\rangle > 0`, :math:`p_1 = \Phi(D/2)`,
-    :math:`p_2 = \Phi(-D/2)`, :math:`D = \|\mu_i - \mu_j\|`. Counting costs :math:`O(k^2 n)` (a projection per pair)."""
+    :math:`p_2 = \Phi(-D/2)`, :math:`D = \|\mu_i - \mu_j\|`. Counting costs :math:`O(k^2 n)` (a projection per pair).
+    """
 
     means: np.ndarray
 
@@ -360,6 +417,7 @@ class GaussianMeans2D(HypothesisClass):
         return _normal_cdf(distance / 2) * off, _normal_cdf(-distance / 2) * off
 
     def set_counts(self, x):
+        r"""Counts in every half-plane :math:`W_{ij}`, projecting every point on every pair's direction."""
         points = _finite_points(x)
         if points.ndim < 2 or points.shape[-1] != 2:
             raise InvalidParameterError("x must hold points of the plane (last axis of length 2); got shape "
@@ -370,9 +428,11 @@ class GaussianMeans2D(HypothesisClass):
         return (projections > 0).sum(axis=-1)
 
     def tv_from(self, truth):
+        r""":math:`d_{TV}(\mathcal N(\mu, I_2), H_j) = 2\Phi(\|\mu_j - \mu\|/2) - 1` for every j, ``truth`` = μ."""
         return 2 * _normal_cdf(np.linalg.norm(self.means - np.asarray(truth, dtype=float), axis=1) / 2) - 1
 
     def sample(self, truth, shape, rng):
+        r"""Points of :math:`\mathcal N(\mu, I_2)`, ``truth`` = μ, of shape ``(*shape, 2)``."""
         return np.asarray(truth, dtype=float) + as_generator(rng).standard_normal((*shape, 2))
 
 
@@ -380,6 +440,16 @@ class GaussianMeans2D(HypothesisClass):
 @validated(alpha=_ALPHA)
 def contest_parameters(alpha: float) -> tuple[float, float]:
     r"""(:math:`\zeta`, :math:`\kappa`) = (1.5α, 4α): the score's tolerance and tie threshold (docs/algorithms.md §4.2).
+
+    Parameters
+    ----------
+    alpha : float
+        Target accuracy α in :math:`(0, 0.25]`.
+
+    Returns
+    -------
+    (float, float)
+        :math:`(\zeta, \kappa)`.
 
     Examples
     --------
@@ -402,9 +472,23 @@ def _masses(family, x):
 
 @validated(family=_FAMILY)
 def win_matrix(family: HypothesisClass, x) -> np.ndarray:
-    r"""The Scheffé tournament's results: :math:`+1` where :math:`H_i` beats :math:`H_j`
-    (:math:`|P_1 - \hat\tau| < |P_2 - \hat\tau|`), :math:`-1` where it loses, 0 on ties and the diagonal.
-    Antisymmetric by construction (each pair is decided once, on :math:`W_{ij}` with :math:`i < j`).
+    r"""The Scheffé tournament's results: :math:`+1` where :math:`H_i` beats :math:`H_j`, :math:`-1` where it loses.
+
+    :math:`H_i` beats :math:`H_j` when :math:`|P_1 - \hat\tau| < |P_2 - \hat\tau|`; 0 on ties and the diagonal.
+    Antisymmetric by construction (each pair is decided once, on :math:`W_{ij}` with :math:`i < j`). Not private.
+
+    Parameters
+    ----------
+    family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`).
+    x : array
+        Data as ``family.set_counts`` takes them: shape (n,) (or (n, 2) for :class:`GaussianMeans2D`; integer codes
+        for :class:`DiscreteFamily`), or with leading trial axes; finite.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(*trials, k, k)``.
 
     Examples
     --------
@@ -425,6 +509,18 @@ def win_matrix(family: HypothesisClass, x) -> np.ndarray:
 def tournament_winner(family: HypothesisClass, x) -> int | np.ndarray:
     """The non-private tournament's choice: the hypothesis with the most wins (lowest index on ties).
 
+    Parameters
+    ----------
+    family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`).
+    x : array
+        Data as for :func:`win_matrix`, with optional leading trial axes.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        The winner's index, or one per dataset.
+
     Examples
     --------
     One choice per dataset (rows): data from N(1, 1) pick the mean 1 (index 3), data from N(−1, 1) the mean −1:
@@ -441,6 +537,20 @@ def tournament_winner(family: HypothesisClass, x) -> int | np.ndarray:
 @validated(family=_FAMILY)
 def minimum_distance(family: HypothesisClass, x) -> int | np.ndarray:
     r"""The minimum-distance estimate (Devroye & Lugosi): :math:`\arg\min_i\max_{j\ne i}|H_i(W_{ij}) - \hat\tau_{ij}|`.
+
+    Not private.
+
+    Parameters
+    ----------
+    family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`).
+    x : array
+        Data as for :func:`win_matrix`, with optional leading trial axes.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        The estimate's index (lowest on ties), or one per dataset.
 
     Examples
     --------
@@ -462,9 +572,9 @@ def _lowest_contest(contest, size):
 
 @validated(family=_FAMILY, alpha=_ALPHA)
 def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarray:
-    r"""The sensitivity-1 pairwise scores :math:`S(H_i, X) = \min_{j\ne i}\Gamma(H_i, H_j, X)` (item level,
-    docs/algorithms.md §4.2).
+    r"""The sensitivity-1 pairwise scores :math:`S(H_i, X) = \min_{j\ne i}\Gamma(H_i, H_j, X)` (item level).
 
+    See docs/algorithms.md §4.2.
     :math:`\Gamma = n` for pairs closer than :math:`\kappa = 4\alpha` in TV, else
     :math:`n\max\{0, \hat\tau_{ij} - P_2[i,j] - \zeta\}` with :math:`\zeta = 1.5\alpha`: the number of points to change
     before :math:`H_i` loses to :math:`H_j`. Sensitivity 1 under replace-one neighbours (each :math:`\hat\tau` moves
@@ -473,14 +583,16 @@ def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarra
     Parameters
     ----------
     family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`).
     x : array
         Data: shape (n,) (or (n, 2) for :class:`GaussianMeans2D`), or with leading trial axes.
-    alpha : float
+    alpha : float, default 0.05
         Target accuracy α in (0, 0.25].
 
     Returns
     -------
     numpy.ndarray of shape (*trials, k)
+        The score of every hypothesis.
 
     Examples
     --------
@@ -502,9 +614,9 @@ def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarra
 @validated(family=_FAMILY, alpha=_ALPHA, tau=Real(low=0, low_open=True, allow_inf=True))
 def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
                         tau: float = math.inf) -> tuple[np.ndarray, float]:
-    r"""User-level scores :math:`S^u(H_i) = \min_{j\ne i}\Gamma^u(H_i, H_j)` with per-user clipping (Ghazi
-    et al. 2023, App. E; docs/algorithms.md §4.3).
+    r"""User-level scores :math:`S^u(H_i) = \min_{j\ne i}\Gamma^u(H_i, H_j)` with per-user clipping.
 
+    Ghazi et al. (2023), App. E; docs/algorithms.md §4.3.
     :math:`c_u = \#\{\text{user } u\text{'s points in } W_{ij}\} - m(P_2[i,j] + \zeta)`, :math:`\Gamma^u = \max\{0,
     \sum_u \mathrm{clip}_{[-\tau,\tau]}(c_u)\}`, and :math:`n\min(\tau, m)` for pairs closer than :math:`\kappa`.
     Sensitivity under replacing one user's m points: :math:`\Delta_u = \min(m, 2\tau)` (``tau=inf``: group privacy,
@@ -512,12 +624,19 @@ def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
 
     Parameters
     ----------
+    family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`).
     x : array of shape (*trials, n, m)
         n users with m examples each (1-D families; (*trials, n, m, 2) for :class:`GaussianMeans2D`).
+    alpha : float, default 0.05
+        Target accuracy α in (0, 0.25].
+    tau : float, default inf
+        The clipping level :math:`\tau > 0` (``inf``: no clipping, group privacy); fixed in advance.
 
     Returns
     -------
     (scores of shape (*trials, k), sensitivity :math:`\Delta_u`)
+        The score of every hypothesis, and :math:`\Delta_u = \min(m, 2\tau)` as a float.
 
     Examples
     --------
@@ -548,7 +667,7 @@ def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
 
 @dataclass(frozen=True)
 class Selection:
-    """A private selection.
+    r"""A private selection.
 
     Attributes
     ----------
@@ -559,7 +678,7 @@ class Selection:
     scores : numpy.ndarray, diagnostic
         The scores behind them (e.g. Scheffé wins). Computed from the data without noise: not private.
     sensitivity : float, public
-        The scores' sensitivity :math:`\\Delta`.
+        The scores' sensitivity :math:`\Delta`.
     guarantee : str, public
         The privacy statement.
     """
@@ -576,9 +695,9 @@ class Selection:
            tau=Real(low=0, low_open=True, allow_inf=True))
 def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.05, rng: RngLike = None,
                    level: str = "item", tau: float | None = None) -> Selection:
-    r"""Select a hypothesis privately: the exponential mechanism
-    :math:`P(H_i) \propto \exp(\varepsilon S(H_i)/(2\Delta))` over the pairwise scores.
+    r"""Select a hypothesis privately: the exponential mechanism over the pairwise scores.
 
+    It draws :math:`H_i` with probability :math:`P(H_i) \propto \exp(\varepsilon S(H_i)/(2\Delta))`.
     Guarantee: ``level="item"`` — **ε-DP** for replace-one neighbouring datasets (:math:`\Delta = 1`,
     :func:`scheffe_scores`); ``level="user"`` — **ε user-level DP** for datasets differing in one user's m examples
     (:math:`\Delta_u = \min(m, 2\tau)`, :func:`user_scheffe_scores`; default :math:`\tau = \sqrt m`, Ghazi et al.'s
@@ -588,9 +707,29 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
 
     Parameters
     ----------
+    family : HypothesisClass
+        The hypotheses (:class:`GaussianFamily`, :class:`DiscreteFamily`, :class:`GaussianMeans2D`), fixed in
+        advance.
     x : array
         ``level="item"``: (n,) points (or (n, 2)); ``level="user"``: (n, m) — n users, m examples each. Leading trial
         axes give one independent selection per dataset.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    alpha : float, default 0.05
+        Target accuracy α in (0, 0.25] of the scores (:func:`contest_parameters`).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    level : {"item", "user"}, default "item"
+        The neighbouring relation the guarantee is for.
+    tau : float, optional
+        User level: the clipping level :math:`\tau > 0` or ``inf`` (default :math:`\sqrt m`); unused at item level.
+
+    Returns
+    -------
+    Selection
+        The released index (or one per dataset), the selection probabilities and scores (diagnostics), the
+        sensitivity and the guarantee.
 
     Examples
     --------
@@ -615,11 +754,29 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
 @validated(n=Array(ndim=(0, 1), low=1), k=Integer(low=2), epsilon=Real(low=0, low_open=True, allow_inf=True),
            beta=Real(0, 1, low_open=True, high_open=True))
 def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
-    r"""The α our item-level guarantee reaches with n samples: :math:`\alpha(n) = \max\{\sqrt{2\ln(k^2/\beta)/n},\
+    r"""The α our item-level guarantee reaches with n samples.
+
+    :math:`\alpha(n) = \max\{\sqrt{2\ln(k^2/\beta)/n},\
     2\ln(k/\beta)/(\varepsilon n)\}` (docs/algorithms.md §4.2). *If* :math:`\mathrm{OPT} \le \alpha`, the selected
     hypothesis has TV :math:`\le 5\alpha` (so also :math:`\le 5\alpha + \mathrm{OPT}`) w.p. :math:`\ge 1 - 2\beta`.
     The condition is needed: when OPT exceeds α the bound is not guaranteed (e.g. OPT 0.319 with a selected TV of
     0.588 > 5α + OPT = 0.569). ``epsilon=inf`` drops the privacy term.
+
+    Parameters
+    ----------
+    n : float or array of shape (m,)
+        Sample sizes, each :math:`\ge 1`.
+    k : int
+        Number of hypotheses, :math:`\ge 2`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`, or ``inf``.
+    beta : float, default 0.1
+        :math:`0 < \beta < 1`.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\alpha(n)`, of ``n``'s shape (a NumPy float for a scalar ``n``).
 
     Examples
     --------
@@ -636,10 +793,29 @@ def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
 @validated(per_user=Array(ndim=(0, 1), low=1), k=Integer(low=2), alpha=_ALPHA, epsilon=EPSILON,
            beta=Real(0, 1, low_open=True, high_open=True))
 def users_needed_theory(per_user, k: int, alpha: float, epsilon: float, beta: float = 0.1):
-    r"""Display curve for the users user-level selection needs (the form of Ghazi et al. 2023, Thm 41, constants ours,
-    :math:`\tau = \sqrt m`):
+    r"""Display curve for the users user-level selection needs.
+
+    The form of Ghazi et al. 2023, Thm 41, constants ours, :math:`\tau = \sqrt m`:
     :math:`n(\alpha) = \frac{2\ln(k^2/\beta)}{m\alpha^2}
     + \frac{4\ln(k/\beta)}{\varepsilon}\max\{\frac{1}{\alpha\sqrt m}, 1\}`.
+
+    Parameters
+    ----------
+    per_user : float or array of shape (p,)
+        :math:`m`, examples per user, each :math:`\ge 1`.
+    k : int
+        Number of hypotheses, :math:`\ge 2`.
+    alpha : float
+        Target accuracy α in (0, 0.25].
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    beta : float, default 0.1
+        :math:`0 < \beta < 1`.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`n(\alpha)`, of ``per_user``'s shape (a NumPy float for a scalar ``per_user``).
 
     Examples
     --------

@@ -1,5 +1,6 @@
-r"""Truncate to a survival set, then undo the truncation bias by truncated maximum likelihood (Zampetakis & Zhou 2025;
-docs/algorithms.md §1.7).
+r"""Truncate to a survival set, then undo the truncation bias by truncated maximum likelihood (Zampetakis & Zhou 2025).
+
+See docs/algorithms.md §1.7.
 
 Model: :math:`X_1, \dots, X_n \sim \mathcal N(\mu^*, I_d)` with known identity covariance, a public warm start
 :math:`c = \mu_0` with :math:`\|\mu^* - c\| \le D_K` (Zampetakis & Zhou 2025, Condition 3.3), the survival set
@@ -70,13 +71,14 @@ _KEEP_FRACTION = 0.8  # N = floor(0.8 a_min n), Zampetakis & Zhou 2025, Lemma 2.
 
 @dataclass(frozen=True)
 class TruncatedEstimate:
-    """One private estimate (or one per trial) and what it was built from. Each field's privacy role
-    (:func:`dpcore.core.guarantees.privacy_roles`) is given after its type.
+    r"""One private estimate (or one per trial) and what it was built from.
+
+    Each field's privacy role (:func:`dpcore.core.guarantees.privacy_roles`) is given after its type.
 
     Attributes
     ----------
     estimate : float or numpy.ndarray, released
-        The estimate of :math:`\\mu^*`: float / ``(d,)``, or ``(trials,)`` / ``(trials, d)`` when vectorised.
+        The estimate of :math:`\mu^*`: float / ``(d,)``, or ``(trials,)`` / ``(trials, d)`` when vectorised.
     naive : float or numpy.ndarray, released
         The private naive truncated mean from the same release (biased towards the warm start).
     kept : int or numpy.ndarray, diagnostic
@@ -125,8 +127,11 @@ def _unbatch(values: np.ndarray, layout) -> float | np.ndarray:
 
 
 def _log_gauss_mass(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
-    """``log(Phi(b) - Phi(a))`` for ``a < b``: reflected so the interval leans left, then
-    ``log Phi(b) + log(1 - Phi(a)/Phi(b))`` in log space (accurate in both tails and for narrow intervals)."""
+    """``log(Phi(b) - Phi(a))`` for ``a < b``.
+
+    Reflected so the interval leans left, then ``log Phi(b) + log(1 - Phi(a)/Phi(b))`` in log space (accurate in both
+    tails and for narrow intervals).
+    """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     flip = a + b > 0
     a, b = np.where(flip, -b, a), np.where(flip, -a, b)
@@ -219,6 +224,20 @@ def survival_mass(mean_offset: float, survival_radius: float, dimension: int = 1
     1-D: :math:`\Phi(r - o) - \Phi(-r - o)`; :math:`d`-dim: the noncentral :math:`\chi^2_d(o^2)` cdf at :math:`r^2`.
     Decreasing in the offset, so :math:`a_{\min} = \min_{\mu\in K} P_\mu(S)` is its value at :math:`o = D_K`.
 
+    Parameters
+    ----------
+    mean_offset : float
+        :math:`o = \|\mu - c\| \ge 0`.
+    survival_radius : float
+        :math:`r > 0`, the radius of :math:`S = B(c, r)`.
+    dimension : int, default 1
+        :math:`d \ge 1`.
+
+    Returns
+    -------
+    float
+        The probability that one point lands in :math:`S`.
+
     Examples
     --------
     >>> round(survival_mass(1.0, 1.5), 5)
@@ -232,11 +251,32 @@ def survival_mass(mean_offset: float, survival_radius: float, dimension: int = 1
 
 @validated(n=Integer(low=1), mean_offset_bound=POSITIVE, survival_radius=POSITIVE, dimension=Integer(low=1))
 def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimension: int = 1) -> int:
-    r"""The preprocessed size :math:`N = \lfloor 0.8\, a_{\min}\, n\rfloor`, :math:`a_{\min}` = :func:`survival_mass` at
-    :math:`D_K`.
+    r"""The preprocessed size :math:`N = \lfloor 0.8\, a_{\min}\, n\rfloor`.
 
+    :math:`a_{\min}` = :func:`survival_mass` at :math:`D_K`.
     Public (a function of :math:`n` and the public parameters only). With this :math:`N`, padding happens with
     probability at most :math:`e^{-0.02\,a_{\min} n}` (Chernoff; docs/algorithms.md §1.7).
+
+    Parameters
+    ----------
+    n : int
+        Number of raw points, :math:`\ge 1`.
+    mean_offset_bound : float
+        :math:`D_K > 0`, the bound on :math:`\|\mu^* - c\|`.
+    survival_radius : float
+        :math:`r_S > 0`.
+    dimension : int, default 1
+        :math:`d \ge 1`.
+
+    Returns
+    -------
+    int
+        :math:`N \ge 1`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If :math:`N` would be 0 (``n`` too small for this survival mass).
 
     Examples
     --------
@@ -253,8 +293,9 @@ def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimens
 
 @validated(points=_DATA, warm_start=_CENTER, survival_radius=POSITIVE, target_size=Integer(low=1), rng=Seed())
 def fixed_size(points, warm_start, survival_radius: float, target_size: int, rng: RngLike = None) -> np.ndarray:
-    r"""The preprocessing of Zampetakis & Zhou (2025, Lemma 2.1): exactly ``target_size`` points, all inside
-    :math:`S = B(c, r_S)`.
+    r"""The preprocessing of Zampetakis & Zhou (2025, Lemma 2.1): exactly ``target_size`` points, all in :math:`S`.
+
+    Here :math:`S = B(c, r_S)`.
 
     1. keep the points in :math:`S` in their original order; 2. keep the first :math:`N`, or append copies of
     the warm start :math:`c` (public, inside :math:`S`) up to :math:`N`; 3. shuffle uniformly.
@@ -268,11 +309,16 @@ def fixed_size(points, warm_start, survival_radius: float, target_size: int, rng
     Parameters
     ----------
     points : array of shape (n,) / (trials, n) with a scalar ``warm_start``, or (n, d) / (trials, n, d)
+        The raw points, finite.
     warm_start : float or array of shape (d,)
-        The centre :math:`c` of :math:`S` and the padding point; must not depend on the data.
+        The centre :math:`c` of :math:`S` and the padding point; must not depend on the data. Finite.
     survival_radius : float
+        :math:`r_S > 0`.
     target_size : int
-        :math:`N` (:func:`target_size`).
+        :math:`N \ge 1` (:func:`target_size`).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the shuffle: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------
@@ -328,7 +374,17 @@ def truncated_mean_map(mu, warm_start, survival_radius: float) -> float | np.nda
     Parameters
     ----------
     mu : float or array
-        Any shape with a scalar ``warm_start``; shape (..., d) otherwise.
+        Any shape with a scalar ``warm_start``; shape (..., d) otherwise. Finite.
+    warm_start : float or array of shape (d,)
+        The centre :math:`c` of :math:`S`, finite.
+    survival_radius : float
+        :math:`r_S > 0`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        :math:`\mathbb E_{\mu,S}[z]` for every :math:`\mu`: a float for a scalar ``mu`` (1-D), otherwise of
+        ``mu``'s shape.
 
     Examples
     --------
@@ -418,13 +474,27 @@ def naive_truncated_mean(x, epsilon: float, delta: float, warm_start, survival_r
     Parameters
     ----------
     x : array, see the module docstring for shapes
-    epsilon, delta : float
+        The raw points, finite: (n,) or (trials, n) with a scalar ``warm_start``, (n, d) or (trials, n, d) with
+        one of shape (d,).
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
     warm_start : float or array of shape (d,)
         :math:`c = \mu_0`, public, with :math:`\|\mu^* - c\| \le` ``mean_offset_bound``.
     survival_radius : float
-        :math:`r_S`.
-    mean_offset_bound : float
-        :math:`D_K`; only used here to fix :math:`N` (:func:`target_size`).
+        :math:`r_S > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    mean_offset_bound : float, default 1.0
+        :math:`D_K > 0`; only used here to fix :math:`N` (:func:`target_size`).
+
+    Returns
+    -------
+    TruncatedEstimate
+        ``estimate`` and ``naive`` both the released noisy mean (a float / ``(d,)``, or one per trial), the count
+        kept inside :math:`S` (a diagnostic), :math:`N`, the noise :math:`\sigma` and the guarantee.
 
     Examples
     --------
@@ -460,7 +530,30 @@ def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_rad
     loss whose data dependence is a mean of sufficient statistics. Their DP-SGD
     (:func:`truncated_dpgd_mean`) needs only a sampler.
 
-    Parameters are those of :func:`naive_truncated_mean`; ``mean_offset_bound`` is :math:`D_K`.
+    Parameters
+    ----------
+    x : array, see the module docstring for shapes
+        The raw points, finite, as in :func:`naive_truncated_mean`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+    warm_start : float or array of shape (d,)
+        :math:`c = \mu_0`, public, with :math:`\|\mu^* - c\| \le` ``mean_offset_bound``.
+    survival_radius : float
+        :math:`r_S > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    mean_offset_bound : float, default 1.0
+        :math:`D_K > 0`: the radius of :math:`K` the solve is restricted to, and what fixes :math:`N`.
+
+    Returns
+    -------
+    TruncatedEstimate
+        ``estimate`` the moment-matching solution and ``naive`` the same release read naively (a float / ``(d,)``,
+        or one per trial), the count kept inside :math:`S` (a diagnostic), :math:`N`, the noise :math:`\sigma` and
+        the guarantee.
 
     Examples
     --------
@@ -480,9 +573,9 @@ def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_rad
 
 def _rejection_mean(mu: np.ndarray, center: np.ndarray, radius: float, draws: int, floor_mass: float,
                     rng: np.random.Generator) -> np.ndarray:
-    """Mean of ``draws`` accepted samples of N(mu_t, I) restricted to S, for each row mu_t (Zampetakis & Zhou 2025,
-    Lemma 3.7).
+    """Mean of ``draws`` accepted samples of N(mu_t, I) restricted to S, for each row mu_t.
 
+    Zampetakis & Zhou (2025), Lemma 3.7.
     Proposals come in memory-bounded batches (about 4M numbers), all trials at once; at most
     1000 * draws / floor_mass proposals per trial (the cap only affects accuracy).
     """
@@ -533,6 +626,37 @@ def truncated_dpgd_mean(x, epsilon: float, delta: float, warm_start, survival_ra
 
     ``naive`` is :math:`\hat m(c) - g_1 = \bar x_N - \xi_1`, the first release read as a noisy truncated mean
     (noise :math:`\sigma_g`, larger than the one-shot release's). ``noise_sigma`` is :math:`\sigma_g`.
+
+    Parameters
+    ----------
+    x : array, see the module docstring for shapes
+        The raw points, finite, as in :func:`naive_truncated_mean`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` of the whole descent.
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1` of the whole descent.
+    warm_start : float or array of shape (d,)
+        :math:`c = \mu_0`, public, with :math:`\|\mu^* - c\| \le` ``mean_offset_bound``; the starting point.
+    survival_radius : float
+        :math:`r_S > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator; the
+        gradient noise and the rejection sampler draw from two spawned child streams.
+    mean_offset_bound : float, default 1.0
+        :math:`D_K > 0`: the radius of :math:`K` the iterates are projected onto, and what fixes :math:`N`.
+    steps : int, default 10
+        :math:`T \ge 1`.
+    learning_rate : float, default 1.0
+        :math:`\eta > 0`.
+    monte_carlo : int, default 20000
+        Accepted draws per step of the rejection sampler (:math:`d \ge 2` only), :math:`\ge 1`.
+
+    Returns
+    -------
+    TruncatedEstimate
+        ``estimate`` the averaged iterate and ``naive`` the first release read as a noisy truncated mean (a float /
+        ``(d,)``, or one per trial), the count kept inside :math:`S` (a diagnostic), :math:`N`,
+        :math:`\sigma_g` and the guarantee.
 
     Examples
     --------

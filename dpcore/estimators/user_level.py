@@ -66,7 +66,17 @@ _GRID = Array(ndim=(1,), min_size=1)
 
 @validated(size=Integer(low=2))
 def default_grid(size: int = GRID_SIZE) -> np.ndarray:
-    """The public threshold grid :math:`\\{0, 1/(k-1), \\dots, 1\\}` (exact: 37/100 is the float 0.37).
+    r"""The public threshold grid :math:`\{0, 1/(k-1), \dots, 1\}` (exact: 37/100 is the float 0.37).
+
+    Parameters
+    ----------
+    size : int, default 101
+        :math:`k \ge 2`, the number of thresholds.
+
+    Returns
+    -------
+    numpy.ndarray
+        The :math:`k` thresholds, increasing from 0 to 1.
 
     Examples
     --------
@@ -90,6 +100,20 @@ def _checked_grid(grid) -> np.ndarray:
 def threshold_data(users: int, per_user: int, threshold: float = THRESHOLD, rng: RngLike = None,
                    trials: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Realizable threshold data: :math:`x \sim U[0,1]` i.i.d., :math:`y = \mathbf 1[x \ge \theta^*]`.
+
+    Parameters
+    ----------
+    users : int
+        Number of users, :math:`\ge 1`.
+    per_user : int
+        Examples per user :math:`m \ge 1`.
+    threshold : float, default 0.37
+        :math:`\theta^* \in [0, 1]`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the data: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    trials : int, optional
+        Number of independent datasets, :math:`\ge 1`; None for one dataset without a trial axis.
 
     Returns
     -------
@@ -169,6 +193,15 @@ def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
     ``"group"``: :math:`\sum_i e_i(t)`; ``"clipped"``: :math:`\sum_i \min(1, e_i(t))`;
     ``"tau"``: :math:`\sum_i \min(\tau, e_i(t))`. Sensitivities: :func:`loss_sensitivity`.
 
+    Parameters
+    ----------
+    counts : array of shape (users, k) or (trials, users, k)
+        Per-user error counts (:func:`user_error_counts`), each :math:`\ge 0`.
+    kind : {"clipped", "tau", "group"}, default "clipped"
+        The loss.
+    tau : float, default 1.0
+        :math:`\tau > 0`, the clipping level of ``kind="tau"`` (unused otherwise).
+
     Returns
     -------
     numpy.ndarray of float
@@ -193,6 +226,20 @@ def loss_sensitivity(kind: str, per_user: int, tau: float = 1.0) -> float:
 
     Replacing user :math:`i` changes only :math:`e_i(t) \in [0, m]`, so ``"group"``: :math:`m`, ``"clipped"``: 1,
     ``"tau"``: :math:`\min(\tau, m)` — each attained (a block of :math:`m` copies of one example, relabelled).
+
+    Parameters
+    ----------
+    kind : {"clipped", "tau", "group"}
+        The loss.
+    per_user : int
+        :math:`m \ge 1`, examples per user.
+    tau : float, default 1.0
+        :math:`\tau > 0`, the clipping level of ``kind="tau"`` (unused otherwise).
+
+    Returns
+    -------
+    float
+        :math:`\Delta`.
 
     Examples
     --------
@@ -225,13 +272,17 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
     x, y : arrays of shape (users, m) or (trials, users, m)
         One dataset, or one per trial (vectorised: one independent draw per trial).
     epsilon : float
-    kind : {"clipped", "tau", "group"}
-    tau : float
-        Clipping level of ``kind="tau"``.
+        Privacy parameter :math:`\varepsilon > 0`.
+    kind : {"clipped", "tau", "group"}, default "clipped"
+        The loss (:func:`losses`).
+    tau : float, default 1.0
+        Clipping level :math:`\tau > 0` of ``kind="tau"`` (unused otherwise).
     grid : array of shape (k,), optional
-        Public candidate thresholds (default :func:`default_grid`).
-    rng : None, int or numpy.random.Generator
-    one_per_user : bool
+        Public candidate thresholds, finite and strictly increasing (default :func:`default_grid`).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    one_per_user : bool, default False
         Item-level baseline: keep only each user's first example (then every loss has :math:`\Delta \le 1`).
 
     Returns
@@ -261,8 +312,9 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
            kind=Choice(("clipped", "group", "one_per_user")))
 def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = GRID_SIZE, beta: float = 0.1,
                  kind: str = "clipped") -> float:
-    r"""Approximate number of users for error :math:`\le\alpha` with probability :math:`\ge 1-\beta`
-    (docs/algorithms.md §5.5).
+    r"""Approximate number of users for error :math:`\le\alpha` with probability :math:`\ge 1-\beta`.
+
+    See docs/algorithms.md §5.5.
 
     .. math:: n_{\mathrm{clip}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,(1-(1-\alpha)^m)}, \qquad
               n_{\mathrm{group}} \approx n_{\mathrm{one}} \approx \frac{4\ln(k/\beta)}{\varepsilon\,\alpha}.
@@ -272,6 +324,32 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
     expected clipped loss :math:`\ge n(1-(1-\alpha)^m)` (:math:`\Delta = 1`) and expected group loss
     :math:`nm\alpha` (:math:`\Delta = m`).
     Derived, not Ghazi et al.'s (2023) constants (their Theorem 4 states the user complexity up to constants).
+
+    Parameters
+    ----------
+    alpha : float
+        The target error, :math:`0 < \alpha < 1`.
+    per_user : int
+        :math:`m \ge 1`, examples per user.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    candidates : int, default 101
+        :math:`k \ge 2`, the grid size.
+    beta : float, default 0.1
+        :math:`0 < \beta < 1`.
+    kind : {"clipped", "group", "one_per_user"}, default "clipped"
+        The learner: the clipped score, or one of the two baselines (group privacy, one example per user), which
+        share :math:`n_{\mathrm{group}} \approx n_{\mathrm{one}}`.
+
+    Returns
+    -------
+    float
+        The approximate number of users (not rounded).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the number exceeds what a float can hold.
 
     Examples
     --------
@@ -293,8 +371,21 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
 
 @validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1))
 def savings_factor(alpha: float, per_user: int) -> float:
-    r"""How many times fewer users clipping needs than group privacy:
-    :math:`(1-(1-\alpha)^m)/\alpha \approx \min(m, 1/\alpha)`.
+    r"""How many times fewer users clipping needs than group privacy.
+
+    The factor is :math:`(1-(1-\alpha)^m)/\alpha \approx \min(m, 1/\alpha)`.
+
+    Parameters
+    ----------
+    alpha : float
+        The target error, :math:`0 < \alpha < 1`.
+    per_user : int
+        :math:`m \ge 1`, examples per user.
+
+    Returns
+    -------
+    float
+        :math:`(1-(1-\alpha)^m)/\alpha`.
 
     Examples
     --------
@@ -305,7 +396,9 @@ def savings_factor(alpha: float, per_user: int) -> float:
 
 
 def _wrong_user_share(alpha: float, per_user: int) -> float:
-    """1 - (1 - alpha)^m, the share of users with at least one of m examples wrong, as -expm1(m log1p(-alpha)): the
-    direct form rounds to 0 (then a division by zero) for alpha < 1e-16."""
+    """1 - (1 - alpha)^m, the share of users with at least one of m examples wrong.
+
+    Computed as -expm1(m log1p(-alpha)): the direct form rounds to 0 (then a division by zero) for alpha < 1e-16.
+    """
     return -math.expm1(per_user * math.log1p(-alpha))
 

@@ -471,7 +471,7 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
 
     Raises
     ------
-    ValueError, TypeError
+    InvalidParameterError
         On a bad grid, unknown data parameters, non-callables, a trial count below 1, or an
         estimator returning the wrong shape or non-finite errors (naming the method and shapes).
 

@@ -283,7 +283,7 @@ def composition_epsilons(releases, release_epsilon: float, delta: float) -> dict
     ks = releases.astype(int)
     try:
         advanced = np.array([accounting.advanced_composition(release_epsilon, 0.0, k, delta)[0] for k in ks])
-    except ValueError as refused:  # its e^ε0 term overflows: refuse in this function's own terms
+    except InvalidParameterError as refused:  # its e^ε0 term overflows: refuse in this function's own terms
         raise InvalidParameterError(f"release_epsilon={release_epsilon!r} is too large for advanced composition: "
                                     f"{refused}") from refused
     return {
@@ -377,7 +377,7 @@ def cover_samples_needed(dimension: int, target_error: float, epsilon: float, tr
     Data :math:`\mathcal N(\mu, I_d)` with :math:`\mu = (0.3, -0.2)_{1..d}`; cover of
     :math:`[-2, 2]^d` with spacing ``target_error / 3``; :math:`n = 25\cdot 2^{j/2}`, :math:`j = 0, 1, \dots`, until the
     Monte Carlo RMSE over ``trials`` datasets is at most the target (cap :math:`25\cdot 2^{12} = 102{,}400`; a
-    ``ValueError`` naming ``epsilon`` beyond it): the answer is resolved to a factor :math:`\sqrt2`.
+    ``InvalidParameterError`` naming ``epsilon`` beyond it): the answer is resolved to a factor :math:`\sqrt2`.
     """
     mean = np.array([0.3, -0.2])[:dimension]
     rng = np.random.default_rng(seed)

@@ -23,15 +23,20 @@ def _exponent_scale(epsilon: float, sensitivity: float, monotonic: bool) -> floa
 
 
 def _row_blocks(rows: int, width: int) -> list[slice]:
-    """Consecutive row ranges of ``rows`` holding at most :data:`_BLOCK_CELLS` values of ``width`` each (one row
-    at least)."""
+    """Consecutive row ranges of ``rows`` holding at most :data:`_BLOCK_CELLS` values of ``width`` each.
+
+    Each range holds one row at least.
+    """
     step = max(1, _BLOCK_CELLS // width)
     return [slice(start, min(start + step, rows)) for start in range(0, rows, step)]
 
 
 def _noisy_argmax(values: np.ndarray, noise) -> np.ndarray:
-    """``argmax(values + noise(shape), axis=1)`` over row blocks (:func:`_row_blocks`): NumPy draws i.i.d. noise
-    as one stream, so the blocks give the same numbers as one draw of the whole table, in bounded memory."""
+    """``argmax(values + noise(shape), axis=1)`` over row blocks (:func:`_row_blocks`).
+
+    NumPy draws i.i.d. noise as one stream, so the blocks give the same numbers as one draw of the whole table, in
+    bounded memory.
+    """
     rows, width = values.shape
     return np.concatenate([np.argmax(values[block] + noise((block.stop - block.start, width)), axis=1)
                            for block in _row_blocks(rows, width)])
@@ -53,6 +58,23 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
 
     Computed in log space (log-sum-exp), so scores in the millions and :math:`10^6` candidates
     neither overflow nor underflow to all-zero.
+
+    Parameters
+    ----------
+    scores : array of shape (k,) or (trials, k)
+        The scores :math:`u(X, h)` of the :math:`k` candidates (finite, at least one), or one score vector per
+        row.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    sensitivity : float, default 1.0
+        :math:`\Delta > 0`, a bound on every score's sensitivity.
+    monotonic : bool, default False
+        Use :math:`\exp(\varepsilon u/\Delta)`; valid only for monotone scores (above).
+
+    Returns
+    -------
+    numpy.ndarray
+        The probabilities, of ``scores``' shape; each row sums to 1.
 
     Examples
     --------
@@ -81,8 +103,19 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
     ----------
     scores : array of shape (k,) or (trials, k)
         One score vector, or one per independent dataset (vectorised Monte Carlo): a 2-D array gives
-        one draw per row (``size`` must then be None).
-    method : {"inverse_cdf", "gumbel"}
+        one draw per row (``size`` must then be None). Finite, at least one candidate.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    sensitivity : float, default 1.0
+        :math:`\Delta > 0`, a bound on every score's sensitivity.
+    monotonic : bool, default False
+        Use :math:`\exp(\varepsilon u/\Delta)`; valid only for monotone scores (:func:`exponential_probabilities`).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    size : int, optional
+        Number of independent draws, at least 1; None for a single index.
+    method : {"inverse_cdf", "gumbel"}, default "inverse_cdf"
         ``"inverse_cdf"``: normalise in log space, then invert the CDF with uniforms.
         ``"gumbel"``: Gumbel-max, :math:`\arg\max_h [\varepsilon u_h/(2\Delta) + G_h]` with i.i.d. standard
         Gumbel :math:`G_h` — exact and never exponentiates a score. Both give the same law.
@@ -131,6 +164,27 @@ def report_noisy_max(scores, epsilon: float, sensitivity: float = 1.0, monotonic
     Guarantee: :math:`\varepsilon`-DP for scores of sensitivity :math:`\le \Delta`. ``size`` independent
     draws are returned as an array (each alone :math:`\varepsilon`-DP).
 
+    Parameters
+    ----------
+    scores : array of shape (k,)
+        The candidates' scores :math:`u_h`, finite, at least one.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    sensitivity : float, default 1.0
+        :math:`\Delta > 0`, a bound on every score's sensitivity.
+    monotonic : bool, default False
+        Use :math:`b = \Delta/\varepsilon`; valid only for monotone scores (above).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    size : int, optional
+        Number of independent draws, at least 1; None for a single index.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        One index if ``size`` is None, else ``size`` indices.
+
     Examples
     --------
     A score far above the others wins whatever the noise:
@@ -167,10 +221,16 @@ def permute_and_flip(scores, epsilon: float, sensitivity: float = 1.0, rng: RngL
     Parameters
     ----------
     scores : array of shape (k,)
-    epsilon, sensitivity : float
-    rng : None, int or numpy.random.Generator
+        The candidates' scores :math:`u_h`, finite, at least one.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    sensitivity : float, default 1.0
+        :math:`\Delta > 0`, a bound on every score's sensitivity.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
     size : int, optional
-        Number of independent draws (each alone :math:`\varepsilon`-DP).
+        Number of independent draws (each alone :math:`\varepsilon`-DP), at least 1; None for a single index.
 
     Returns
     -------

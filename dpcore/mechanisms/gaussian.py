@@ -40,6 +40,28 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibrat
     A.1), proved for :math:`\varepsilon < 1`; accepted for :math:`\varepsilon \le 1` (at :math:`\varepsilon = 1` it
     still exceeds the analytic :math:`\sigma`) and rejected above, where it can be too small to be private.
 
+    Parameters
+    ----------
+    l2_sensitivity : float
+        :math:`\Delta_2 > 0`, the :math:`\ell_2` sensitivity of the query.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 with ``calibration="classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+    calibration : {"analytic", "classical"}, default "analytic"
+        Which calibration (above).
+
+    Returns
+    -------
+    float
+        The noise standard deviation :math:`\sigma`.
+
+    Raises
+    ------
+    InvalidParameterError
+        With ``calibration="classical"`` and :math:`\varepsilon > 1`; with ``"analytic"`` when the noise would
+        exceed what a float can hold (:func:`dpcore.accounting.gaussian_mu`).
+
     Examples
     --------
     >>> round(gaussian_sigma(1.0, 1.0, 1e-5), 4), round(gaussian_sigma(1.0, 1.0, 1e-5, "classical"), 4)
@@ -68,6 +90,27 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
     An array ``value`` is treated as one vector release; for many independent releases (trials)
     pass shape ``(trials, d)`` — each row is privatised independently with the same :math:`\sigma`.
 
+    Parameters
+    ----------
+    value : float or array
+        The exact query value(s), finite, of any shape.
+    l2_sensitivity : float
+        :math:`\Delta_2 > 0`, a bound on :math:`\|f(X) - f(X')\|_2` over neighbouring datasets.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` (at most 1 with ``calibration="classical"``).
+    delta : float
+        Privacy parameter :math:`0 < \delta < 1`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+    calibration : {"analytic", "classical"}, default "analytic"
+        How :math:`\sigma` is calibrated (:func:`gaussian_sigma`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for a scalar ``value``, otherwise an array of ``value``'s shape.
+
     Examples
     --------
     The noise sd is the calibrated σ (:func:`gaussian_sigma`: 3.7306 for Δ₂ = 1, ε = 1, δ = 1e-5):
@@ -93,6 +136,24 @@ def zcdp_gaussian(value, l2_sensitivity, rho: float, rng: RngLike = None) -> flo
     matches the zCDP that :math:`\varepsilon`-DP implies, the fair comparison with the Laplace mechanism.
     An array ``l2_sensitivity`` broadcast against ``value`` gives each release its own :math:`\Delta_2`
     (e.g. one per trial, from an already private clipping radius).
+
+    Parameters
+    ----------
+    value : float or array
+        The exact query value(s), finite, of any shape.
+    l2_sensitivity : float or array
+        :math:`\Delta_2 > 0` (every entry finite and positive), broadcast against ``value``.
+    rho : float
+        The zCDP parameter :math:`\rho > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for a scalar result, otherwise an array of the broadcast shape of ``value`` and
+        ``l2_sensitivity``.
 
     Examples
     --------

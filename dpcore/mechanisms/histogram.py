@@ -24,9 +24,14 @@ def laplace_histogram(data, edges, epsilon: float, rng: RngLike = None) -> np.nd
     Parameters
     ----------
     data : array of shape (n,) or (trials, n)
-        One dataset, or one dataset per row (vectorised over trials).
+        One dataset, or one dataset per row (vectorised over trials); finite, at least one point per row.
     edges : array of shape (bins + 1,)
-        Strictly increasing, public (data-independent) bin edges.
+        Strictly increasing, public (data-independent) bin edges, finite, at least 2.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------

@@ -26,14 +26,16 @@ def laplace(value, sensitivity, epsilon: float, rng: RngLike = None) -> float | 
     Parameters
     ----------
     value : float or array
-        The exact query value(s). An array of shape ``(trials,)`` privatises many independent
+        The exact query value(s), finite, of any shape. An array of shape ``(trials,)`` privatises many independent
         releases at once (one per trial, vectorised Monte Carlo).
     sensitivity : float or array
-        :math:`\Delta_1 > 0`; an array broadcast against ``value`` gives each release its own
-        sensitivity (e.g. a data-dependent but already private clipping window).
+        :math:`\Delta_1 > 0` (every entry finite and positive); an array broadcast against ``value`` gives each
+        release its own sensitivity (e.g. a data-dependent but already private clipping window).
     epsilon : float
         Privacy parameter :math:`\varepsilon > 0`.
-    rng : None, int or numpy.random.Generator
+    rng : None, int or numpy.random.Generator, optional
+        Source of the noise: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------

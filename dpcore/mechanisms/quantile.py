@@ -12,8 +12,10 @@ __all__ = ["private_quantile", "quantile_density"]
 
 
 def _quantile_intervals(x: np.ndarray, q: float, epsilon: float, lower: float, upper: float):
-    """Edges (..., n+2), rank scores (n+1,) and interval log-weights (..., n+1) of the exact sampler
-    (docs/algorithms.md §5.3)."""
+    """Edges (..., n+2), rank scores (n+1,) and interval log-weights (..., n+1) of the exact sampler.
+
+    See docs/algorithms.md §5.3.
+    """
     if not upper > lower:
         raise InvalidParameterError(f"upper must be greater than lower={lower:g}; got {upper!r}")
     ordered = np.sort(np.clip(x, lower, upper), axis=-1)
@@ -34,12 +36,11 @@ _QUANTILE = dict(q=Real(0, 1), epsilon=EPSILON, lower=Real(), upper=Real())
 @validated(x=Array(ndim=(1, 2), min_size=1), **_QUANTILE, rng=Seed())
 def private_quantile(x, q: float, epsilon: float, lower: float, upper: float,
                      rng: RngLike = None) -> float | np.ndarray:
-    r"""Private :math:`q`-quantile by the exact continuous exponential mechanism (Smith 2011;
-    docs/algorithms.md §5.3).
+    r"""Private :math:`q`-quantile by the exact continuous exponential mechanism (Smith 2011).
 
-    Clip the data to the public interval :math:`[a, b]` = ``[lower, upper]``, sort, and set
-    :math:`x_{(0)} = a`, :math:`x_{(n+1)} = b`. On :math:`[x_{(i)}, x_{(i+1)})` the score is the rank error
-    :math:`u_i = -|i - qn|`; choose interval :math:`i` with probability
+    The algorithm of docs/algorithms.md §5.3. Clip the data to the public interval :math:`[a, b]` =
+    ``[lower, upper]``, sort, and set :math:`x_{(0)} = a`, :math:`x_{(n+1)} = b`. On :math:`[x_{(i)}, x_{(i+1)})`
+    the score is the rank error :math:`u_i = -|i - qn|`; choose interval :math:`i` with probability
 
     .. math:: P(i) \propto (x_{(i+1)} - x_{(i)})\, \exp(\varepsilon u_i / 2)
 
@@ -56,13 +57,17 @@ def private_quantile(x, q: float, epsilon: float, lower: float, upper: float,
     Parameters
     ----------
     x : array of shape (n,) or (trials, n)
-        One dataset, or one per trial (vectorised, one independent release per row).
+        One dataset, or one per trial (vectorised, one independent release per row); finite, at least one point
+        per row.
     q : float
         Quantile level in :math:`[0, 1]` (1/2: the median).
     epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
     lower, upper : float
-        Public range, ``lower < upper``; data outside it are clipped.
-    rng : None, int or numpy.random.Generator
+        Public range, finite, ``lower < upper``; data outside it are clipped.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness: ``None`` (fresh OS entropy), a non-negative integer seed or a Generator
+        (:func:`dpcore.core.randomness.as_generator`).
 
     Returns
     -------
@@ -90,6 +95,17 @@ def private_quantile(x, q: float, epsilon: float, lower: float, upper: float,
 @validated(x=Array(ndim=(1,), min_size=1), **_QUANTILE)
 def quantile_density(x, q: float, epsilon: float, lower: float, upper: float) -> dict[str, np.ndarray]:
     r"""The exact law of :func:`private_quantile` on one dataset, for the page's step-function plot.
+
+    Parameters
+    ----------
+    x : array of shape (n,)
+        One dataset, finite, at least one point.
+    q : float
+        Quantile level in :math:`[0, 1]`.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0`.
+    lower, upper : float
+        Public range, finite, ``lower < upper``; data outside it are clipped.
 
     Returns
     -------

@@ -27,7 +27,7 @@ __all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "figure_h
 
 
 def _checked_arrays(label: str, x: Any, y: Any, lower: Any, upper: Any) -> dict[str, np.ndarray]:
-    """A series' arrays as float numpy arrays, or ``ValueError`` naming the series and the field."""
+    """A series' arrays as float numpy arrays, or ``InvalidParameterError`` naming the series and the field."""
     if (lower is None) != (upper is None):
         raise InvalidParameterError(f"{label}: give both lower and upper (a band) or neither")
     arrays = {"x": COORDINATE.check(f"{label} x", x)}
@@ -63,7 +63,7 @@ class Series:
         Name of another series whose legend entry this one joins (it gets no entry of its own, and
         clicking that entry hides both): e.g. a method's theory curve grouped with the method.
 
-    Arrays are converted to float ``numpy`` arrays and checked on construction (``ValueError``
+    Arrays are converted to float ``numpy`` arrays and checked on construction (``InvalidParameterError``
     naming the series and the field). Equality is identity (the fields are arrays).
     """
 
@@ -348,7 +348,7 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         No frames, duplicate labels, frames whose series differ (names, kinds, bands or order),
         or non-positive values on a log axis.
     """
@@ -384,7 +384,7 @@ def line_figure(series: Sequence[Series], *, x_title: str, y_title: str, title: 
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         Duplicate series names or non-positive values on a log axis.
     """
     return _figure([FrameData("line_figure", series)], x_title, y_title, title, log_x, log_y, presentation)
