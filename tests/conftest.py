@@ -4,8 +4,8 @@
   (and importing one outside a Streamlit run would execute it).
 * Hypothesis's CI profile (chosen when the environment sets CI) derives a new settings object from the previous one on
   every call of a parametrised ``@given`` test and reads each setting through that chain recursively: after about 900
-  calls (tests/test_validation.py makes more) the chain outgrows Python's default recursion limit of 1000. A larger
-  limit lets the chain be walked; nothing else depends on it.
+  calls (tests/test_public_functions.py makes more) the chain outgrows Python's default recursion limit of 1000. A
+  larger limit lets the chain be walked; nothing else depends on it.
 * Pages answer a slow setting with a quick pass first (``ui.progressive``); the tests compare pages with the library
   at the requested trial counts, so they run with the quick pass off (``DPLAB_QUICK_SECONDS=inf``, also inherited by
   the servers the browser tests start). ``tests/app/test_progressive.py`` turns it on where it is the subject.

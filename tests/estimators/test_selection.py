@@ -5,7 +5,7 @@ non-private tournaments on a class that contains the truth, exhaustive sensitivi
 user-level scores, an exact and an empirical privacy audit of the private selection (a broken variant is caught),
 seeded utility sweeps (§4.5), the theory curves, KSU20's 2-D tournament, and input validation.
 The page's lesson (grids, one run, read-offs, takeaways) is tested last.
-Run as a script to print the measured audit bounds: ``python tests/test_selection.py``.
+Run as a script to print the measured audit bounds: ``python tests/estimators/test_selection.py``.
 """
 
 import functools
@@ -936,7 +936,7 @@ def test_median_error_falls_with_n_and_grows_at_most_logarithmically_in_k():
 
 
 # ------------------------------------------------------------------------------------ 12. the page's lesson
-STORED = functools.partial(load_or_run, Path(__file__).resolve().parents[1] / "assets" / "precomputed")  # page defaults
+STORED = functools.partial(load_or_run, Path(__file__).resolve().parents[2] / "assets" / "precomputed")  # page defaults
 DEFAULTS = dict(k=41, n=300, epsilon=0.1, seed=0)
 
 

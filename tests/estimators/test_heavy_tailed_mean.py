@@ -3,7 +3,7 @@ audits.
 
 Test data are plain numpy draws: a centred Lomax (Pareto II, shape 4) scaled so that E|X - mu|^3 = 1
 (algorithms.md §1.9: scale 1.09615), and the KSU20 two-point adversary. Run as a script to print the
-measured numbers: ``python tests/test_truncation.py``.
+measured numbers: ``python tests/estimators/test_heavy_tailed_mean.py``.
 """
 
 import math

@@ -6,10 +6,10 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
-from test_validation import VALID_CALLS
 
 from dpcore.viz import template
 from dpcore.viz.plotly_dict import dictionaries, figure, plotly_dict
+from tests.test_public_functions import VALID_CALLS
 
 BUILDERS = sorted(name for name in VALID_CALLS
                   if name.startswith("viz.figures.") or name in ("viz.animation.animated_sweep",
@@ -27,7 +27,7 @@ def _json(spec) -> str:
 
 
 def test_every_figure_builder_is_covered():
-    assert len(BUILDERS) >= 40, BUILDERS  # each figure module's builders have an example call in test_validation
+    assert len(BUILDERS) >= 40, BUILDERS  # each figure module's builders have an example call in test_public_functions
 
 
 @pytest.mark.parametrize("name", BUILDERS)

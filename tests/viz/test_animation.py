@@ -248,7 +248,7 @@ def test_unknown_names_get_a_stable_palette_colour():
 
 def test_fallback_colour_does_not_depend_on_the_process_hash_seed():
     code = "from dpcore.viz import method_color; print(method_color('report noisy max'))"
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     outputs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
                               env=os.environ | {"PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
     assert outputs == {method_color("report noisy max")}
@@ -438,7 +438,7 @@ def test_all_nan():
         line_figure([Series("Laplace", N, np.full(4, np.nan))], x_title="n", y_title="e")
 
 # Bad input for every public function (with the constraints it declares) is checked for the whole library
-# in tests/test_validation.py.
+# in tests/test_public_functions.py.
 
 
 def test_theory_series_joins_its_method_in_the_legend():

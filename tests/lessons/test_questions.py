@@ -14,7 +14,7 @@ from dpcore import experiments
 from dpcore.lessons import exponential_mechanism, noise_tradeoff, partition_rounds, tournament, truncation
 from dpcore.lessons.questions import Question, bucket
 
-STORED = Path(__file__).parents[1] / "assets" / "precomputed"
+STORED = Path(__file__).parents[2] / "assets" / "precomputed"
 
 
 def stored(function, **params):
