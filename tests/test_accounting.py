@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from dpcore import accounting, mechanisms
+from dpcore import accounting
 
 
 def hockey_stick(density_p, density_q, epsilon, lower, upper):
@@ -131,13 +131,6 @@ def test_advanced_beats_basic_only_for_enough_releases():
                   accounting.advanced_composition(eps0, 0.0, k, delta_prime)[0]) for k in (1, 10, 100, 1000)}
     assert totals[1][1] > totals[1][0]       # one release: advanced is worse
     assert totals[1000][1] < totals[1000][0] / 3
-
-
-def test_analytic_sigma_is_never_larger_than_classical_where_classical_is_valid():
-    for epsilon in (0.05, 0.3, 0.7, 1.0):
-        for delta in (1e-3, 1e-6, 1e-10):
-            assert mechanisms.gaussian_sigma(1.0, epsilon, delta) <= mechanisms.gaussian_sigma(
-                1.0, epsilon, delta, "classical")
 
 
 # ------------------------------------------------------------------------------------------- trade-off functions

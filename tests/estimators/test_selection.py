@@ -3,15 +3,13 @@
 Exact Scheffé quantities against quadrature and explicit sums, vectorised counts against brute force, the
 non-private tournaments on a class that contains the truth, exhaustive sensitivity checks of the item- and
 user-level scores, an exact and an empirical privacy audit of the private selection (a broken variant is caught),
-seeded utility sweeps (§4.5), the theory curves, KSU20's 2-D tournament, and input validation.
-The page's lesson (grids, one run, read-offs, takeaways) is tested last.
+seeded utility (§4.5), the theory curves, KSU20's 2-D tournament, and input validation. The lesson's sweeps and the
+page's lesson (one run, read-offs, takeaways) are tests/lessons/test_tournament.py.
 Run as a script to print the measured audit bounds: ``python tests/estimators/test_selection.py``.
 """
 
-import functools
 import itertools
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,9 +17,7 @@ from scipy import integrate, optimize, special, stats
 
 from dpcore import audit, mechanisms
 from dpcore.estimators import selection as sel
-from dpcore.experiments import compute, fit_power_law, load_or_run, samples_needed
 from dpcore.lessons import tournament as tournament_lesson
-from dpcore.lessons.methods import LABELS
 
 ALPHA = 0.05
 UNEQUAL_MEANS = np.array([1.0, 0.0, 0.5, 0.2, 0.0])
@@ -570,38 +566,6 @@ def test_private_select_user_level_guarantee_and_default_tau():
 
 
 # ------------------------------------------------------------------------------------ 7. seeded utility
-def test_selection_sweep_error_decreases_with_n():
-    """selection_sweep (n 100..3000, k 21/41/161, ε = 0.1, 100 trials, seed 0): every method's mean TV is
-    non-increasing in n and strictly lower at n = 3000 than at n = 100."""
-    result = tournament_lesson.selection_sweep([100, 300, 1000, 3000], [21, 41, 161], [0.1], 100, 0)
-    assert result.methods == tournament_lesson.METHODS
-    for method in tournament_lesson.METHODS:
-        for k in (21, 41, 161):
-            mean = result.curve(method, "n", k=k)["mean"]
-            assert np.all(np.diff(mean) <= 1e-12), (method, k, mean)
-            assert mean[-1] < mean[0]
-    private = result.curve(tournament_lesson.PRIVATE, "n", k=161)["mean"]
-    assert private[0] > 0.5 and private[-1] < 0.03  # privacy binds at small n, OPT ≈ 0.012 is approached
-
-
-def test_selection_sweep_samples_needed_grows_logarithmically_in_k():
-    """Samples for mean TV <= 0.1 (ε = 0.1, 100 trials, seed 0) at k = 21..321: increasing in k, power-law
-    exponent < 0.6 (measured 0.38), better fitted by a ln k line than by a line in k, far below linear growth."""
-    n_values = np.array([100, 300, 500, 1000, 2000, 3000], dtype=float)
-    ks = np.array([21, 41, 81, 161, 321], dtype=float)
-    result = tournament_lesson.selection_sweep(n_values, ks, [0.1], 100, 0)
-    needed = np.array([samples_needed(n_values, result.curve(tournament_lesson.PRIVATE, "n", k=k)["mean"], 0.1)
-                       for k in ks])
-    assert np.all(np.isfinite(needed)) and np.all(np.diff(needed) > 0)
-    exponent, _ = fit_power_law(ks, needed)
-    assert exponent < 0.6
-
-    def residual(feature):
-        return np.sum((needed - np.polyval(np.polyfit(feature, needed, 1), feature)) ** 2)
-    assert residual(np.log(ks)) < residual(ks)
-    assert needed[-1] / needed[0] < 0.25 * ks[-1] / ks[0]
-
-
 def test_s1_success_rate_at_k41_eps1_n1000():
     """§4.5 item 4: S1, gaussian_grid(41), α = 0.05, ε = 1, n = 1000, truth N(0.33, 1), 40 seeds:
     P[TV <= 5α] >= 0.95 and mean TV <= 0.03."""
@@ -615,16 +579,6 @@ def test_s1_success_rate_at_k41_eps1_n1000():
     errors = np.array(errors)
     assert np.mean(errors <= 5 * ALPHA) >= 0.95
     assert errors.mean() <= 0.03
-
-
-def test_user_level_sweep_clipping_beats_group_privacy():
-    """user_level_sweep (n = 300 users, m = 100, ε = 0.05, 40 trials, seed 0): clipped τ = √m has lower mean TV
-    than group privacy and than one example per user (measured 0.164, 0.297, 0.321; algorithms.md §4.3's table, other
-    runs: 0.099, 0.258, 0.271)."""
-    result = tournament_lesson.user_level_sweep([300], [100], [0.05], 40, 0)
-    mean = {method: result.curve(method, "n")["mean"][0] for method in tournament_lesson.USER_METHODS}
-    assert mean[tournament_lesson.USER_CLIPPED] < mean[tournament_lesson.GROUP] - 0.05
-    assert mean[tournament_lesson.USER_CLIPPED] < mean[tournament_lesson.ONE_PER_USER] - 0.05
 
 
 # ------------------------------------------------------------------------------------ 8. theory
@@ -911,105 +865,3 @@ def test_identical_hypotheses_have_an_empty_scheffe_set():
 def test_gaussian_family_rejects_non_finite_scales():
     with pytest.raises(ValueError, match="scales"):
         sel.GaussianFamily(np.array([0.0, 1.0]), np.array([np.nan, 1.0]))
-
-
-def test_median_error_falls_with_n_and_grows_at_most_logarithmically_in_k():
-    """The issue's form, on medians (ε = 0.1, 400 trials, seed 0): the private selection's median TV is
-    non-increasing in n at every k; the n it needs for median TV <= 0.1 grows with k, as a power far below 1
-    (measured 0.51 over k = 21..321), and a line in ln k fits it better than a line in k. 400 trials: with 100 the
-    median of a near-uniform selection (k = 81, n <= 300) wobbles by up to 0.06 between neighbouring n. Non-increasing
-    up to 1e-3: where the selection is still uniform (k = 321, n <= 300) the median TV sits at 0.9997-0.9999 and moves
-    by 2e-4 with the Monte Carlo draws (the sweep runs in pieces of 100 trials: the worker's memory is bounded)."""
-    n_values = np.array([100, 300, 500, 1000, 2000, 3000], dtype=float)
-    ks = np.array([21, 41, 81, 161, 321], dtype=float)
-    result = tournament_lesson.selection_sweep(n_values, ks, [0.1], 400, 0)
-    medians = np.array([result.curve(tournament_lesson.PRIVATE, "n", k=k)["median"] for k in ks])
-    assert np.all(np.diff(medians, axis=1) <= 1e-3)
-    needed = np.array([samples_needed(n_values, curve, 0.1) for curve in medians])
-    assert np.all(np.diff(needed) > 0)
-    exponent, _ = fit_power_law(ks, needed)
-    assert exponent < 0.75
-
-    def residual(feature):
-        return np.sum((needed - np.polyval(np.polyfit(feature, needed, 1), feature)) ** 2)
-    assert residual(np.log(ks)) < residual(ks)
-
-
-# ------------------------------------------------------------------------------------ 12. the page's lesson
-STORED = functools.partial(load_or_run, Path(__file__).resolve().parents[2] / "assets" / "precomputed")  # page defaults
-DEFAULTS = dict(k=41, n=300, epsilon=0.1, seed=0)
-
-
-def test_sweeps_name_their_methods_by_id():
-    """Both sweeps report registry ids (one label and colour each), the page's defaults among the stored results."""
-    item, user = tournament_lesson.item_sweep(100, 0, run=STORED), tournament_lesson.user_sweep(0, run=STORED)
-    assert item.methods == tournament_lesson.METHODS and user.methods == tournament_lesson.USER_METHODS
-    assert set(item.methods + user.methods) <= set(LABELS)
-    assert item.grid["k"].tolist() == list(tournament_lesson.K_GRID)
-    assert user.grid["m"].tolist() == list(tournament_lesson.PER_USER)
-
-
-def test_contest_is_the_half_line_beyond_the_midpoint():
-    """N(a, 1) vs N(b, 1): p1 = Φ(D/2), p2 = Φ(−D/2), τ̂ = the run's share of points on a's side of (a + b)/2."""
-    x = tournament_lesson.one_run(**DEFAULTS).data
-    for a, b in ((0.3, 0.8), (1.0, -0.5)):
-        duel = tournament_lesson.contest(a, b, **DEFAULTS)
-        gap, midpoint = abs(a - b), (a + b) / 2
-        assert (duel.p1, duel.p2) == pytest.approx((special.ndtr(gap / 2), special.ndtr(-gap / 2)), abs=1e-12)
-        assert duel.tau == pytest.approx(np.mean(x < midpoint) if a < b else np.mean(x > midpoint), abs=1e-12)
-        assert duel.shaded == ([(-math.inf, midpoint)] if a < b else [(midpoint, math.inf)])
-    with pytest.raises(ValueError, match="two different hypotheses"):
-        tournament_lesson.contest(0.3, 0.3, **DEFAULTS)
-
-
-def test_one_run_and_its_caption():
-    """One run's three choices match the library on its data; the caption quotes them and OPT."""
-    run = tournament_lesson.one_run(**DEFAULTS)
-    family = tournament_lesson.spaced_grid(41)
-    assert run.winner == sel.tournament_winner(family, run.data)
-    assert run.closest == sel.minimum_distance(family, run.data)
-    np.testing.assert_array_equal(run.scores, sel.scheffe_scores(family, run.data, ALPHA))
-    assert run.probabilities[run.chosen] > 0 and tournament_lesson.OPT == pytest.approx(2 * special.ndtr(0.015) - 1)
-    caption = tournament_lesson.run_caption(**DEFAULTS)
-    assert f"private choice μ = **{run.means[run.chosen]:+.1f}** (TV {run.distances[run.chosen]:.3f})" in caption
-    assert f"tournament winner μ = {run.means[run.winner]:+.1f}" in caption and "OPT = 0.012" in caption
-
-
-def test_read_offs_of_the_sweeps():
-    """The price of k is needed_by_k with the privacy term 2 ln(k/β)/(εα), α = TV/5; users needed carry seed 002's
-    shape times the geometric-mean ratio of the clipped method's measurements to it."""
-    curve = tournament_lesson.price_of_k(100, 0, 0.1, run=STORED)
-    needed = tournament_lesson.needed_by_k(tournament_lesson.item_sweep(100, 0, run=STORED), 0.1)
-    np.testing.assert_array_equal(curve["needed"], needed)
-    np.testing.assert_allclose(curve["theory"], 2 * np.log(curve["k"] / 0.1) / (0.1 * 0.02), rtol=1e-12)
-    users = tournament_lesson.users_needed_curves(0, 0.1, run=STORED)
-    shape = sel.users_needed_theory(users["m"], 41, 0.02, 0.1, 0.1)
-    ratio = users["needed"][tournament_lesson.USER_CLIPPED] / shape
-    np.testing.assert_allclose(users["theory"] / shape, np.exp(np.mean(np.log(ratio[np.isfinite(ratio)]))), rtol=1e-12)
-
-
-def test_takeaways_quote_the_numbers_they_compute():
-    notes = tournament_lesson.takeaways(per_user=16, trials=100, run=STORED, **DEFAULTS)
-    run = tournament_lesson.one_run(**DEFAULTS)
-    assert notes[0] == (f"This run: the non-private tournament picks μ = {run.means[run.winner]:+.1f}, the "
-                        f"minimum-distance estimate μ = {run.means[run.closest]:+.1f}, the private selection "
-                        f"μ = {run.means[run.chosen]:+.1f} (truth 0.33, OPT 0.012).")
-    slope, per_doubling = tournament_lesson.k_growth(100, 0, 0.1, run=STORED)
-    assert per_doubling == pytest.approx(slope * math.log(2), rel=1e-12) and slope > 0
-    assert f"about **{per_doubling:,.0f} more samples per doubling of k** at ε = 0.1" in notes[1]
-    assert f"({slope:,.0f} per unit of ln k): growth like ln k" in notes[1]
-    assert "power" not in notes[1]  # a fitted power of k next to a ln-k reading rule confused readers
-    needed = tournament_lesson.users_needed_curves(0, 0.1, run=STORED)["needed"]
-    clipped, group = (needed[method][2] for method in (tournament_lesson.USER_CLIPPED, tournament_lesson.GROUP))
-    assert notes[2] == (f"At m = 16, ε = 0.1: clipped user-level scores need about **{clipped:,.0f}** users, group "
-                        f"privacy {group:,.0f}.")
-    assert clipped < group
-
-
-def test_takeaways_say_so_when_the_target_is_out_of_reach(monkeypatch):
-    monkeypatch.setattr(tournament_lesson, "k_growth", lambda *args, **kwargs: (math.nan, math.nan))
-    monkeypatch.setattr(tournament_lesson, "users_needed_curves", lambda *args, **kwargs: {
-        "needed": {method: np.full(5, math.nan) for method in tournament_lesson.USER_METHODS}})
-    notes = tournament_lesson.takeaways(per_user=64, trials=20, run=compute, k=21, n=30, epsilon=1.0, seed=3)
-    assert notes[1] == "Too few k reach the target TV at this ε to fit the growth."
-    assert notes[2] == "At m = 64, ε = 0.5 not every method reaches TV ≤ 0.1 with ≤ 1,000 users."

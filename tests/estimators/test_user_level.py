@@ -180,20 +180,6 @@ def test_seeded_reproducibility():
     assert np.array_equal(one.mean, two.mean) and one.median.shape == (3, 2, 2)
 
 
-def test_the_sweeps_pieces_bound_its_values_and_keep_the_stored_runs_whole():
-    """Each piece of the user-level sweep holds at most USER_PIECE_VALUES examples and error counts at every m (also
-    for m = 1, where the users x (k + 1) counts, not the examples, are the weight: 392 of 2,000 trials); the stored
-    runs (200 trials, 200 users) are one piece at every m of the page, so they keep their numbers."""
-    lesson = exponential_mechanism_lesson
-    for per_user in (*lesson.PER_USER, 1000):
-        params = {"users": lesson.USERS, "per_user": per_user}
-        trials = lesson.user_level_piece(params)
-        assert trials * lesson.USERS * (per_user + ul.GRID_SIZE + 1) <= lesson.USER_PIECE_VALUES
-        assert (trials + 1) * lesson.USERS * (per_user + ul.GRID_SIZE + 1) > lesson.USER_PIECE_VALUES
-        assert trials >= 200 or per_user not in lesson.PER_USER
-    assert lesson.user_level_piece({"users": 10**6, "per_user": 10**3}) == 1
-
-
 def test_bad_inputs_are_rejected():
     x, y = ul.threshold_data(4, 3, rng=0)
     with pytest.raises(ValueError, match="same shape"):

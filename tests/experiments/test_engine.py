@@ -241,26 +241,6 @@ def test_curve_slices_along_one_axis():
         result.curve("noise", "delta", epsilon=1.0)
 
 
-def test_fit_power_law_recovers_a_known_law():
-    x = np.logspace(1, 5, 9)
-    exponent, constant = fit_power_law(x, 3.0 * x ** (-2 / 3))
-    assert exponent == pytest.approx(-2 / 3, abs=1e-12)
-    assert constant == pytest.approx(3.0, rel=1e-12)
-    noisy = 0.5 * x**0.25 * np.exp(np.random.default_rng(0).normal(0, 0.01, x.size))
-    assert fit_power_law(x, noisy)[0] == pytest.approx(0.25, abs=0.01)
-
-
-@pytest.mark.parametrize("arguments, error, message", [
-    ({"x": [1, 2], "y": [1, -2]}, ValueError, r"y must be a real array .*\(0"),
-    ({"x": [1, 2, 3], "y": [1, 2]}, ValueError, r"x and y must have the same length"),
-    ({"x": [1], "y": [1]}, ValueError, r"x must be .*at least 2 entries"),
-    ({"x": [2, 2], "y": [1, 3]}, ValueError, r"x must contain at least two distinct values"),
-])
-def test_fit_power_law_rejects_bad_data(arguments, error, message):
-    with pytest.raises(error, match=message):
-        fit_power_law(**arguments)
-
-
 def wrong_shape(data, params, rng):
     return np.zeros(data.shape[0] - 1)
 
@@ -314,35 +294,6 @@ def test_result_is_a_frozen_dataclass():
     assert isinstance(result, SweepResult)
     with pytest.raises(AttributeError):
         result.seed = 1
-
-
-def stored_sweep(n_values, seed):
-    """A module-level sweep (stored results record an importable function)."""
-    return run_sweep(lambda p, t, rng: rng.standard_normal((t, p["n"])),
-                     {"mean": lambda x, p, rng: np.abs(x.mean(axis=1))}, {"n": list(n_values)},
-                     data_parameters=("n",), trials=lambda p: 10 * p["n"], seed=seed)
-
-
-def test_save_load_round_trip_and_load_or_run(tmp_path, monkeypatch):
-    from dpcore.experiments import load_or_run, rerun_stored, stored_calls
-
-    result = stored_sweep([2, 3], 5)
-    result.save(tmp_path / "r.npz")
-    loaded = SweepResult.load(tmp_path / "r.npz")
-    np.testing.assert_array_equal(loaded.median, result.median)
-    assert [e.size for e in loaded.errors.ravel()] == [20, 30]  # ragged trials survive
-    monkeypatch.setenv("DPLAB_STORE_PRECOMPUTED", "grid")
-    first = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
-    (stored,) = (tmp_path / "store").glob("stored_sweep-*.npz")
-    again = load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=1)
-    for name in ("median", "lower", "upper", "mean", "rmse", "trials"):  # the store keeps the summaries only
-        np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
-    assert first.errors[0, 0].size == 40 and again.errors is None
-    assert [call[2] for call in stored_calls(tmp_path / "store", "grid")] == [stored]
-    assert stored_calls(tmp_path / "store", "defaults") == []
-    kept, fresh = rerun_stored(stored)
-    np.testing.assert_array_equal(kept.median, fresh.median)
-    assert load_or_run(tmp_path / "store", stored_sweep, n_values=[4], seed=2).seed == 2  # other parameters: computed
 
 
 def test_sweeps_of_method_subsets_join_into_the_sweep_of_all_methods():

@@ -1,8 +1,8 @@
-"""Pure vs approximate DP for a d-dimensional mean (dpcore.estimators.mean_release, dpcore.lessons.noise_tradeoff)
-against algorithms.md §0.3–0.5 and §2.
+"""The pure-vs-approximate lesson (dpcore.lessons.noise_tradeoff) against algorithms.md §0.3–0.5 and §2.
 
-Known values, closed forms, exact definitions (hockey-stick integrals), end-to-end privacy audits of
-``private_mean`` on neighbouring datasets, and seeded Monte Carlo checks of the sweeps.
+Known values, closed forms, exact definitions (hockey-stick integrals), seeded Monte Carlo checks of the sweeps,
+the page's functions, its takeaways and its question. The mechanisms it compares are
+tests/estimators/test_mean_release.py.
 """
 
 import json
@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from dpcore import accounting, audit
+from dpcore import accounting
 from dpcore.estimators import mean_release as nt
-from dpcore.estimators.clipping import clip_to_ball
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import noise_tradeoff as lesson
 
@@ -129,74 +128,6 @@ def test_privacy_profiles_equal_accounting_and_the_check_values():
         assert np.all(profiles["laplace"][epsilons >= noise_epsilon] == 0)  # pure DP at ε0
 
 
-# ------------------------------------------------------------------------------------ calibration
-@pytest.mark.parametrize("dimension, n, epsilon, delta, radius", [
-    (1, 100, 0.5, 1e-5, 1.0), (64, 10_000, 1.0, 1e-6, 12.0), (1000, 777, 0.05, 1e-10, 40.0),
-])
-def test_calibrate_closed_forms(dimension, n, epsilon, delta, radius):
-    def rmse(mechanism):
-        return nt.calibrate(mechanism, dimension, n, epsilon, delta, radius).rmse
-
-    assert rmse("laplace") == pytest.approx(2 * math.sqrt(2) * radius * dimension / (epsilon * n), rel=1e-12)
-    assert rmse("gaussian_classical") == pytest.approx(
-        2 * radius * math.sqrt(dimension) * math.sqrt(2 * math.log(1.25 / delta)) / (epsilon * n), rel=1e-12)
-    assert rmse("zcdp_gaussian") == pytest.approx(2 * radius * math.sqrt(dimension) / (epsilon * n), rel=1e-12)
-    mu = accounting.gaussian_mu(epsilon, delta)
-    assert rmse("gaussian_analytic") == pytest.approx(2 * radius * math.sqrt(dimension) / (n * mu), rel=1e-12)
-    for mechanism in nt.MECHANISMS:
-        calibration = nt.calibrate(mechanism, dimension, n, epsilon, delta, radius)
-        assert calibration.rmse == pytest.approx(calibration.coordinate_sd * math.sqrt(dimension), rel=1e-12)
-        l2 = 2 * radius / n
-        assert calibration.sensitivity == pytest.approx(l2 * math.sqrt(dimension) if mechanism == "laplace" else l2)
-
-
-def test_calibrate_reference_sigmas_and_guarantees():
-    """§0.2: σ for Δ2 = 1 (here 2C/n = 1), and each mechanism states its guarantee."""
-    def sd(mechanism, epsilon, delta):
-        return nt.calibrate(mechanism, 1, 2, epsilon, delta, 1.0).coordinate_sd
-
-    assert sd("gaussian_classical", 1.0, 1e-5) == pytest.approx(4.8448, abs=1e-3)
-    assert sd("gaussian_analytic", 1.0, 1e-5) == pytest.approx(3.7306, abs=1e-3)
-    assert sd("gaussian_analytic", 1.0, 1e-6) == pytest.approx(4.2247, abs=1e-3)
-    assert sd("gaussian_analytic", 2.0, 1e-5) == pytest.approx(1.9938, abs=1e-3)
-    assert sd("laplace", 1.0, 1e-5) == pytest.approx(math.sqrt(2))  # Lap(Δ1/ε) has sd √2·b
-    assert "pure" in nt.calibrate("laplace", 4, 100, 1.0, 1e-6, 1.0).guarantee
-    assert "zCDP" in nt.calibrate("zcdp_gaussian", 4, 100, 1.0, 1e-6, 1.0).guarantee
-    with pytest.raises(ValueError, match="epsilon"):
-        nt.calibrate("gaussian_classical", 4, 100, 1.5, 1e-6, 1.0)
-
-
-def test_clip_radius_formula_and_its_probability_claim():
-    assert nt.clip_radius(16, 1000, 0.1) == pytest.approx(4 + math.sqrt(2 * math.log(1e4)))
-    rng = np.random.default_rng(5)
-    d, n, trials = 16, 1000, 300
-    center = rng.normal(size=d)
-    radius = nt.clip_radius(d, n, 0.1)
-    data = center + rng.standard_normal((trials, n, d))
-    any_clipped = np.any(np.linalg.norm(data - center, axis=2) > radius, axis=1)
-    assert any_clipped.mean() <= 0.1  # P[some point is clipped] <= β (in fact far below)
-
-
-# ------------------------------------------------------------------------------------ expected error
-def test_expected_error_formula():
-    d, n, epsilon, delta = 32, 5000, 0.7, 1e-7
-    assert nt.expected_error("non_private", d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n))
-    radius = nt.clip_radius(d, n)
-    for mechanism in nt.MECHANISMS:
-        noise = nt.calibrate(mechanism, d, n, epsilon, delta, radius).rmse
-        assert nt.expected_error(mechanism, d, n, epsilon, delta) == pytest.approx(math.sqrt(d / n + noise**2))
-
-
-@pytest.mark.parametrize("dimension, n, epsilon, trials", [
-    (1, 100, 0.1, 20_000), (4, 300, 0.05, 20_000), (16, 1000, 1.0, 20_000), (256, 10_000, 0.5, 4000),
-])
-def test_expected_error_matches_the_monte_carlo_rmse(dimension, n, epsilon, trials):
-    result = lesson.error_sweep(np.array([n]), np.array([dimension]), np.array([epsilon]), 1e-6, trials, seed=3)
-    for m, method in enumerate(result.methods):
-        simulated = result.rmse[m].item()
-        assert simulated == pytest.approx(nt.expected_error(method, dimension, n, epsilon, 1e-6), rel=0.03), method
-
-
 # ------------------------------------------------------------------------------------ samples needed
 @pytest.mark.parametrize("mechanism, dimension, target, epsilon, delta", [
     ("laplace", 64, 0.1, 1.0, 1e-6), ("gaussian_analytic", 64, 0.1, 1.0, 1e-6),
@@ -227,99 +158,6 @@ def test_samples_needed_orders_the_mechanisms_as_the_table_says():
     """Seed 001's table at d = 256: non-private < Gaussian < Laplace, and Laplace pays about √d/(εσ1) more noise."""
     needed = {m: lesson.samples_needed(m, 256, 0.5, 1.0, 1e-6) for m in ("non_private", "gaussian_analytic", "laplace")}
     assert needed["non_private"] < needed["gaussian_analytic"] < needed["laplace"]
-
-
-# ------------------------------------------------------------------------------------ private_mean
-def test_private_mean_clips_before_averaging():
-    rng = np.random.default_rng(6)
-    center = np.array([1.0, -2.0, 0.5])
-    points = center + rng.standard_normal((50, 3))
-    points[0] = center + [100.0, 0.0, 0.0]  # far outside the ball of radius 4
-    clipped_mean = clip_to_ball(points, 4.0, center).mean(axis=0)
-    assert abs(clipped_mean[0] - points.mean(axis=0)[0]) > 1.5  # the far point was pulled in
-    for mechanism in ("laplace", "zcdp_gaussian"):  # noise → 0 as ε → ∞
-        release = nt.private_mean(points, 1e12, 1e-6, mechanism, 4.0, center, rng=1)
-        np.testing.assert_allclose(release, clipped_mean, rtol=0, atol=1e-9)
-
-
-def test_private_mean_shapes_and_seeded_reproducibility():
-    rng = np.random.default_rng(7)
-    one, many = rng.normal(size=(20, 5)), rng.normal(size=(8, 20, 5))
-    for mechanism in nt.MECHANISMS:
-        assert nt.private_mean(one, 0.5, 1e-6, mechanism, 3.0, rng=0).shape == (5,)
-        batch = nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=0)
-        assert batch.shape == (8, 5)
-        np.testing.assert_array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=0))
-        assert not np.array_equal(batch, nt.private_mean(many, 0.5, 1e-6, mechanism, 3.0, rng=1))
-    with pytest.raises(ValueError, match="points"):
-        nt.private_mean(np.zeros((1, 3)), 1.0, 1e-6, "laplace", 1.0)
-
-
-@pytest.mark.parametrize("mechanism", nt.MECHANISMS)
-def test_repeated_releases_spread_is_the_calibrated_noise(mechanism):
-    rng = np.random.default_rng(8)
-    points = rng.normal(size=(200, 2)) * 2.0
-    releases = nt.repeated_releases(points, 0.8, 1e-6, mechanism, 3.0, 50_000, rng=9)
-    assert releases.shape == (50_000, 2)
-    calibration = nt.calibrate(mechanism, 2, 200, 0.8, 1e-6, 3.0)
-    np.testing.assert_allclose(releases.std(axis=0), calibration.coordinate_sd, rtol=0.03)
-    np.testing.assert_allclose(releases.mean(axis=0), clip_to_ball(points, 3.0).mean(axis=0),
-                               atol=5 * calibration.coordinate_sd / math.sqrt(50_000))
-
-
-# ------------------------------------------------------------------------------------ end-to-end audits
-DRAWS = 10**6
-N_POINTS, RADIUS = 4, 1.5
-# Neighbours: the first point moves from far left to far right. Clipping puts it at -C and +C, so the clipped
-# means differ by exactly Δ2 = 2C/n; without clipping they would differ by 20C/n (the audit would catch that).
-DATASET = np.array([[-5 * RADIUS], [0.3], [-0.2], [0.1]])
-NEIGHBOUR = np.array([[5 * RADIUS], [0.3], [-0.2], [0.1]])
-
-
-def audit_private_mean(mechanism, epsilon, delta, audit_delta):
-    """Audit bounds of private_mean as calibrated and with its noise halved (same draws), on the neighbours."""
-    means = [clip_to_ball(x, RADIUS).mean() for x in (DATASET, NEIGHBOUR)]
-    assert means[1] - means[0] == pytest.approx(2 * RADIUS / N_POINTS)
-    releases = [nt.private_mean(np.broadcast_to(x, (DRAWS, N_POINTS, 1)), epsilon, delta, mechanism, RADIUS,
-                                rng=seed)[:, 0] for x, seed in ((DATASET, 1), (NEIGHBOUR, 2))]
-    sd = nt.calibrate(mechanism, 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd
-    thresholds = np.mean(means) + sd * np.linspace(-8.0, 8.0, 161)
-    bounds = []
-    for factor in (1.0, 0.5):
-        noisy = [mean + factor * (release - mean) for mean, release in zip(means, releases)]
-        counts = [audit.threshold_counts(y, thresholds) for y in noisy]
-        bounds.append(audit.epsilon_lower_bound(*counts, DRAWS, audit_delta).epsilon_lower_bound)
-    return bounds
-
-
-def test_gaussian_audit_at_a_point_of_its_privacy_profile():
-    """σ = 2Δ2: read δ = δ_N(1; σ) off the profile (§0.3: 0.00683); private_mean at (1, δ) uses that very σ."""
-    epsilon, sigma = 1.0, 2.0
-    delta = lesson.privacy_profiles(np.array([epsilon]), 1.0 / sigma)["gaussian_analytic"][0]
-    assert delta == pytest.approx(0.00683, rel=1e-3)
-    sensitivity = 2 * RADIUS / N_POINTS
-    assert nt.calibrate("gaussian_analytic", 1, N_POINTS, epsilon, delta, RADIUS).coordinate_sd == pytest.approx(
-        sigma * sensitivity, rel=1e-9)
-    correct, halved = audit_private_mean("gaussian_analytic", epsilon, delta, delta)
-    assert 0.8 * epsilon < correct <= epsilon  # passes, and the audit has power
-    assert halved > 1.5 * epsilon  # σ halved is caught
-    assert halved <= accounting.gaussian_epsilon(2.0 / sigma, delta)  # ... and not beyond its true ε (audit sound)
-
-
-def test_laplace_audit_pure():
-    epsilon = 1.0
-    correct, halved = audit_private_mean("laplace", epsilon, 1e-6, 0.0)  # δ is unused by Laplace: audit at δ = 0
-    assert 0.9 * epsilon < correct <= epsilon
-    assert halved > 1.5 * epsilon
-
-
-def test_zcdp_gaussian_audit_at_its_converted_guarantee():
-    epsilon, delta = 1.0, 1e-3
-    claimed = accounting.zcdp_to_approx(epsilon**2 / 2, delta)  # 4.217
-    correct, halved = audit_private_mean("zcdp_gaussian", epsilon, 0.5, delta)  # its δ argument is unused
-    exact = accounting.gaussian_epsilon(epsilon, delta)  # σ = Δ2/ε is the Gaussian with μ = ε: its exact ε, 3.139
-    assert 0.8 * exact < correct <= exact <= claimed
-    assert halved > claimed
 
 
 # ------------------------------------------------------------------------------------ sweeps
@@ -514,7 +352,19 @@ def test_takeaways_at_other_controls():
     assert "**too large**" in notes[3]  # δ·n = 10
 
 
-def test_release_means_rejects_another_mechanisms_calibration():
-    calibration = nt.calibrate("laplace", 2, 100, 1.0, 1e-6, 3.0)
-    with pytest.raises(ValueError, match="calibration"):
-        nt.release_means("zcdp_gaussian", np.zeros((3, 2)), calibration, 1.0, 1e-6, rng=0)
+# ------------------------------------------------------------------------------------ the page's question
+# Predict, then reveal: the right answer agrees with what the page draws (see tests/lessons/test_questions.py).
+@pytest.mark.parametrize("epsilon", [0.05, 0.3, 1.0, 3.0, 10.0])
+@pytest.mark.parametrize("delta", [1e-12, 1e-6, 1e-3])
+def test_crossover_answer_is_where_the_exact_error_curves_cross(epsilon, delta):
+    """Pure vs approximate: the Gaussian's exact RMSE is below Laplace's exactly at the d of the figure above d*."""
+    question = lesson.crossover_question(epsilon, delta)
+    frame = lesson.nearest_frame(epsilon)
+    laplace, gauss = (lesson.theory_vs_dimension(method, 10_000, frame, delta)
+                      for method in ("laplace", "gaussian_analytic"))
+    dimensions = np.array(lesson.DIMENSIONS)
+    crossover = lesson.crossover_dimension(frame, delta)
+    np.testing.assert_array_equal(gauss < laplace, dimensions > crossover)
+    low, high = ((0, 1), (1, 4), (4, 64), (64, np.inf))[question.answer]
+    assert low <= crossover < high and question.answer != 4  # "never" is never right: d/ε outgrows √d·σ
+    assert f"d* = (ε·σ₁)²/2 = {crossover:.1f}" in question.explanation

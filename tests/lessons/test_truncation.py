@@ -1,5 +1,5 @@
-"""The truncation lesson: its two sweeps (error_sweep, KSU20 rates; bias_correction_sweep), its one-run numbers and its
-takeaways.
+"""The truncation lesson: its two sweeps (error_sweep, KSU20 rates; bias_correction_sweep), its one-run numbers, its
+takeaways and its question.
 
 Seeded Monte Carlo; every tolerance is stated next to the number of trials behind it.
 """
@@ -310,3 +310,19 @@ def test_theory_companions():
     np.testing.assert_allclose(companions["naive_truncated_mean"], exact_naive_bias())
     assert np.all(np.diff(companions["truncated_mle_moments"]) < 0)
     assert truncation_lesson.TRUNCATED_MEAN == pytest.approx(0.42, abs=0.005)
+
+
+# ------------------------------------------------------------------------------------ the page's question
+# Predict, then reveal: the right answer agrees with what the page draws (see tests/lessons/test_questions.py).
+@pytest.mark.parametrize("family", truncation_lesson.FAMILIES)
+@pytest.mark.parametrize("moment", ["2", "3", "inf"])
+@pytest.mark.parametrize("n, epsilon", [(100, 0.1), (10_000, 1.0), (1_000_000, 5.0)])
+def test_radius_answer_is_the_bottom_of_the_exact_mse_curve(family, moment, n, epsilon):
+    """Truncation: the radius at the minimum of the figure's total-error curve is in the chosen interval."""
+    question = truncation_lesson.radius_question(family, moment, n, epsilon)
+    curve = truncation_lesson.bias_noise_tradeoff(family, moment, n, epsilon)
+    lowest = curve["radii"][np.argmin(curve["mse"])]
+    edges = (0, 1, 3, 10, 30, np.inf)
+    assert edges[question.answer] <= curve["best"] < edges[question.answer + 1]
+    assert edges[question.answer] <= lowest * 1.05 and lowest / 1.05 < edges[question.answer + 1]  # grid spacing
+    assert f"t = {curve['best']:.2f}" in question.explanation

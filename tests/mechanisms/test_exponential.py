@@ -1,60 +1,16 @@
-"""Mechanisms: known values, noise distributions, numerical stability, seeded reproducibility."""
+"""The exponential mechanism, report-noisy-max and permute-and-flip (dpcore.mechanisms.exponential): known values,
+exact laws, stability at a million candidates, utility bounds, draws in blocks and privacy audits.
+"""
 
+import importlib
+import itertools
 import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import mechanisms
-
-
-@pytest.mark.parametrize("epsilon, delta, analytic, classical", [
-    (1.0, 1e-5, 3.7306, 4.8448), (0.5, 1e-5, 7.0318, 9.6896), (1.0, 1e-6, 4.2247, 5.2988), (0.1, 1e-5, 30.750, 48.448),
-])
-def test_gaussian_sigma_reference_values(epsilon, delta, analytic, classical):
-    assert mechanisms.gaussian_sigma(1.0, epsilon, delta) == pytest.approx(analytic, abs=1e-3)
-    assert mechanisms.gaussian_sigma(1.0, epsilon, delta, "classical") == pytest.approx(classical, abs=1e-3)
-
-
-def test_gaussian_sigma_scales_with_sensitivity_and_analytic_works_above_one():
-    assert mechanisms.gaussian_sigma(2.5, 1.0, 1e-5) == pytest.approx(2.5 * 3.7306, abs=1e-3)
-    assert mechanisms.gaussian_sigma(1.0, 2.0, 1e-5) == pytest.approx(1.9938, abs=1e-3)
-
-
-def test_classical_calibration_is_refused_where_it_is_not_proved():
-    with pytest.raises(ValueError, match=r"epsilon .*\(0, 1\].*classical.*got 2.0"):
-        mechanisms.gaussian_sigma(1.0, 2.0, 1e-5, "classical")
-
-
-def test_laplace_noise_has_the_right_scale():
-    noisy = mechanisms.laplace(np.zeros(10**6), sensitivity=2.0, epsilon=0.5, rng=3)
-    b = 2.0 / 0.5
-    assert noisy.var() == pytest.approx(2 * b**2, rel=0.01)
-    assert stats.kstest(noisy, stats.laplace(scale=b).cdf).pvalue > 0.01
-
-
-def test_laplace_scalar_in_scalar_out_and_per_release_sensitivity():
-    assert isinstance(mechanisms.laplace(3.0, 1.0, 1.0, rng=0), float)
-    noise = mechanisms.laplace(np.zeros((2, 200000)), np.array([[1.0], [4.0]]), 1.0, rng=0)
-    ratio = noise[1].std() / noise[0].std()
-    assert ratio == pytest.approx(4.0, rel=0.02)
-
-
-def test_gaussian_noise_has_the_calibrated_sigma():
-    noisy = mechanisms.gaussian(np.zeros(10**6), 1.0, 1.0, 1e-5, rng=4)
-    assert noisy.std() == pytest.approx(3.7306, rel=0.01)
-    assert stats.kstest(noisy, stats.norm(scale=3.7306).cdf).pvalue > 0.01
-
-
-def test_seeded_mechanisms_are_reproducible_and_seeds_differ():
-    a = mechanisms.laplace(np.zeros(5), 1.0, 1.0, rng=7)
-    b = mechanisms.laplace(np.zeros(5), 1.0, 1.0, rng=7)
-    c = mechanisms.laplace(np.zeros(5), 1.0, 1.0, rng=8)
-    np.testing.assert_array_equal(a, b)
-    assert not np.allclose(a, c)
-    assert mechanisms.exponential(np.arange(50.0), 1.0, rng=11, size=20).tolist() == \
-        mechanisms.exponential(np.arange(50.0), 1.0, rng=11, size=20).tolist()
+from dpcore import audit, mechanisms, theory
 
 
 def test_election_example_both_conventions():
@@ -109,21 +65,6 @@ def test_report_noisy_max_picks_a_clear_winner_and_is_noisy_otherwise():
     assert set(picks) == {0, 1, 2, 3}
 
 
-def test_laplace_histogram_counts_and_noise():
-    data = np.array([0.1, 0.5, 0.9, 1.0, -3.0, 7.0])  # -3 and 7 fall outside, uncounted; 1.0 is in the last bin
-    edges = np.array([0.0, 0.5, 1.0])
-    np.testing.assert_allclose(mechanisms.laplace_histogram(data, edges, 1e9, rng=0), [1, 3], atol=1e-6)
-    noisy = mechanisms.laplace_histogram(np.zeros((20000, 3)), np.array([-1.0, 1.0, 2.0]), 0.5, rng=1)
-    assert noisy.shape == (20000, 2)
-    assert (noisy[:, 1]).var() == pytest.approx(2 * (2 / 0.5) ** 2, rel=0.03)
-    assert noisy[:, 0].mean() == pytest.approx(3.0, abs=0.1)
-
-
-def test_laplace_histogram_rejects_unsorted_edges():
-    with pytest.raises(ValueError, match="edges must be strictly increasing"):
-        mechanisms.laplace_histogram(np.zeros(3), np.array([0.0, 2.0, 1.0]), 1.0)
-
-
 @pytest.mark.parametrize("method", ["inverse_cdf", "gumbel"])
 def test_exponential_draws_one_index_per_row_of_a_score_batch(method):
     scores = np.array([0.0, 1.0, 3.0])
@@ -146,3 +87,118 @@ def test_election_draws_follow_the_exact_law():
         probabilities = mechanisms.exponential_probabilities(votes, 0.1, monotonic=monotonic)
         counts = np.bincount(mechanisms.exponential(votes, 0.1, monotonic=monotonic, rng=21, size=10**5), minlength=3)
         assert stats.chisquare(counts, probabilities * 10**5).pvalue > 0.001
+
+
+# --- selection: the EM tail, permute-and-flip's law and loss -------------------------------------------
+EPSILON = 1.0
+AUDIT_DRAWS = 2 * 10**5
+
+
+def permute_and_flip_law(scores, epsilon):
+    """Exact law of permute-and-flip by brute force over all k! visiting orders."""
+    accept = np.exp(epsilon / 2 * (np.asarray(scores, float) - np.max(scores)))
+    law = np.zeros(len(scores))
+    for order in itertools.permutations(range(len(scores))):
+        reach = 1.0  # probability that every earlier candidate was rejected
+        for h in order:
+            law[h] += reach * accept[h]
+            reach *= 1 - accept[h]
+    return law / math.factorial(len(scores))
+
+
+@pytest.mark.parametrize("select", ["exponential", "permute_and_flip"])
+def test_tail_bound_with_100_random_integer_scores(select):
+    scores = np.random.default_rng(0).integers(0, 51, 100).astype(float)
+    draw = mechanisms.exponential if select == "exponential" else mechanisms.permute_and_flip
+    chosen = draw(scores, EPSILON, rng=1, size=20_000)
+    loss = scores.max() - scores[chosen]
+    for t in (0.5, 1.0, 2.0):
+        bound = theory.exponential_mechanism_loss_bound(100, EPSILON, t=t)  # 2 (ln 100 + t)
+        assert np.mean(loss >= bound) <= math.exp(-t)
+
+
+@pytest.mark.parametrize("scores", [[3.0, 1.0, 0.0], [0.0, 0.0, 1.0, 2.5], [5.0, 4.0, 4.0, 1.0, 0.0]])
+def test_permute_and_flip_samples_its_exact_law(scores):
+    law = permute_and_flip_law(scores, EPSILON)
+    draws = 100_000
+    counts = np.bincount(mechanisms.permute_and_flip(scores, EPSILON, rng=2, size=draws), minlength=len(scores))
+    assert stats.chisquare(counts, draws * law).pvalue > 1e-3
+    assert mechanisms.permute_and_flip(scores, EPSILON, rng=3) in range(len(scores))
+
+
+@pytest.mark.parametrize("scores", [[3.0, 1.0, 0.0], [0.0, 0.0, 1.0, 2.5], [5.0, 4.0, 4.0, 1.0, 0.0],
+                                    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], [10.0, 2.0, 2.0, 2.0, 2.0, 2.0]])
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 3.0])
+def test_permute_and_flip_loses_no_more_than_the_exponential_mechanism(scores, epsilon):
+    scores = np.asarray(scores)
+    loss = scores.max() - scores
+    em = loss @ mechanisms.exponential_probabilities(scores, epsilon)
+    pf = loss @ permute_and_flip_law(scores, epsilon)
+    assert pf <= em + 1e-12
+
+
+def test_permute_and_flip_never_picks_a_hopeless_candidate_at_large_epsilon():
+    chosen = mechanisms.permute_and_flip(np.r_[10.0, np.zeros(999)], 100.0, rng=0, size=2000)
+    assert np.all(chosen == 0)
+
+
+# Scores on neighbours, k = 10: one candidate loses a point, the others gain one (sensitivity 1).
+SELECTION_NEIGHBOURS = (np.r_[1.0, np.zeros(9)], np.r_[0.0, np.ones(9)])
+
+
+def permute_and_flip_audit(epsilon_used):
+    counts = [audit.outcome_counts(mechanisms.permute_and_flip(s, epsilon_used, rng=seed, size=AUDIT_DRAWS), 10)
+              for seed, s in enumerate(SELECTION_NEIGHBOURS)]
+    return audit.epsilon_lower_bound(*counts, AUDIT_DRAWS).epsilon_lower_bound
+
+
+def test_permute_and_flip_audit_passes_at_epsilon():
+    accept, k = math.exp(-EPSILON / 2), 10  # closed form of candidate 0's probability on each neighbour
+    exact = ((1 - (1 - accept) ** k) / (k * accept), accept / k)
+    assert math.isclose(math.log(exact[0] / exact[1]), EPSILON, rel_tol=1e-3)  # this pair is tight
+    small = (SELECTION_NEIGHBOURS[0][:5], SELECTION_NEIGHBOURS[1][:5])  # the closed form, checked by brute force
+    np.testing.assert_allclose([permute_and_flip_law(s, EPSILON)[0] for s in small],
+                               ((1 - (1 - accept) ** 5) / (5 * accept), accept / 5))
+    assert 0.85 * EPSILON < permute_and_flip_audit(EPSILON) <= EPSILON
+
+
+def test_permute_and_flip_without_the_factor_two_is_caught():
+    assert permute_and_flip_audit(2 * EPSILON) > 1.6 * EPSILON
+
+
+SELECTION_MODULE = importlib.import_module("dpcore.mechanisms.exponential")
+
+
+@pytest.mark.parametrize("select", [
+    lambda scores, size: mechanisms.exponential(scores, 1.0, rng=4, size=size, method="gumbel"),
+    lambda scores, size: mechanisms.report_noisy_max(scores, 1.0, rng=4, size=size),
+])
+def test_noisy_argmax_in_blocks_is_one_draw_number_for_number(select, monkeypatch):
+    """Gumbel-max and report-noisy-max draw their noise in blocks of at most _BLOCK_CELLS values: NumPy's noise is
+    one stream, so 1,000 draws in blocks of 7 rows (and a last one of 6) are the 1,000 draws made at once."""
+    scores = np.random.default_rng(5).normal(0.0, 3.0, 50)
+    at_once = select(scores, 1000)
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 7 * 50)
+    np.testing.assert_array_equal(select(scores, 1000), at_once)
+
+
+def test_gumbel_rows_in_blocks_are_one_draw_number_for_number(monkeypatch):
+    table = np.random.default_rng(6).normal(0.0, 3.0, (300, 40))
+    at_once = mechanisms.exponential(table, 1.0, rng=8, method="gumbel")
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 1)  # one row per block
+    np.testing.assert_array_equal(mechanisms.exponential(table, 1.0, rng=8, method="gumbel"), at_once)
+
+
+def test_permute_and_flip_in_blocks_keeps_its_law_and_one_block_is_unchanged(monkeypatch):
+    """Permute-and-flip draws a block's permutations, then its acceptance uniforms: a run of one block equals the
+    draw before blocks existed (written out here), and blocks of 3 draws keep the exact law (chi-square)."""
+    scores = np.array([0.0, 1.0, 2.5, 0.5])
+    generator = np.random.default_rng(9)
+    accept = np.exp(EPSILON / 2 * (scores - scores.max()))
+    order = np.argsort(generator.random((500, 4)), axis=1)
+    written_out = order[np.arange(500), np.argmax(generator.random(order.shape) < accept[order], axis=1)]
+    np.testing.assert_array_equal(mechanisms.permute_and_flip(scores, EPSILON, rng=9, size=500), written_out)
+    monkeypatch.setattr(SELECTION_MODULE, "_BLOCK_CELLS", 3 * 4)
+    draws = 60_000
+    counts = np.bincount(mechanisms.permute_and_flip(scores, EPSILON, rng=10, size=draws), minlength=4)
+    assert stats.chisquare(counts, draws * permute_and_flip_law(scores, EPSILON)).pvalue > 1e-3

@@ -1,56 +1,17 @@
-"""Tests for dpcore.viz: the animated sweep's structure, styling registry, template and downloads."""
+"""The animated sweep and the line figure (dpcore.viz.animation): structure, slider and buttons, ranges and log
+axes, bands, line styles and colours, and bad input.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
-import os
-import re
-import subprocess
-import sys
-
 import numpy as np
-import plotly.io as pio
 import pytest
 
 from dpcore import viz
-from dpcore.lessons.methods import LABELS, label
-from dpcore.viz import (
-    FrameData,
-    Series,
-    animated_sweep,
-    figure_html,
-    figure_table_csv,
-    line_figure,
-    method_color,
-)
+from dpcore.lessons.methods import label
+from dpcore.viz import FrameData, Series, animated_sweep, line_figure
 from dpcore.viz.style import TITLE_WIDTH
-
-N = np.array([10.0, 100.0, 1_000.0, 10_000.0])
-EPSILONS = (1.0, 0.1, 0.01)  # later frames reach further than the first
-
-
-def make_frames(epsilons=EPSILONS) -> list[FrameData]:
-    """One frame per epsilon: a simulated method with a band, its theory curve, the non-private baseline."""
-    frames = []
-    for eps in epsilons:
-        median = 1 / np.sqrt(N) + 1 / (eps * N)
-        frames.append(FrameData(f"{eps:g}", [
-            Series("Laplace", N, median, lower=0.5 * median, upper=2 * median),
-            Series("theory", N, 1.1 * median, kind="theory"),
-            Series("non-private", N, 1 / np.sqrt(N), kind="baseline"),
-        ]))
-    return frames
-
-
-def make_figure(**kwargs):
-    options = dict(x_title="sample size n", y_title="|error|", frame_title="ε")
-    return animated_sweep(make_frames(), **(options | kwargs))
-
-
-@pytest.fixture(scope="module")
-def fig():
-    return make_figure(title="Mean estimation")
+from tests.viz.frames import EPSILONS, N, make_figure, make_frames
 
 
 def all_plotted_y(frames: list[FrameData]) -> np.ndarray:
@@ -223,54 +184,6 @@ def test_series_colour_defaults_to_the_registry(fig):
     assert Series("Laplace", N, N, color="#123456").color == "#123456"
 
 
-# ------------------------------------------------------------------ colours
-
-def test_every_method_id_has_one_label_and_a_registry_colour():
-    assert set(viz.METHOD_COLORS) == set(LABELS)  # no colour without a method, no method without a colour
-    assert len(set(LABELS.values())) == len(LABELS)  # one label per id, no two ids sharing a label
-    for method, name in LABELS.items():
-        assert method_color(method) == method_color(name) == viz.METHOD_COLORS[method]
-
-
-def test_registry_colours_are_distinct_hex():
-    colours = [c.lower() for c in viz.METHOD_COLORS.values()]
-    assert len(set(colours)) == len(colours)
-    assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
-
-
-def test_unknown_names_get_a_stable_palette_colour():
-    names = [f"method {i}" for i in range(20)]
-    colours = [method_color(name) for name in names]
-    assert colours == [method_color(name) for name in names]
-    assert set(colours) <= set(viz.style._FALLBACK)
-    assert len(set(colours)) > 1
-
-
-def test_fallback_colour_does_not_depend_on_the_process_hash_seed():
-    code = "from dpcore.viz import method_color; print(method_color('report noisy max'))"
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    outputs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
-                              env=os.environ | {"PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
-    assert outputs == {method_color("report noisy max")}
-
-
-# ------------------------------------------------------------------ template
-
-def test_template_fonts_are_projector_sized():
-    normal, presentation = viz.template(), viz.template(presentation=True)
-    assert normal.layout.font.size >= 16
-    assert presentation.layout.font.size >= 22
-    assert presentation.layout.font.size > normal.layout.font.size
-    assert presentation.layout.title.font.size > normal.layout.title.font.size
-    assert normal.layout.plot_bgcolor == normal.layout.paper_bgcolor == "white"
-    assert normal.layout.xaxis.automargin is True and normal.layout.yaxis.automargin is True
-
-
-def test_template_is_registered():
-    assert pio.templates["dplab"].layout.font.size == viz.template().layout.font.size
-    assert pio.templates["dplab_presentation"].layout.font.size == viz.template(True).layout.font.size
-
-
 def test_presentation_figures_use_the_presentation_template():
     assert make_figure(presentation=True).layout.template.layout.font.size >= 22
 
@@ -284,57 +197,6 @@ def test_line_figure_is_static_with_the_same_styling():
     assert [t.name for t in figure.data] == [t.name for t in make_figure().data]
     assert figure.layout.template.layout.font.size == viz.template().layout.font.size
     assert figure.layout.title.text == "One run"
-
-
-# ------------------------------------------------------------------ downloads
-
-def test_figure_html_is_self_contained(fig):
-    html = figure_html(fig)
-    assert len(html.encode()) > 1_000_000
-    assert re.search(r"\* plotly\.js v\d+\.\d+\.\d+", html)  # the library's own header: plotly.js embedded
-    assert not re.search(r"<script[^>]+src=", html)  # nothing loaded from elsewhere
-    # The only CDN address is the geo-map topojson default inside plotly.js's own source (unused by
-    # these figures); remove it and no CDN reference remains.
-    topojson_default = 'dflt:"https://cdn.plot.ly/un/"'
-    assert "cdn.plot.ly" not in html.replace(topojson_default, "")
-    assert "Plotly.animate(" not in html  # opens paused on the first frame
-
-
-def read_csv(text: str) -> list[dict]:
-    rows = list(csv.DictReader(io.StringIO(text)))
-    assert rows and list(rows[0]) == ["frame", "trace", "x", "y"]
-    return rows
-
-
-def test_figure_table_csv_round_trips_the_frames(fig):
-    rows = read_csv(figure_table_csv(fig))
-    assert len(rows) == sum(len(t.x) for f in fig.frames for t in f.data)
-    for frame in fig.frames:
-        for trace in frame.data:
-            mine = [r for r in rows if r["frame"] == frame.name and r["trace"] == trace.name]
-            np.testing.assert_array_equal([float(r["x"]) for r in mine], trace.x)
-            np.testing.assert_array_equal([float(r["y"]) for r in mine], trace.y)
-
-
-def test_figure_table_csv_static_figure_has_empty_frame():
-    series = [Series("Laplace, clipped", N, 1 / N)]  # a comma in the name is quoted
-    rows = read_csv(figure_table_csv(line_figure(series, x_title="n", y_title="error")))
-    assert {r["frame"] for r in rows} == {""}
-    assert {r["trace"] for r in rows} == {"Laplace, clipped"}
-    np.testing.assert_array_equal([float(r["y"]) for r in rows], 1 / N)
-
-
-def test_figure_table_csv_decodes_typed_arrays(fig):
-    from_json = pio.from_json(fig.to_json())
-    assert isinstance(from_json.frames[0].data[0].y, dict)  # Plotly >= 6 keeps {dtype, bdata} here
-    assert figure_table_csv(from_json) == figure_table_csv(fig)
-
-
-def test_downloads_reject_non_figures():
-    with pytest.raises(TypeError, match="fig must be a plotly.graph_objects.Figure"):
-        figure_html({"data": []})
-    with pytest.raises(TypeError, match="fig must be a plotly"):
-        figure_table_csv(None)
 
 
 # ------------------------------------------------------------------ bad inputs
@@ -450,90 +312,11 @@ def test_theory_series_joins_its_method_in_the_legend():
     assert (line.showlegend, dashed.showlegend, dashed.line.dash) == (True, False, "dash")
 
 
-def test_clipping_histogram_splits_the_sample_at_the_window():
-    sample = np.r_[np.zeros(90), np.full(10, 10.0)]  # 10 % far outside the window [-1, 1]
-    fig = viz.figures.truncation.clipping_histogram(sample, -1.0, 1.0, {"true mean": 1.0, "clipped mean": 0.1}, bins=20)
-    inside, outside, true_line, clipped_line = fig.data
-    assert inside.y.sum() == 90 and outside.y.sum() == 10
-    assert outside.name == "clipped (10.0 % of points)"
-    assert list(true_line.x) == [1.0, 1.0] and true_line.line.dash == "dash"
-    assert clipped_line.line.color == viz.REFERENCE_COLORS["clipped mean"]
-    with pytest.raises(ValueError, match="low must be below high"):
-        viz.figures.truncation.clipping_histogram(sample, 1.0, -1.0, {})
-
-
 def test_log_axis_never_spans_more_than_twelve_decades():
     tiny = Series("Laplace", [1.0, 10.0, 100.0], [1.0, 1e-300, 1e-5])
     low, high = line_figure([tiny], x_title="n", y_title="e", log_x=True, log_y=True).layout.yaxis.range
     assert high - low <= 1.1 * viz.MAX_LOG_DECADES + 1e-9  # 12 decades plus 5 % padding on each side
     assert low > -13 and high >= 0  # the largest value stays on the chart, 1e-300 leaves it
-
-
-def test_bar_figure_groups_one_bar_per_category_and_series():
-    fig = viz.figures.common.bar_figure(["A", "B", "C"], {"exact": [0.2, 0.3, 0.5], "sampled": [0.21, 0.29, 0.5]},
-                         x_title="candidate", y_title="probability")
-    assert [trace.name for trace in fig.data] == ["exact", "sampled"]
-    assert list(fig.data[0].x) == ["A", "B", "C"] and list(fig.data[1].y) == [0.21, 0.29, 0.5]
-    assert fig.layout.barmode == "group"
-    with pytest.raises(ValueError, match="one value per category"):
-        viz.figures.common.bar_figure(["A", "B"], {"exact": [1.0]}, x_title="x", y_title="y")
-
-
-def test_direction_disk_and_trajectory_figures():
-    radius, angle = np.repeat([0.25, 0.75], 4), np.tile(np.arange(4) * np.pi / 2, 2)
-    disk = viz.figures.exponential_mechanism.direction_disk(radius, angle, np.arange(8.0), {"sampled": np.pi / 2})
-    cells, ray = disk.data
-    np.testing.assert_allclose(np.asarray(cells.base, dtype=float), radius - 0.25)
-    assert list(cells.theta) == [0, 90, 180, 270, 0, 90, 180, 270] and list(ray.theta) == [90, 90]
-    path = viz.figures.exponential_mechanism.trajectory_figure(np.zeros((3, 2)), np.array([[0.0, 0.0], [1.0, 0.5]]),
-                                                               np.array([2.0, 1.0]))
-    assert [trace.name for trace in path.data] == ["bucket means", "private estimate, step by step", "true mean"]
-    assert list(path.data[1].text) == ["μ̃1", "μ̃2"]
-
-
-def test_partition_rounds_figure_replays_every_round_then_the_estimates():
-    """One frame per round plus the estimates; groups hold the selected coordinates at their selecting values, the
-    floor min p/4 replaces values below it, and the final frame places every coordinate exactly once."""
-    from dpcore.distributions import binary_product as products
-    from dpcore.estimators import partition_rounds as product
-    p = products.marginal_profile("log-uniform", 256)
-    run = product.simulate_partition_rounds(p, 100_000, 1.0, rng=3)
-    fig = viz.figures.partition_rounds.partition_rounds_figure(p, run)
-    assert [f.name for f in fig.frames] == [f"round {r + 1}" for r in range(len(run.rounds))] + ["final estimates"]
-    floor = p.min() / 4
-    for r, step in enumerate(run.rounds):
-        traces = {t.name: t for t in fig.frames[r].data}
-        assert traces["still to place"].mode == "markers"
-        waiting = step.candidates & ~step.selected
-        np.testing.assert_allclose(np.asarray(traces["still to place"].y, dtype=float),
-                                   np.maximum(step.noisy_means[waiting], floor))
-        assert np.asarray(traces["threshold 3u/8"].y, dtype=float)[0] == pytest.approx(3 / 8 * 0.5 ** (r + 1))
-    final = {t.name: np.asarray(t.y, dtype=float) for t in fig.frames[-1].data}
-    placed = sum(np.isfinite(y).sum() for name, y in final.items() if name.startswith(("H", "light")))
-    assert placed == p.size
-    np.testing.assert_allclose(np.sort(np.concatenate([y[np.isfinite(y)] for name, y in final.items()
-                                                       if name.startswith(("H", "light"))])),
-                               np.sort(np.maximum(run.estimate, floor)))
-
-
-def test_partition_rounds_sweep_figures_name_methods_by_label_with_their_theory():
-    """TV vs n: every method of the lesson by its label and registry colour, then the rate shapes (the non-private
-    rate joins the non-private entry, each fitted law its method's); KL vs n has no theory; one frame per ε."""
-    from dpcore.estimators.partition_rounds import METHODS
-    fig = viz.figures.partition_rounds.error_vs_n("log-uniform", 64, 1e-6, 3, 0, epsilon=2.0)
-    lines = [trace for trace in fig.data if "(band" not in trace.name]
-    assert [trace.name for trace in lines[:6]] == [label(method) for method in METHODS]
-    assert [trace.line.color for trace in lines[:6]] == [viz.METHOD_COLORS[method] for method in METHODS]
-    assert [(trace.name, trace.legendgroup, trace.line.dash) for trace in lines[6:]] == [
-        ("non-private rate 0.40√(d/n)", "non-private", "dash"),
-        ("Singhal (2023) rate", "Singhal (2023) rate", "dash"),
-        ("partition rounds (pure): fitted c·d^1.5/(εn)", "partition rounds (pure)", "dash"),
-        ("naive Laplace: fitted c·d^2/(εn)", "naive Laplace", "dash")]
-    assert [frame.name for frame in fig.frames] == ["0.1", "0.2", "0.5", "1", "2", "5"]
-    assert fig.layout.sliders[0].active == 4
-    assert fig.layout.title.text.replace("<br>", " ") == "TV error vs n (log-uniform, d = 64)"
-    kl = viz.figures.partition_rounds.error_vs_n("log-uniform", 64, 1e-6, 3, 0, metric="kl")
-    assert [trace.name for trace in kl.data if "(band" not in trace.name] == [label(method) for method in METHODS]
 
 
 def test_short_log_axes_label_nice_values_in_full():
