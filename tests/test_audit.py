@@ -7,6 +7,16 @@ import pytest
 
 from dpcore import audit
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "clopper_pearson": dict(successes=np.array([3.0]), trials=10, confidence=0.95),
+    "epsilon_lower_bound": dict(
+        counts=np.array([3.0]), counts_neighbour=np.array([5.0]), trials=10, delta=0.0, confidence=0.95
+    ),
+    "threshold_counts": dict(samples=np.arange(5.0), thresholds=np.array([1.0, 2.0])),
+    "outcome_counts": dict(samples=np.array([0.0, 1.0, 1.0]), outcomes=3),
+}
+
 
 def test_clopper_pearson_known_interval():
     lower, upper = audit.clopper_pearson(np.array([5]), 10, 0.95)

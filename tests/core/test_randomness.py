@@ -5,6 +5,13 @@ import pytest
 
 from dpcore.core import randomness
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "as_generator": dict(rng=0),
+    "spawn": dict(rng=0, count=2),
+    "child_generator": dict(seed=0),
+}
+
 
 def test_int_seed_is_reproducible_and_generator_is_passed_through():
     a = randomness.as_generator(5).random(4)

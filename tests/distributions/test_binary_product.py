@@ -13,6 +13,23 @@ import pytest
 
 from dpcore.distributions import binary_product as pd
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "marginal_profile": dict(profile="power law", dimension=4, exponent=1.5),
+    "sample_rows": dict(p=np.array([0.1, 0.4]), n=3, rng=0, trials=2),
+    "column_counts": dict(p=np.array([0.1, 0.4]), n=3, rng=0, trials=2),
+    "kl_divergence": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "chi_squared": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "bhattacharyya": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "hellinger": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "tv_bounds": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "tv_exact": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3])),
+    "tv_monte_carlo": dict(
+        p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3]), samples=10, rng=0
+    ),
+    "tv_distance": dict(p=np.array([0.1, 0.4]), q=np.array([0.2, 0.3]), samples=10, rng=0),
+}
+
 
 # ------------------------------------------------------------------------------------ brute force over {0,1}^d
 def probability(marginals, point):

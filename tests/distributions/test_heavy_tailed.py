@@ -4,6 +4,7 @@ Oracles are independent of the module: scipy.stats densities integrated with qua
 two-point law, and Monte Carlo with 10^6 draws (within 4 standard errors). Numbers from algorithms.md §1.9.
 """
 
+import importlib
 import math
 
 import numpy as np
@@ -21,6 +22,29 @@ from dpcore.distributions.heavy_tailed import (
 )
 from dpcore.experiments import fit_power_law
 from dpcore.theory import clipped_mean_private_error
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "bulk_radius": dict(moment_k=3.0),
+    "heavy_tailed": dict(family="lomax", moment_k=3, mean=0.0, shape=4.0),
+    "lemma31_bias_bound": dict(moment_k=3, tau=0.01, constant=6.0),
+    "tail_bias_bound": dict(moment_k=3, distance=2.0, moment_bound=1.0),
+    "optimal_window": dict(
+        dist=importlib.import_module("dpcore.distributions.heavy_tailed").heavy_tailed("lomax", 3),
+        n=1000,
+        epsilon=1.0,
+        center=0.0,
+        radii=np.array([1.0, 2.0]),
+    ),
+    "bias_noise_curve": dict(
+        dist=importlib.import_module("dpcore.distributions.heavy_tailed").heavy_tailed("lomax", 3),
+        n=1000,
+        epsilon=1.0,
+        radii=np.array([1.0, 2.0]),
+        center=0.0,
+    ),
+}
+
 
 MOMENTS = (2, 2.5, 3, 4, 6, 10)
 MEAN = 1.5

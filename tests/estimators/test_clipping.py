@@ -5,6 +5,13 @@ import pytest
 
 from dpcore.estimators.clipping import clip_to_ball, clipped_fraction
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "clip_to_ball": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=1),
+    "clipped_fraction": dict(rows=np.ones((3, 2)), radius=1.0, center=np.zeros(2), order=2),
+}
+
+
 RADIUS = 2.0
 
 

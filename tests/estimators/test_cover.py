@@ -8,6 +8,14 @@ import pytest
 from dpcore import audit, mechanisms
 from dpcore.estimators import cover as expmech
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "halfspace_depth": dict(points=np.zeros((3, 2)), candidates=np.zeros((2, 2)), directions=8),
+    "grid_cover": dict(radius=1.0, spacing=0.5, dimension=2),
+    "cover_mean": dict(x=np.zeros((5, 1)), epsilon=1.0, radius=1.0, spacing=0.5, directions=8, rng=0),
+}
+
+
 EPSILON = 1.0
 DRAWS = 10**6
 

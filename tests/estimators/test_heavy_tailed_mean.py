@@ -17,6 +17,30 @@ from hypothesis import strategies as st
 from dpcore import accounting, audit, theory
 from dpcore.estimators import heavy_tailed_mean as truncation
 
+# The arguments the one-dimensional heavy-tailed means share.
+MEAN_1D = dict(x=np.linspace(0.0, 1.0, 8), moment_k=3, mean_range=10.0, rng=0, bucket_constant=2.0)
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "clipped_laplace_mean": dict(
+        x=np.array([0.0, 1.0, 5.0]), epsilon=1.0, low=0.0, high=2.0, rng=0
+    ),
+    "private_range": dict(
+        x=np.array([0.1, 0.2, 0.3]), epsilon=1.0, alpha=0.5, moment_k=3, mean_range=10.0, bucket_constant=2.0, rng=0
+    ),
+    "private_mean_1d": dict(MEAN_1D, epsilon=1.0, alpha=0.5, groups=2),
+    "private_mean_1d_zcdp": dict(MEAN_1D, rho=0.5, alpha=0.5, groups=2),
+    "private_mean_1d_approx": dict(MEAN_1D, epsilon=1.0, delta=1e-6, alpha=None, groups=1),
+    "private_mean_nd_zcdp": dict(
+        x=np.zeros((8, 2)), rho=0.5, moment_k=3, mean_range=10.0, rng=0, alpha=0.5
+    ),
+    "private_mean_nd_pure": dict(
+        x=np.zeros((8, 2)), epsilon=1.0, moment_k=3, mean_range=10.0, rng=0, alpha=None
+    ),
+    "default_alpha": dict(n=100, epsilon=1.0, moment_k=3),
+}
+
+
 LOMAX_SCALE = 1.09615  # unscaled Lomax(4) has E|X - mean|^3 = 0.75926
 LOMAX_SD = LOMAX_SCALE * math.sqrt(4 / 18)  # Var Lomax(a) = a / ((a-1)^2 (a-2))
 MU = 3.7

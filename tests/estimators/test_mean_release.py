@@ -4,6 +4,7 @@ values, the clip radius, the expected error (exact and against Monte Carlo), the
 audits of ``private_mean`` on neighbouring datasets.
 """
 
+import importlib
 import math
 
 import numpy as np
@@ -13,6 +14,33 @@ from dpcore import accounting, audit
 from dpcore.estimators import mean_release as nt
 from dpcore.estimators.clipping import clip_to_ball
 from dpcore.lessons import noise_tradeoff as lesson
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "clip_radius": dict(dimension=4, n_samples=100, beta=0.1),
+    "calibrate": dict(
+        mechanism="gaussian_classical", dimension=4, n_samples=100, epsilon=0.5, delta=1e-6, radius=3.0
+    ),
+    "private_mean": dict(
+        points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6, mechanism="laplace", radius=1.0, rng=0
+    ),
+    "repeated_releases": dict(
+        points=np.zeros((5, 2)), epsilon=1.0, delta=1e-6, mechanism="zcdp_gaussian", radius=1.0, releases=3, rng=0
+    ),
+    "expected_error": dict(
+        mechanism="gaussian_analytic", dimension=4, n_samples=100, epsilon=1.0, delta=1e-6, beta=0.1
+    ),
+    "release_means": dict(
+        mechanism="laplace",
+        means=np.zeros((3, 2)),
+        epsilon=1.0,
+        delta=1e-6,
+        rng=0,
+        calibration=importlib.import_module("dpcore.estimators.mean_release").calibrate(
+            "laplace", 2, 10, 1.0, 1e-6, 1.0
+        ),
+    ),
+}
 
 
 # ------------------------------------------------------------------------------------ calibration

@@ -17,6 +17,28 @@ from dpcore.distributions import binary_product as pd
 from dpcore.estimators import partition_rounds as product
 from dpcore.lessons import partition_rounds as lesson
 
+# The arguments the partitioning-rounds runs share (rows, or simulated block counts).
+ROUNDS = dict(epsilon=1.0, rng=0, beta=0.1, fractions=np.array([0.3, 0.4, 0.3]), heavy="gaussian", rho=0.5, rounds=1)
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "block_layout": dict(
+        n=100, dimension=4, beta=0.1, fractions=np.array([0.3, 0.4, 0.3]), rounds=2
+    ),
+    "bernstein_bound": dict(mean=1.0, variance=1.0, width=1.0, log_term=2.0),
+    "clipped_laplace_means": dict(rows=np.ones((3, 2)), epsilon=1.0, radius=1.0, rng=0),
+    "partition_rounds": dict(ROUNDS, x=np.zeros((30, 4))),
+    "simulate_partition_rounds": dict(ROUNDS, p=np.array([0.4, 0.1, 0.01]), n=30, trials=2),
+    "simulate_estimators": dict(
+        p=np.array([0.4, 0.1, 0.01]), n=30, epsilon=1.0, rng=0, delta=1e-6, beta=0.1
+    ),
+    "noiseless_partition": dict(p=np.array([0.5, 0.1, 0.01]), rounds=3),
+    "baseline_estimates": dict(
+        x=np.zeros((10, 3)), epsilon=1.0, method="oracle_laplace", rng=0, delta=1e-6, beta=0.1, total_mass=1.0
+    ),
+}
+
+
 BETA = 0.1
 
 

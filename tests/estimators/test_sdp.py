@@ -12,6 +12,38 @@ from scipy import stats
 from dpcore import mechanisms
 from dpcore.estimators import sdp
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "bucket_means": dict(points=np.arange(16.0).reshape(8, 2), buckets=4),
+    "exact_far_count": dict(
+        bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, direction=np.array([1.0, 0.0])
+    ),
+    "sdp_direction_score": dict(
+        bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, direction=np.array([0.5, 0.0]), solver="CLARABEL"
+    ),
+    "free_sdp_value": dict(bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, solver="CLARABEL"),
+    "polar_score_grid": dict(
+        bucket_means=np.eye(4, 2), center=np.zeros(2), radius=0.5, radii_count=1, angles=3, solver="SCS"
+    ),
+    "sample_direction": dict(
+        scores=np.array([1.0, 2.0]), weights=np.array([1.0, 1.0]), points=np.eye(2), epsilon=1.0, rng=0, size=2
+    ),
+    "iterative_mean_2d": dict(
+        points=np.ones((8, 2)),
+        epsilon=1.0,
+        buckets=4,
+        steps=1,
+        initial=np.zeros(2),
+        radius=0.5,
+        max_step=1.0,
+        rng=0,
+        radii_count=1,
+        angles=3,
+        solver="SCS",
+    ),
+}
+
+
 ORIGIN = np.zeros(2)
 
 

@@ -19,6 +19,35 @@ from dpcore import audit, mechanisms
 from dpcore.estimators import selection as sel
 from dpcore.lessons import tournament as tournament_lesson
 
+SELECTION_FAMILY = sel.gaussian_grid(5)
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "gaussian_grid": dict(k=5, low=-1.0, high=1.0, scale=1.0),
+    "gaussian_mean_scale_grid": dict(means=np.array([0.0, 1.0]), scales=np.array([1.0, 2.0])),
+    "simplex_cover": dict(domain=3, resolution=2),
+    "contest_parameters": dict(alpha=0.05),
+    "win_matrix": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "tournament_winner": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "minimum_distance": dict(family=SELECTION_FAMILY, x=np.zeros(5)),
+    "scheffe_scores": dict(family=SELECTION_FAMILY, x=np.zeros(5), alpha=0.05),
+    "user_scheffe_scores": dict(family=SELECTION_FAMILY, x=np.zeros((4, 2)), alpha=0.05, tau=1.0),
+    "private_select": dict(
+        family=SELECTION_FAMILY, x=np.zeros((4, 2)), epsilon=1.0, alpha=0.05, rng=0, level="user", tau=1.0
+    ),
+    "guarantee_alpha": dict(n=np.array([100.0, 1000.0]), k=41, epsilon=1.0, beta=0.1),
+    "users_needed_theory": dict(
+        per_user=np.array([1.0, 100.0]), k=41, alpha=0.05, epsilon=1.0, beta=0.1
+    ),
+    "ksu20_scores": dict(
+        points=np.zeros((10, 2)), cover=np.eye(2), alpha=0.05, groups=5, clip=4.0
+    ),
+    "ksu20_tournament": dict(
+        points=np.zeros((10, 2)), cover=np.eye(2), epsilon=1.0, alpha=0.05, groups=5, clip=4.0, rng=0
+    ),
+}
+
+
 ALPHA = 0.05
 UNEQUAL_MEANS = np.array([1.0, 0.0, 0.5, 0.2, 0.0])
 UNEQUAL_SCALES = np.array([1.0, 1.0, 2.0, 0.5, 2.0])  # last: same mean as H_1, twice its scale

@@ -9,6 +9,35 @@ from scipy import stats
 from dpcore import accounting, audit, mechanisms
 from dpcore.estimators import truncated_mle as tm
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "survival_mass": dict(mean_offset=1.0, survival_radius=1.5, dimension=1),
+    "target_size": dict(n=4000, mean_offset_bound=1.0, survival_radius=1.5, dimension=1),
+    "fixed_size": dict(
+        points=np.zeros((5, 2)), warm_start=np.zeros(2), survival_radius=1.0, target_size=3, rng=0
+    ),
+    "truncated_mean_map": dict(mu=0.5, warm_start=0.0, survival_radius=1.5),
+    "naive_truncated_mean": dict(
+        x=np.zeros(20), epsilon=1.0, delta=1e-6, warm_start=0.0, survival_radius=1.5, rng=0, mean_offset_bound=1.0
+    ),
+    "truncated_mle_mean": dict(
+        x=np.zeros(20), epsilon=1.0, delta=1e-6, warm_start=0.0, survival_radius=1.5, rng=0, mean_offset_bound=1.0
+    ),
+    "truncated_dpgd_mean": dict(
+        x=np.zeros((20, 2)),
+        epsilon=1.0,
+        delta=1e-6,
+        warm_start=np.zeros(2),
+        survival_radius=2.0,
+        rng=0,
+        mean_offset_bound=1.0,
+        steps=2,
+        learning_rate=1.0,
+        monte_carlo=100,
+    ),
+}
+
+
 EPSILON, DELTA = 1.0, 1e-6
 # 1-D instance of §1.7: mu* = 0.8, warm start 0, D_K = 1, r_S = 1.5, n = 4000.
 MU, RADIUS, N_RAW, TRIALS = 0.8, 1.5, 4000, 200

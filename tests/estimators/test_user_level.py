@@ -9,6 +9,31 @@ from dpcore import audit, mechanisms
 from dpcore.estimators import user_level as ul
 from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "default_grid": dict(size=11),
+    "threshold_data": dict(users=3, per_user=2, threshold=0.37, rng=0, trials=2),
+    "user_error_counts": dict(
+        x=np.array([[0.1, 0.5], [0.6, 0.9]]), y=np.array([[0.0, 1.0], [1.0, 1.0]]), grid=np.array([0.0, 0.5, 1.0])
+    ),
+    "losses": dict(counts=np.array([[0.0, 2.0], [1.0, 0.0]]), kind="tau", tau=1.5),
+    "loss_sensitivity": dict(kind="tau", per_user=5, tau=2.0),
+    "select_threshold": dict(
+        x=np.array([[0.1, 0.5], [0.6, 0.9]]),
+        y=np.array([[0.0, 1.0], [1.0, 1.0]]),
+        epsilon=1.0,
+        kind="tau",
+        tau=2.0,
+        grid=np.array([0.0, 0.5, 1.0]),
+        rng=0,
+    ),
+    "users_needed": dict(
+        alpha=0.05, per_user=20, epsilon=1.0, candidates=101, beta=0.1, kind="group"
+    ),
+    "savings_factor": dict(alpha=0.05, per_user=20),
+}
+
+
 GRID = ul.default_grid(11)
 
 

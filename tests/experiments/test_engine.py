@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import csv
 import io
 import sys
@@ -12,6 +13,23 @@ import pytest
 
 from dpcore.core.randomness import child_generator
 from dpcore.experiments import SweepResult, fit_power_law, join_methods, run_sweep, trials_for_budget
+from tests.examples import PARTITION_SWEEP
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "run_sweep": dict(
+        sample=lambda p, t, rng: rng.standard_normal((t, p["n"])),
+        estimators={"mean": lambda x, p, rng: np.abs(x.mean(axis=1))},
+        grid={"n": [10]},
+        data_parameters=("n",),
+        trials=20,
+        seed=0,
+        quantiles=(0.1, 0.9),
+    ),
+    "trials_for_budget": dict(budget=1000, max_trials=100, min_trials=10),
+    "join_methods": dict(results=[PARTITION_SWEEP], order=list(PARTITION_SWEEP.methods)),
+    "parallel_over": dict(executor=concurrent.futures.ThreadPoolExecutor(1)),
+}
 
 
 def normal_sample(params, trials, rng):

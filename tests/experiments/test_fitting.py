@@ -10,6 +10,14 @@ import pytest
 from dpcore import experiments
 from dpcore.experiments import fit_power_law
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "fit_power_law": dict(x=np.array([1.0, 10.0]), y=np.array([1.0, 0.1])),
+    "samples_needed": dict(
+        n_values=np.array([10.0, 100.0]), errors=np.array([0.5, 0.1]), target=0.2
+    ),
+}
+
 
 def test_samples_needed_log_log_interpolation():
     """experiments.samples_needed (moved there from product), errors = 1/sqrt(n): target 0.01 is reached at

@@ -2,9 +2,39 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from dpcore.experiments import SweepResult, run_sweep
+from tests.examples import STORE
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "load_or_run": dict(
+        directory="/nonexistent/dplab",
+        function=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep,
+        n_values=[10],
+        dimensions=[1],
+        epsilons=[1.0],
+        delta=1e-6,
+        trials=2,
+        seed=0,
+    ),
+    "load_stored": dict(
+        directory="/nonexistent/dplab", function=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep,
+        n_values=[10], dimensions=[1], epsilons=[1.0], delta=1e-6, trials=2, seed=0),
+    "stored_calls": dict(directory="/nonexistent/dplab"),
+    "stored_index": dict(directory="/nonexistent/dplab"),
+    "rerun_stored": dict(path=sorted(STORE.glob("*.npz"), key=lambda p: p.stat().st_size)[0]),
+    "compute": dict(
+        function=importlib.import_module("dpcore.lessons.exponential_mechanism").quantile_error_sweep,
+        n_values=[10],
+        epsilons=[1.0],
+        trials=2,
+        seed=0,
+    ),
+}
 
 
 def stored_sweep(n_values, seed):

@@ -7,6 +7,26 @@ import numpy as np
 import pytest
 
 from dpcore.lessons import audit_lab as lesson
+from tests.examples import AUDIT
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "variant_letters": dict(mechanism="gaussian-mean", seed=0),
+    "audit_draws": dict(mechanism="laplace-count", letter="A", epsilon=1.0, draws=1_000, seed=0),
+    "audit_run": dict(AUDIT),
+    "audit_path": dict(AUDIT),
+    "verdict": dict(AUDIT),
+    "takeaways": dict(AUDIT),
+    "draw_counts": dict(draws=1_000),
+    "reveal": dict(mechanism="private-median", seed=1),
+    "attack_rounds": dict(epsilon=1.0, start=0, rounds=10, seed=0),
+    "likelihood_ratio_guess": dict(releases=np.array([50.2, 50.9])),
+    "attacker_rates": dict(members=[True, False], guesses=[True, True], confidence=0.95),
+    "rates_text": dict(name="you", rates=dict(rounds=2, tpr=1.0, fpr=1.0, accuracy=0.5), epsilon=1.0),
+    "likelihood_ratio_rates": dict(epsilon=1.0),
+    "accuracy_bound": dict(epsilon=1.0),
+}
+
 
 MECHANISMS = list(lesson.MECHANISMS)
 

@@ -17,6 +17,34 @@ from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 from dpcore.lessons.methods import LABELS
 from tests.lessons.answers import chosen
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "quantile_error_sweep": dict(
+        n_values=np.array([5]), epsilons=np.array([1.0]), trials=2, seed=0, q=0.5, lower=0.0, upper=1.0
+    ),
+    "selection_loss_sweep": dict(
+        candidate_counts=np.array([3]), epsilons=np.array([1.0]), draws=2, seed=0, design="random", gap=5.0
+    ),
+    "loss_vs_k": dict(trials=1, seed=0),
+    "election_question": dict(epsilon=0.1),
+    "loss_theory": dict(epsilon=1.0),
+    "median_vs_n": dict(trials=2, seed=0),
+    "median_theory": dict(epsilon=1.0),
+    "user_level_vs_m": dict(epsilon=0.1, trials=2, seed=0),
+    "election_probabilities": dict(epsilon=0.1),
+    "election": dict(epsilon=0.1, seed=0),
+    "median_run": dict(n=10, epsilon=1.0, seed=0),
+    "sum_of_squares": dict(seed=0),
+    "savings_note": dict(alpha=0.05, per_user=20),
+    "median_note": dict(n=10, epsilon=1.0, seed=0),
+    "sdp_note": dict(seed=0),
+    "takeaways": dict(epsilon=0.1, n=10, trials=2, seed=0),
+    "user_level_sweep": dict(
+        per_user_values=np.array([1.0, 2.0]), users=np.array([5.0]), epsilon=1.0, trials=3, seed=0
+    ),
+}
+
+
 # --- sweeps ----------------------------------------------------------------------------------------------
 
 def test_quantile_error_sweep_decreases_with_n_and_epsilon():

@@ -17,6 +17,53 @@ from dpcore.estimators import mean_release as nt
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import noise_tradeoff as lesson
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "error_sweep": dict(
+        n_values=np.array([10.0, 100.0]),
+        dimensions=np.array([1.0, 4.0]),
+        epsilons=np.array([0.5, 1.0]),
+        delta=1e-6,
+        trials=5,
+        seed=0,
+        beta=0.1,
+    ),
+    "crossover_dimension": dict(epsilon=1.0, delta=1e-6, calibration="classical"),
+    "privacy_profiles": dict(epsilons=np.array([0.0, 1.0]), noise_epsilon=1.0),
+    "composition_epsilons": dict(
+        releases=np.array([1.0, 10.0]), release_epsilon=0.1, delta=1e-6
+    ),
+    "advanced_beats_basic_from": dict(release_epsilon=0.1, delta=1e-6),
+    "samples_needed": dict(
+        mechanism="laplace", dimension=4, target_error=0.5, epsilon=1.0, delta=1e-6, beta=0.1
+    ),
+    "cover_samples_needed": dict(dimension=1, target_error=0.5, epsilon=1.0, trials=2, seed=0),
+    "sample_complexity_table": dict(
+        dimension=2, target_error=0.5, epsilon=1.0, delta=1e-6, cover_samples=100
+    ),
+    "mechanisms_for": dict(epsilons=[0.5, 2.0]),
+    "nearest_frame": dict(epsilon=0.3),
+    "error_vs_n": dict(epsilon=1.0, delta=1e-6, trials=2, seed=0),
+    "error_vs_dimension": dict(n=1000, delta=1e-6, trials=2, seed=0),
+    "theory_vs_n": dict(method="laplace", dimension=4, epsilon=1.0, delta=1e-6),
+    "theory_vs_dimension": dict(method="non_private", n=1000, epsilon=1.0, delta=1e-6),
+    "error_ratio_exponent": dict(n=1000, delta=1e-6, trials=2, seed=0, epsilon=1.0),
+    "release_cloud": dict(n=50, epsilon=1.0, delta=1e-6, seed=0),
+    "profile_curves": dict(noise_epsilon=1.0),
+    "composition_curves": dict(release_epsilon=0.1, delta=1e-6),
+    "complexity_rows": dict(dimension=4, epsilon=1.0, delta=1e-6, seed=0),
+    "delta_table": dict(epsilon=1.0, dimension=4, n=1000),
+    "accuracy_caption": dict(epsilon=1.0, delta=1e-6, dimension=4, n=1000),
+    "takeaways": dict(
+        epsilon=1.0, delta=1e-6, dimension=4, n=1000, releases=10, trials=2, seed=0
+    ),
+    "tradeoff_curves": dict(epsilon=1.0, delta=1e-6),
+    "tradeoff_caption": dict(epsilon=1.0, delta=1e-6),
+    "crossover_question": dict(epsilon=1.0, delta=1e-6),
+    "zcdp_gaussian_epsilon": dict(epsilon=1.0, delta=1e-6),
+}
+
+
 DIMENSIONS = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], dtype=float)
 
 

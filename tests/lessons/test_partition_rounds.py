@@ -13,7 +13,62 @@ from dpcore.distributions import binary_product as pd
 from dpcore.estimators import partition_rounds as product
 from dpcore.lessons import partition_rounds as lesson
 from dpcore.lessons.methods import label
+from tests.examples import PARTITION_SWEEP, stored
 from tests.lessons.answers import chosen
+
+PARTITION_RUN = lesson.one_run("two-level", 16, 10_000, 1.0)
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "composition_question": dict(single=PARTITION_RUN),
+    "error_sweep": dict(
+        n_values=np.array([100.0]),
+        dimensions=np.array([4.0]),
+        epsilons=np.array([1.0]),
+        profiles=["log-uniform"],
+        trials=2,
+        seed=0,
+        metric="tv",
+        delta=1e-6,
+        beta=0.1,
+        methods=("naive_laplace", "partition_pure"),
+        mc_samples=10,
+    ),
+    "rate_curve": dict(
+        dimension=4, n_values=np.array([10.0, 100.0]), epsilon=1.0, noise_power=1.5, constant=1.0
+    ),
+    "fit_rate_constant": dict(
+        dimension=4, n_values=np.array([100.0, 1000.0]), epsilon=1.0, errors=np.array([0.3, 0.1]), noise_power=1.5
+    ),
+    "nearest_n": dict(n=15_000),
+    "one_run": dict(
+        profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0
+    ),
+    "one_run_caption": dict(
+        profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0
+    ),
+    "run_caption": dict(single=PARTITION_RUN),
+    "block_table": dict(single=PARTITION_RUN),
+    "block_summary": dict(single=PARTITION_RUN),
+    "distance_table": dict(single=PARTITION_RUN),
+    "sweep_vs_n": dict(
+        profile="two-level", dimension=16, delta=1e-6, trials=2, seed=0, metric="kl"
+    ),
+    "sweep_vs_dimension": dict(
+        profile="log-uniform", epsilon=1.0, delta=1e-6, trials=30, seed=0, run=stored
+    ),
+    "sweep_by_profile": dict(dimension=16, epsilon=1.0, delta=1e-6, trials=2, seed=0),
+    "rate_curves": dict(
+        result=PARTITION_SWEEP, profile="log-uniform", dimension=16, epsilon=1.0
+    ),
+    "sample_complexity": dict(result=PARTITION_SWEEP, epsilon=1.0),
+    "complexity_table": dict(
+        profile="log-uniform", epsilon=1.0, delta=1e-6, trials=30, seed=0, run=stored
+    ),
+    "takeaways": dict(
+        profile="log-uniform", n=1_000_000, epsilon=1.0, delta=1e-6, trials=30, seed=0, run=stored
+    ),
+}
 
 
 # ------------------------------------------------------------------------------------ sweeps and rates

@@ -11,6 +11,11 @@ import pytest
 
 from dpcore.lessons.questions import Question, bucket
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "bucket": dict(value=5.77, edges=[1.0, 3.0, 10.0, 30.0]),
+}
+
 
 # ---------------------------------------------------------------------------------------------------- the parts
 @pytest.mark.parametrize("value, index", [(0.5, 0), (1.0, 1), (2.9, 1), (3.0, 2), (5.77, 2), (30.0, 4), (1e9, 4)])

@@ -2,19 +2,65 @@
 user-level), the page's one run, read-offs of the stored sweeps, takeaways, and the page's question.
 """
 
-import functools
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import special
 
 from dpcore.estimators import selection as sel
-from dpcore.experiments import compute, fit_power_law, load_or_run, samples_needed
+from dpcore.experiments import compute, fit_power_law, samples_needed
 from dpcore.lessons import tournament as tournament_lesson
 from dpcore.lessons.methods import LABELS
+from tests.examples import stored
 from tests.lessons.answers import chosen
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "price_question": dict(trials=100, seed=0, epsilon=0.1, run=stored),
+    "spaced_grid": dict(k=11),
+    "selection_sweep": dict(
+        n_values=np.array([20.0]),
+        ks=np.array([21.0]),
+        epsilons=np.array([1.0]),
+        trials=2,
+        seed=0,
+        alpha=0.05,
+        truth_mean=0.33,
+    ),
+    "user_level_sweep": dict(
+        user_counts=np.array([5.0]),
+        per_user=np.array([2.0]),
+        epsilons=np.array([1.0]),
+        trials=2,
+        seed=0,
+        alpha=0.05,
+        hypotheses=21,
+        truth_mean=0.33,
+    ),
+    "frame_epsilon": dict(epsilon=0.2, user_level=True),
+    "one_run": dict(k=21, n=50, epsilon=1.0, seed=0),
+    "contest": dict(a=0.3, b=0.8, k=21, n=50, epsilon=1.0, seed=0),
+    "run_caption": dict(k=21, n=50, epsilon=1.0, seed=0),
+    "plane_run": dict(epsilon=1.0, seed=0),
+    "guarantee": dict(n_values=np.array([100.0]), k=41, epsilon=1.0),
+    "privacy_term": dict(ks=np.array([21.0]), epsilon=1.0),
+    "item_sweep": dict(trials=100, seed=0, run=stored),
+    "user_sweep": dict(seed=0, run=stored),
+    "needed_by_k": dict(
+        result=tournament_lesson.item_sweep(100, 0, run=stored), epsilon=0.1, method="private_selection"
+    ),
+    "users_needed": dict(
+        result=tournament_lesson.user_sweep(0, run=stored), method="user_level_clipped", epsilon=0.1
+    ),
+    "price_of_k": dict(trials=100, seed=0, epsilon=0.1, run=stored),
+    "k_growth": dict(trials=100, seed=0, epsilon=0.1, run=stored),
+    "users_needed_curves": dict(seed=0, epsilon=0.1, run=stored),
+    "takeaways": dict(
+        k=41, n=300, epsilon=0.1, per_user=16, trials=100, seed=0, run=stored
+    ),
+}
+
 
 ALPHA = 0.05
 
@@ -85,13 +131,12 @@ def test_median_error_falls_with_n_and_grows_at_most_logarithmically_in_k():
 
 
 # ------------------------------------------------------------------------------------ the page's lesson
-STORED = functools.partial(load_or_run, Path(__file__).resolve().parents[2] / "assets" / "precomputed")  # page defaults
 DEFAULTS = dict(k=41, n=300, epsilon=0.1, seed=0)
 
 
 def test_sweeps_name_their_methods_by_id():
     """Both sweeps report registry ids (one label and colour each), the page's defaults among the stored results."""
-    item, user = tournament_lesson.item_sweep(100, 0, run=STORED), tournament_lesson.user_sweep(0, run=STORED)
+    item, user = tournament_lesson.item_sweep(100, 0, run=stored), tournament_lesson.user_sweep(0, run=stored)
     assert item.methods == tournament_lesson.METHODS and user.methods == tournament_lesson.USER_METHODS
     assert set(item.methods + user.methods) <= set(LABELS)
     assert item.grid["k"].tolist() == list(tournament_lesson.K_GRID)
@@ -127,28 +172,28 @@ def test_one_run_and_its_caption():
 def test_read_offs_of_the_sweeps():
     """The price of k is needed_by_k with the privacy term 2 ln(k/β)/(εα), α = TV/5; users needed carry seed 002's
     shape times the geometric-mean ratio of the clipped method's measurements to it."""
-    curve = tournament_lesson.price_of_k(100, 0, 0.1, run=STORED)
-    needed = tournament_lesson.needed_by_k(tournament_lesson.item_sweep(100, 0, run=STORED), 0.1)
+    curve = tournament_lesson.price_of_k(100, 0, 0.1, run=stored)
+    needed = tournament_lesson.needed_by_k(tournament_lesson.item_sweep(100, 0, run=stored), 0.1)
     np.testing.assert_array_equal(curve["needed"], needed)
     np.testing.assert_allclose(curve["theory"], 2 * np.log(curve["k"] / 0.1) / (0.1 * 0.02), rtol=1e-12)
-    users = tournament_lesson.users_needed_curves(0, 0.1, run=STORED)
+    users = tournament_lesson.users_needed_curves(0, 0.1, run=stored)
     shape = sel.users_needed_theory(users["m"], 41, 0.02, 0.1, 0.1)
     ratio = users["needed"][tournament_lesson.USER_CLIPPED] / shape
     np.testing.assert_allclose(users["theory"] / shape, np.exp(np.mean(np.log(ratio[np.isfinite(ratio)]))), rtol=1e-12)
 
 
 def test_takeaways_quote_the_numbers_they_compute():
-    notes = tournament_lesson.takeaways(per_user=16, trials=100, run=STORED, **DEFAULTS)
+    notes = tournament_lesson.takeaways(per_user=16, trials=100, run=stored, **DEFAULTS)
     run = tournament_lesson.one_run(**DEFAULTS)
     assert notes[0] == (f"This run: the non-private tournament picks μ = {run.means[run.winner]:+.1f}, the "
                         f"minimum-distance estimate μ = {run.means[run.closest]:+.1f}, the private selection "
                         f"μ = {run.means[run.chosen]:+.1f} (truth 0.33, OPT 0.012).")
-    slope, per_doubling = tournament_lesson.k_growth(100, 0, 0.1, run=STORED)
+    slope, per_doubling = tournament_lesson.k_growth(100, 0, 0.1, run=stored)
     assert per_doubling == pytest.approx(slope * math.log(2), rel=1e-12) and slope > 0
     assert f"about **{per_doubling:,.0f} more samples per doubling of k** at ε = 0.1" in notes[1]
     assert f"({slope:,.0f} per unit of ln k): growth like ln k" in notes[1]
     assert "power" not in notes[1]  # a fitted power of k next to a ln-k reading rule confused readers
-    needed = tournament_lesson.users_needed_curves(0, 0.1, run=STORED)["needed"]
+    needed = tournament_lesson.users_needed_curves(0, 0.1, run=stored)["needed"]
     clipped, group = (needed[method][2] for method in (tournament_lesson.USER_CLIPPED, tournament_lesson.GROUP))
     assert notes[2] == (f"At m = 16, ε = 0.1: clipped user-level scores need about **{clipped:,.0f}** users, group "
                         f"privacy {group:,.0f}.")
@@ -170,8 +215,8 @@ def test_takeaways_say_so_when_the_target_is_out_of_reach(monkeypatch):
 def test_price_answer_is_the_growth_of_the_monte_carlo_curve_and_of_the_privacy_term(epsilon):
     """Tournament: the stored Monte Carlo curve (the figure's markers at the defaults) and the guarantee's privacy term
     (its dashed line) both grow within the chosen range from k = 21 to k = 321, far less than ×15."""
-    question = tournament_lesson.price_question(100, 0, epsilon, run=STORED)
-    curve = tournament_lesson.price_of_k(100, 0, epsilon, run=STORED)
+    question = tournament_lesson.price_question(100, 0, epsilon, run=stored)
+    curve = tournament_lesson.price_of_k(100, 0, epsilon, run=stored)
     measured = curve["needed"][-1] / curve["needed"][0]
     theory = curve["theory"][-1] / curve["theory"][0]
     assert question.answer == 1 and chosen(question).startswith("More, but far less than k")

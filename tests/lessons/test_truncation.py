@@ -4,6 +4,7 @@ takeaways and its question.
 Seeded Monte Carlo; every tolerance is stated next to the number of trials behind it.
 """
 
+import importlib
 import json
 import math
 
@@ -16,6 +17,51 @@ from dpcore.estimators import heavy_tailed_mean as truncation
 from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import truncation as truncation_lesson
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "bias_correction_sweep": dict(
+        n_values=np.array([200]),
+        epsilons=np.array([1.0]),
+        delta=1e-6,
+        true_mean=0.8,
+        warm_start=0.0,
+        survival_radius=1.5,
+        trials=3,
+        seed=0,
+    ),
+    "radius_question": dict(family="lomax", moment="3", n=100, epsilon=1.0),
+    "error_sweep": dict(
+        family="lomax",
+        moments=np.array([3.0, math.inf]),
+        n_values=np.array([100.0]),
+        epsilon=1.0,
+        budget=2000,
+        seed=0,
+        mean_range=100.0,
+    ),
+    "moment_order": dict(moment="inf"),
+    "law": dict(family="two-point", moment="3"),
+    "sweep_budget": dict(trials=20),
+    "bias_frame": dict(epsilon=0.7),
+    "one_run": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0),
+    "window_caption": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0),
+    "bias_noise_tradeoff": dict(family="lomax", moment="3", n=100, epsilon=1.0),
+    "error_vs_n": dict(family="lomax", epsilon=1.0, trials=2, seed=0),
+    "rate_companions": dict(epsilon=1.0, moment="3"),
+    "theory_slope": dict(moment="3"),
+    "private_slope": dict(
+        result=importlib.import_module("dpcore.lessons.truncation").error_sweep(
+            "lomax", [3.0], [100, 1000], 1.0, 2000, 0
+        ),
+        moment="3",
+    ),
+    "slope_note": dict(family="lomax", epsilon=1.0, trials=2, seed=0, moment="3"),
+    "bias_correction": dict(trials=2, seed=0),
+    "bias_companions": dict(epsilon=1.0),
+    "takeaways": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0, trials=2),
+}
+
 
 N_VALUES = [1000, 10_000, 100_000, 1_000_000]
 BUDGET = 20_000_000  # trials_for_budget: 1000, 1000, 200, 20 at n = 10^3 ... 10^6 (about 3 s)

@@ -12,6 +12,20 @@ from scipy import stats
 
 from dpcore import audit, mechanisms, theory
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "exponential_probabilities": dict(scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0),
+    "exponential": dict(
+        scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3, method="gumbel"
+    ),
+    "report_noisy_max": dict(
+        scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3
+    ),
+    "permute_and_flip": dict(
+        scores=np.array([1.0, 2.0]), epsilon=1.0, sensitivity=1.0, rng=0, size=3
+    ),
+}
+
 
 def test_election_example_both_conventions():
     scores = [15, 19, 20]

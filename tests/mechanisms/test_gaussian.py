@@ -7,6 +7,15 @@ from scipy import stats
 
 from dpcore import mechanisms
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "gaussian": dict(
+        value=0.0, l2_sensitivity=1.0, epsilon=1.0, delta=1e-5, rng=0, calibration="analytic"
+    ),
+    "gaussian_sigma": dict(l2_sensitivity=1.0, epsilon=1.0, delta=1e-5, calibration="analytic"),
+    "zcdp_gaussian": dict(value=0.0, l2_sensitivity=1.0, rho=0.5, rng=0),
+}
+
 
 @pytest.mark.parametrize("epsilon, delta, analytic, classical", [
     (1.0, 1e-5, 3.7306, 4.8448), (0.5, 1e-5, 7.0318, 9.6896), (1.0, 1e-6, 4.2247, 5.2988), (0.1, 1e-5, 30.750, 48.448),

@@ -6,6 +6,11 @@ from scipy import stats
 
 from dpcore import mechanisms
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "laplace": dict(value=0.0, sensitivity=1.0, epsilon=1.0, rng=0),
+}
+
 
 def test_laplace_noise_has_the_right_scale():
     noisy = mechanisms.laplace(np.zeros(10**6), sensitivity=2.0, epsilon=0.5, rng=3)

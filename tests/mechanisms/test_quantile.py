@@ -15,6 +15,15 @@ from dpcore import audit
 from dpcore import mechanisms as expmech
 from dpcore.lessons import exponential_mechanism as exponential_mechanism_lesson
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "private_quantile": dict(
+        x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0, rng=0
+    ),
+    "quantile_density": dict(x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0),
+}
+
+
 EPSILON = 1.0
 AUDIT_DRAWS = 2 * 10**5
 

@@ -1,12 +1,18 @@
-"""The animated sweep the viz tests draw: three frames (ε = 1, 0.1, 0.01) of a method with a band, its theory curve and
-the non-private baseline, over four sample sizes (the ``fig`` fixture of ``conftest.py`` is its figure)."""
+"""The figures the viz tests draw.
+
+The animated sweep: three frames (ε = 1, 0.1, 0.01) of a method with a band, its theory curve and the non-private
+baseline, over four sample sizes (the ``fig`` fixture of ``conftest.py`` is its figure); and the one-frame example the
+valid calls of several viz modules take (``EXAMPLE_FRAME``, ``EXAMPLE_FIGURE``).
+"""
 
 import numpy as np
 
-from dpcore.viz import FrameData, Series, animated_sweep
+from dpcore.viz import FrameData, Series, animated_sweep, line_figure
 
 N = np.array([10.0, 100.0, 1_000.0, 10_000.0])
 EPSILONS = (1.0, 0.1, 0.01)  # later frames reach further than the first
+EXAMPLE_FRAME = FrameData("1", [Series("Laplace", [1.0, 2.0], [0.5, 0.25])])
+EXAMPLE_FIGURE = line_figure(EXAMPLE_FRAME.series, x_title="n", y_title="error")
 
 
 def make_frames(epsilons=EPSILONS) -> list[FrameData]:

@@ -4,6 +4,8 @@ axes, bands, line styles and colours, and bad input.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,40 @@ from dpcore import viz
 from dpcore.lessons.methods import label
 from dpcore.viz import FrameData, Series, animated_sweep, line_figure
 from dpcore.viz.style import TITLE_WIDTH
-from tests.viz.frames import EPSILONS, N, make_figure, make_frames
+from tests.viz.frames import EPSILONS, EXAMPLE_FRAME, N, make_figure, make_frames
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "animated_sweep": dict(
+        frames=[EXAMPLE_FRAME],
+        x_title="n",
+        y_title="error",
+        frame_title="d",
+        title="t",
+        log_x=True,
+        log_y=True,
+        presentation=False,
+    ),
+    "line_figure": dict(
+        series=EXAMPLE_FRAME.series,
+        x_title="n",
+        y_title="error",
+        title="t",
+        log_x=False,
+        log_y=False,
+        presentation=False,
+    ),
+    "theory_series": dict(method="Laplace", x=np.array([1.0, 2.0]), y=np.array([0.5, 0.25])),
+    "sweep_frames": dict(
+        result=importlib.import_module("dpcore.lessons.noise_tradeoff").error_sweep(
+            np.array([10.0, 100.0]), np.array([1.0, 2.0]), np.array([1.0]), 1e-6, 5, 0
+        ),
+        x="n",
+        frame="dimension",
+        fixed={"epsilon": 1.0},
+        statistic="rmse",
+    ),
+}
 
 
 def all_plotted_y(frames: list[FrameData]) -> np.ndarray:

@@ -11,7 +11,14 @@ import plotly.io as pio
 import pytest
 
 from dpcore.viz import Series, figure_html, figure_table_csv, line_figure
-from tests.viz.frames import N
+from tests.viz.frames import EXAMPLE_FIGURE, N
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "figure_html": dict(fig=EXAMPLE_FIGURE),
+    "figure_table_csv": dict(fig=EXAMPLE_FIGURE),
+}
+
 
 # ------------------------------------------------------------------ downloads
 

@@ -1,17 +1,32 @@
 """Plotly's dictionary made without Plotly's objects (dpcore.viz.plotly_dict) is Plotly's own, figure by figure."""
 
 import json
+import pkgutil
 
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from dpcore.viz import template
+from dpcore.viz import figures, template
 from dpcore.viz.plotly_dict import dictionaries, figure, plotly_dict
-from tests.test_public_functions import VALID_CALLS
+from tests.examples import valid_calls
 
-BUILDERS = sorted(name for name in VALID_CALLS
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "dictionaries": dict(),
+    "figure": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly")),
+    "plotly_dict": dict(data=[dict(type="bar", x=[1], y=[2])], layout=dict(template="plotly"),
+                        frames=[dict(name="a", data=[dict(type="bar", x=[1], y=[3])])]),
+}
+
+
+# Every figure builder's valid call: the figure modules' and the animated sweep's (test_public_functions.py checks that
+# every public function has one).
+FIGURE_MODULES = sorted(info.name.removeprefix("dpcore.") for info in pkgutil.iter_modules(figures.__path__,
+                                                                                          "dpcore.viz.figures."))
+BUILDER_CALLS = valid_calls([*FIGURE_MODULES, "viz.animation"])
+BUILDERS = sorted(name for name in BUILDER_CALLS
                   if name.startswith("viz.figures.") or name in ("viz.animation.animated_sweep",
                                                                  "viz.animation.line_figure"))
 
@@ -27,7 +42,7 @@ def _json(spec) -> str:
 
 
 def test_every_figure_builder_is_covered():
-    assert len(BUILDERS) >= 40, BUILDERS  # each figure module's builders have an example call in test_public_functions
+    assert len(BUILDERS) >= 40, BUILDERS  # each figure module's builders have a valid call in its test module
 
 
 @pytest.mark.parametrize("name", BUILDERS)
@@ -35,9 +50,9 @@ def test_the_dictionary_is_what_plotly_makes_of_the_figure(name):
     """Inside ``dictionaries()`` a builder returns a dict whose JSON equals that of the validated ``go.Figure`` it
     returns outside: the same data (typed arrays included), layout, template and frames."""
     function = _function(name)
-    validated = function(**VALID_CALLS[name])
+    validated = function(**BUILDER_CALLS[name])
     with dictionaries():
-        drawn = function(**VALID_CALLS[name])
+        drawn = function(**BUILDER_CALLS[name])
     assert isinstance(validated, go.Figure) and isinstance(drawn, dict) and not isinstance(drawn, go.Figure)
     assert _json(drawn) == _json(validated.to_dict())
     assert _json(go.Figure(drawn).to_dict()) == _json(drawn)  # Plotly validates it unchanged

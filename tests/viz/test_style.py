@@ -13,6 +13,18 @@ from dpcore import viz
 from dpcore.lessons.methods import LABELS
 from dpcore.viz import method_color
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "method_color": dict(name="Laplace"),
+    "template": dict(presentation=True),
+    "wrapped": dict(text="a title long enough to wrap", width=10),
+    "figure_title": dict(text="Error vs n"),
+    "slim_colorbar": dict(title="score"),
+    "colorscale": dict(name="Blues"),
+    "template_dict": dict(presentation=True),
+}
+
+
 # ------------------------------------------------------------------ colours
 
 def test_every_method_id_has_one_label_and_a_registry_colour():

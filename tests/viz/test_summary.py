@@ -9,6 +9,12 @@ from dpcore.viz import FrameData, Series, animated_sweep, line_figure
 from dpcore.viz.figures import exponential_mechanism as election_figures
 from dpcore.viz.figures import truncation as truncation_figures
 from dpcore.viz.summary import figure_summary
+from tests.viz.frames import EXAMPLE_FIGURE
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "figure_summary": dict(fig=EXAMPLE_FIGURE),
+}
 
 
 def test_a_curve_is_told_by_its_ends_and_its_bands_are_left_out():

@@ -6,6 +6,13 @@ import pytest
 
 from dpcore import viz
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "bar_figure": dict(
+        categories=["a", "b"], bars={"exact": [0.4, 0.6]}, x_title="x", y_title="y", title="t", presentation=False
+    ),
+}
+
 
 def test_bar_figure_groups_one_bar_per_category_and_series():
     fig = viz.figures.common.bar_figure(["A", "B", "C"], {"exact": [0.2, 0.3, 0.5], "sampled": [0.21, 0.29, 0.5]},

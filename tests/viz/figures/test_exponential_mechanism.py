@@ -6,6 +6,30 @@ import numpy as np
 
 from dpcore import viz
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "direction_disk": dict(
+        radius=np.array([0.5, 0.5]),
+        angle=np.array([0.0, np.pi]),
+        scores=np.array([1.0, 2.0]),
+        marks={"best": 0.0},
+        title="t",
+        presentation=False,
+    ),
+    "trajectory_figure": dict(
+        points=np.zeros((3, 2)), trajectory=np.zeros((2, 2)), true_mean=np.ones(2), title="t", presentation=False
+    ),
+    "election_bars": dict(epsilon=0.1, seed=0, presentation=False),
+    "election_sweep": dict(start="0.1", presentation=False),
+    "user_level_errors": dict(trials=2, seed=0, start="0.1", presentation=False),
+    "selection_loss": dict(trials=1, seed=0, start="1", presentation=False),
+    "median_score": dict(n=10, epsilon=1.0, seed=0, presentation=False),
+    "median_density": dict(n=10, epsilon=1.0, seed=0, presentation=False),
+    "median_error": dict(trials=2, seed=0, start="0.1", presentation=False),
+    "sdp_disk": dict(seed=0, presentation=False),
+    "sdp_path": dict(seed=0, presentation=False),
+}
+
 
 def test_direction_disk_and_trajectory_figures():
     radius, angle = np.repeat([0.25, 0.75], 4), np.tile(np.arange(4) * np.pi / 2, 2)

@@ -2,11 +2,45 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
 from dpcore import viz
 from dpcore.lessons.methods import label
+from tests.examples import stored
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "partition_rounds_figure": dict(
+        truth=np.array([0.4, 0.1, 0.01]),
+        result=importlib.import_module("dpcore.estimators.partition_rounds").simulate_partition_rounds(
+            np.array([0.4, 0.1, 0.01]), 30, 1.0, rng=0, rounds=1
+        ),
+        title="t",
+        presentation=False,
+    ),
+    "rounds": dict(
+        profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0, presentation=False
+    ),
+    "error_vs_n": dict(
+        profile="two-level", dimension=16, delta=1e-6, trials=2, seed=0, metric="tv", epsilon=0.5, presentation=False
+    ),
+    "error_vs_dimension": dict(
+        profile="log-uniform",
+        epsilon=1.0,
+        delta=1e-6,
+        trials=30,
+        seed=0,
+        n=15_000,
+        presentation=False,
+        run=stored,
+    ),
+    "error_by_profile": dict(
+        dimension=16, epsilon=1.0, delta=1e-6, trials=2, seed=0, profile="all tiny", presentation=False
+    ),
+}
 
 
 def test_partition_rounds_figure_replays_every_round_then_the_estimates():
