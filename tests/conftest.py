@@ -10,6 +10,11 @@
   at the requested trial counts, so they run with the quick pass off (``DPLAB_QUICK_SECONDS=inf``, also inherited by
   the servers the browser tests start). ``tests/app/test_progressive.py`` turns it on where it is the subject.
 * ``computed_sweeps`` (AppTest suites): the sweeps a page computed rather than served stored or already computed.
+* On several cores (``./lab.sh test`` runs ``-n auto --dist loadgroup``, pytest-xdist; ``pytest_xdist_make_scheduler``
+  below): the browser tests (tests/e2e) are one group, run one after another by one worker, since they start
+  Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest module (tests/app) stays
+  whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
+  tests and docstring examples go one by one to whichever worker is free.
 """
 
 import os
@@ -22,6 +27,28 @@ collect_ignore = ["app/scripts"]
 os.environ.setdefault("DPLAB_QUICK_SECONDS", "inf")
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups by folder: all of tests/e2e in one (one worker runs the browser tests one
+    after another), each tests/app module in its own, every other test alone. (``xdist_group`` marks cannot say it
+    under pytest 9.2: xdist 3.8 records a mark's group in the node id, which pytest 9.2 no longer lets it change, so
+    the mark is ignored and the tests spread over the workers: pytest-dev/pytest-xdist#1386.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ByFolder(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.partition("::")[0]
+            if path.startswith("tests/e2e/"):
+                return "tests/e2e"
+            if path.startswith("tests/app/"):
+                return path
+            return super()._split_scope(nodeid)  # a test of its own (or its xdist_group, where xdist can read one)
+
+    return ByFolder(config, log)
 
 
 @pytest.fixture
