@@ -2,7 +2,7 @@
 # Private Estimation Lab: set everything up from nothing, then run the app, the tests or the benchmarks.
 #   ./lab.sh app     [streamlit options]   install into .venv and open the app
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
-#                                          test and every docstring example
+#                                          test and every docstring example on every core (pytest-xdist; -n 0: one)
 #   ./lab.sh bench                         print the benchmark figures
 #   ./lab.sh load N [--replicas R]         N sessions at once against a fresh server, then a warm one
 #   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core)
@@ -67,7 +67,8 @@ case "$command" in
     install_chromium
     install_nginx
     "$VENV/bin/ruff" check .
-    exec "$VENV/bin/python" -m pytest "$@" ;;
+    # one worker per core; the browser tests stay together on one worker, each AppTest module on one (tests/conftest.py)
+    exec "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@" ;;
   bench)
     install requirements-dev.txt
     install_nginx

@@ -3,9 +3,9 @@
 The sweep is the pure-vs-approximate page's error-versus-n grid (Laplace vs Gaussian means, 9 sample sizes x 4
 dimensions x 3 values of ε) at TRIALS trials per point, ten times the page's maximum. Each data-parameter combination
 is one task (``dpcore.experiments.parallel_over``); every worker draws the same random numbers, so the results agree
-whatever the backend to the last bits of floating-point sums (checked here, and in tests/test_experiments.py): Dask's
-workers use one BLAS thread, so this process does too, and numpy's vectorised sums may still round differently with
-another memory alignment. Scaling is bounded by this machine's 2 cores.
+whatever the backend to the last bits of floating-point sums (checked here, and in
+tests/experiments/test_engine.py): Dask's workers use one BLAS thread, so this process does too, and numpy's
+vectorised sums may still round differently with another memory alignment. Scaling is bounded by this machine's 2 cores.
 
 Run: ``.venv/bin/python benchmarks/bench_dask.py`` (also run by ``./lab.sh bench``).
 """

@@ -4,12 +4,17 @@
   (and importing one outside a Streamlit run would execute it).
 * Hypothesis's CI profile (chosen when the environment sets CI) derives a new settings object from the previous one on
   every call of a parametrised ``@given`` test and reads each setting through that chain recursively: after about 900
-  calls (tests/test_validation.py makes more) the chain outgrows Python's default recursion limit of 1000. A larger
-  limit lets the chain be walked; nothing else depends on it.
+  calls (tests/test_public_functions.py makes more) the chain outgrows Python's default recursion limit of 1000. A
+  larger limit lets the chain be walked; nothing else depends on it.
 * Pages answer a slow setting with a quick pass first (``ui.progressive``); the tests compare pages with the library
   at the requested trial counts, so they run with the quick pass off (``DPLAB_QUICK_SECONDS=inf``, also inherited by
   the servers the browser tests start). ``tests/app/test_progressive.py`` turns it on where it is the subject.
 * ``computed_sweeps`` (AppTest suites): the sweeps a page computed rather than served stored or already computed.
+* On several cores (``./lab.sh test`` runs ``-n auto --dist loadgroup``, pytest-xdist; ``pytest_xdist_make_scheduler``
+  below): the browser tests (tests/e2e) are one group, run one after another by one worker, since they start
+  Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest module (tests/app) stays
+  whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
+  tests and docstring examples go one by one to whichever worker is free.
 """
 
 import os
@@ -22,6 +27,28 @@ collect_ignore = ["app/scripts"]
 os.environ.setdefault("DPLAB_QUICK_SECONDS", "inf")
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups by folder: all of tests/e2e in one (one worker runs the browser tests one
+    after another), each tests/app module in its own, every other test alone. (``xdist_group`` marks cannot say it
+    under pytest 9.2: xdist 3.8 records a mark's group in the node id, which pytest 9.2 no longer lets it change, so
+    the mark is ignored and the tests spread over the workers: pytest-dev/pytest-xdist#1386.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ByFolder(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.partition("::")[0]
+            if path.startswith("tests/e2e/"):
+                return "tests/e2e"
+            if path.startswith("tests/app/"):
+                return path
+            return super()._split_scope(nodeid)  # a test of its own (or its xdist_group, where xdist can read one)
+
+    return ByFolder(config, log)
 
 
 @pytest.fixture

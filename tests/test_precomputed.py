@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from precomputed_check import STORE
+
+from tests.precomputed_check import STORE
 
 CHECK = Path(__file__).resolve().parent / "precomputed_check.py"
 

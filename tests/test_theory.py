@@ -11,6 +11,18 @@ from dpcore import theory
 from dpcore.experiments import fit_power_law
 from dpcore.mechanisms import exponential, gaussian_sigma
 
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "nonprivate_mean_error": dict(n=100, sd=1.0, statistic="median"),
+    "laplace_mean_error": dict(n=100, epsilon=1.0, width=6.0, statistic="median"),
+    "gaussian_mean_error": dict(n=100, epsilon=1.0, delta=1e-5, l2_width=2.0, dimension=2, statistic="rmse"),
+    "heavy_tailed_rate": dict(n=100, epsilon=1.0, moment_k=3, constant=1.0),
+    "clipped_mean_private_error": dict(n=100, epsilon=1.0, moment_k=3, moment_bound=1.0),
+    "clipped_mean_optimal_radius": dict(n=100, epsilon=1.0, moment_k=3, moment_bound=1.0),
+    "exponential_mechanism_loss_bound": dict(candidates=10, epsilon=1.0, sensitivity=1.0, t=1.0),
+}
+
+
 RNG = np.random.default_rng(2024)
 
 

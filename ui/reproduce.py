@@ -10,8 +10,8 @@ as any request is.
 
 With ``--scheduler ADDRESS`` every sweep's grid points run on that Dask cluster
 (:func:`dpcore.experiments.parallel_over`; ``pip install .[dask]``): the random streams are keyed by the grid
-values, so the stored numbers are the same whatever the cluster (``tests/test_experiments.py`` checks it). The app
-never needs Dask.
+values, so the stored numbers are the same whatever the cluster (``tests/experiments/test_engine.py`` checks it). The
+app never needs Dask.
 """
 
 from __future__ import annotations

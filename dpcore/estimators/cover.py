@@ -21,16 +21,10 @@ from ..core.validation import POSITIVE, Array, Integer, InvalidParameterError, S
 __all__ = ["MAX_COVER_SIZE", "halfspace_depth", "grid_cover", "cover_mean"]
 
 
-
 MAX_COVER_SIZE = 200_000
 
 
-
-
-
-
 _DIRECTIONS = Integer(low=3)  # equally spaced directions positively span the plane from 3 on
-
 
 
 def _check_dimension(name: str, array: np.ndarray) -> None:
@@ -38,13 +32,11 @@ def _check_dimension(name: str, array: np.ndarray) -> None:
         raise InvalidParameterError(f"{name} must hold points of dimension 1 or 2 (last axis); got shape {array.shape}")
 
 
-
 def _unit_vectors(dimension: int, directions: int) -> np.ndarray:
     if dimension == 1:
         return np.array([[1.0], [-1.0]])
     theta = 2.0 * np.pi * np.arange(directions) / directions
     return np.column_stack([np.cos(theta), np.sin(theta)])
-
 
 
 @validated(points=Array(ndim=(2, 3)), candidates=Array(ndim=(2,)), directions=_DIRECTIONS)
@@ -108,7 +100,6 @@ def halfspace_depth(points, candidates, directions: int = 64) -> np.ndarray:
     return depth if points.ndim == 3 else depth[0]
 
 
-
 @validated(radius=POSITIVE, spacing=POSITIVE, dimension=Integer(low=1))
 def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
     r"""The public grid :math:`\{-R, -R+s, \dots, R\}^d` as an array of shape ``(m, d)``.
@@ -153,7 +144,6 @@ def grid_cover(radius: float, spacing: float, dimension: int) -> np.ndarray:
                                     "increase spacing, shrink radius or lower the dimension.")
     axis = np.linspace(-radius, radius, per_axis)
     return np.stack(np.meshgrid(*[axis] * dimension, indexing="ij"), axis=-1).reshape(-1, dimension)
-
 
 
 @validated(x=Array(ndim=(2, 3)), epsilon=POSITIVE, radius=POSITIVE, spacing=POSITIVE, directions=_DIRECTIONS,

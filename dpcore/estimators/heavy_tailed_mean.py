@@ -66,45 +66,30 @@ __all__ = ["MAX_HISTOGRAM_CELLS", "MeanEstimate", "clipped_laplace_mean", "priva
            "default_alpha", "ksu20_scores", "ksu20_tournament"]
 
 
-
 #: The most histogram cells (trials x groups x buckets) one call may draw noise for (~160 MB per array).
 MAX_HISTOGRAM_CELLS = 20_000_000
 
 
-
-
-
-
 _MOMENT = Real(low=1, low_open=True, allow_inf=True)  # k = inf: every moment bounded (e.g. Gaussian data)
-
 
 
 _ALPHA = POSITIVE  # alpha=None (the default) means default_alpha(n, epsilon, k)
 _TOURNAMENT_ALPHA = Real(0, 0.25, low_open=True)  # the plane tournament's accuracy: pairs closer than 20 alpha tie
 
 
-
-
-
-
 _GROUPS = Integer(low=1)
-
 
 
 _SAMPLE = Array(ndim=(1, 2), min_size=4)
 
 
-
 _SAMPLE_ND = Array(ndim=(2, 3), min_size=1)
-
 
 
 Histogram = Callable[[np.ndarray, np.ndarray, RngLike], float | np.ndarray]
 
 
-
 Noise = Callable[[np.ndarray, float, np.random.Generator], float | np.ndarray]
-
 
 
 @dataclass(frozen=True)
@@ -138,11 +123,9 @@ class MeanEstimate:
     guarantee: str = public()
 
 
-
 def _private_exponent(moment_k: float) -> float:
     """(k - 1) / k, the exponent of 1/(εn) in the private error; 1 in the limit k = inf."""
     return 1.0 if math.isinf(moment_k) else (moment_k - 1.0) / moment_k
-
 
 
 @validated(n=POSITIVE, epsilon=POSITIVE, moment_k=_MOMENT)
@@ -174,7 +157,6 @@ def default_alpha(n: float, epsilon: float, moment_k: float) -> float:
     0.01
     """
     return max(n**-0.5, (epsilon * n) ** -_private_exponent(moment_k))
-
 
 
 @validated(x=Array(ndim=(1, 2), min_size=1), epsilon=POSITIVE, low=Real(), high=Real(), rng=Seed())
@@ -220,7 +202,6 @@ def clipped_laplace_mean(x, epsilon: float, low: float, high: float, rng: RngLik
     estimate = mechanisms.laplace(np.clip(x, low, high).mean(axis=-1), sensitivity, epsilon, rng)
     fraction = float_if_scalar(((x < low) | (x > high)).mean(axis=-1))
     return MeanEstimate(estimate, low, high, fraction, sensitivity / epsilon, f"{epsilon:g}-DP (pure), replace-one")
-
 
 
 @validated(x=Array(ndim=(1, 2), min_size=1), epsilon=POSITIVE, alpha=POSITIVE, moment_k=_MOMENT,
@@ -274,7 +255,6 @@ def private_range(x, epsilon: float, alpha: float, moment_k: float, mean_range: 
     r = _radius(bucket_constant, alpha, moment_k)
     low, high = _window(rows, r, mean_range, _laplace_histogram(epsilon), rng)
     return float_if_scalar(low.reshape(x.shape[:-1])), float_if_scalar(high.reshape(x.shape[:-1]))
-
 
 
 @validated(x=_SAMPLE, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA,
@@ -344,7 +324,6 @@ def private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, rng: 
                       f"{epsilon:g}-DP (pure), replace-one")
 
 
-
 @validated(x=_SAMPLE, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA,
            groups=_GROUPS, bucket_constant=POSITIVE)
 def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
@@ -397,7 +376,6 @@ def private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
     """
     return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng,
                            f"{rho:g}-zCDP, replace-one", (f"rho={rho!r}", "rho"))
-
 
 
 @validated(x=_SAMPLE, epsilon=POSITIVE, delta=DELTA, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(),
@@ -459,7 +437,6 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng, guarantee, budget)
 
 
-
 @validated(x=_SAMPLE_ND, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
@@ -514,7 +491,6 @@ def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng:
                                                                   alpha=1.0).estimate,
                       lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream),
                       (f"rho={rho!r}", "rho"))
-
 
 
 @validated(x=_SAMPLE_ND, epsilon=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
@@ -572,11 +548,9 @@ def private_mean_nd_pure(x, epsilon: float, moment_k: float, mean_range: float, 
                       (f"epsilon={epsilon!r}", "epsilon"))
 
 
-
 #: The largest window radius and noise scale the estimators compute with: their squares (the Gaussian variance,
 #: the squared norms of the nd ball) must stay finite in double precision, with room for n and the draws.
 _MAX_SCALE = 1e150
-
 
 
 def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_used: bool = False,
@@ -612,7 +586,6 @@ def _radius(constant: float, alpha: float, moment_k: float, *, default_alpha_use
     return r if math.isfinite(r) and r > 0.0 else math.exp(log_r)
 
 
-
 def _check_noise_scale(scale: float, budget: tuple[str, str], moment_k: float, alpha: float) -> None:
     """A ValueError if the final noise scale (window length / (n epsilon)) is too large to compute with.
 
@@ -628,10 +601,8 @@ def _check_noise_scale(scale: float, budget: tuple[str, str], moment_k: float, a
                                     f"alpha.")
 
 
-
 def _laplace_histogram(epsilon: float) -> Histogram:
     return lambda data, edges, stream: mechanisms.laplace_histogram(data, edges, epsilon, stream)
-
 
 
 def _window(rows: np.ndarray, r: float, mean_range: float, histogram: Histogram,
@@ -653,7 +624,6 @@ def _window(rows: np.ndarray, r: float, mean_range: float, histogram: Histogram,
     return edges[top] - 2.0 * r, edges[top + 1] + 2.0 * r
 
 
-
 def _bucket_counts(rows: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Exact counts per row in the buckets [edges[i], edges[i+1]) (last closed), as laplace_histogram counts them."""
     bins = edges.size - 1
@@ -662,7 +632,6 @@ def _bucket_counts(rows: np.ndarray, edges: np.ndarray) -> np.ndarray:
     inside = (index >= 0) & (index < bins)
     offsets = np.arange(rows.shape[0])[:, None] * bins
     return np.bincount((index + offsets)[inside], minlength=rows.shape[0] * bins).reshape(rows.shape[0], bins)
-
 
 
 def _zcdp_two_stage(x: np.ndarray, rho: float, moment_k: float, mean_range: float, alpha: float | None, groups: int,
@@ -674,7 +643,6 @@ def _zcdp_two_stage(x: np.ndarray, rho: float, moment_k: float, mean_range: floa
                                                                            stream),
                       lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho, stream),
                       guarantee, budget)
-
 
 
 def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float, alpha: float | None, groups: int,
@@ -720,7 +688,6 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
                         of_median_group(fraction), sensitivity / epsilon, guarantee)
 
 
-
 def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | None, rng: RngLike,
                coarse: Callable[[np.ndarray, np.random.Generator], float | np.ndarray], noise: Noise,
                budget: tuple[str, str]) -> np.ndarray:
@@ -744,7 +711,6 @@ def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | No
     total = np.einsum("...n,...nd->...d", kept.astype(float), offsets)
     ell = np.maximum(kept.sum(axis=-1), 0.75 * half)[..., None]
     return centre + noise(total / ell, 8.0 * r / (3.0 * half), streams[d])
-
 
 
 # --------------------------------------------------------------------------------------- the plane tournament
@@ -811,7 +777,6 @@ def ksu20_scores(points, cover, alpha: float = 0.05, groups: int = 5, clip: floa
     cost = np.sort(needed, axis=-1)[..., :(groups + 1) // 2].sum(axis=-1).astype(float)
     cost = np.where(playable, cost, np.inf)
     return np.minimum(float(used.shape[0]), cost.min(axis=1))
-
 
 
 @validated(points=Array(ndim=(2,), min_size=2), cover=Array(ndim=(2,), min_size=2), epsilon=EPSILON,

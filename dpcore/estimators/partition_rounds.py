@@ -65,8 +65,6 @@ METHODS = (PARTITION_PURE, NAIVE, PARTITION_ZCDP, ONE_SHOT_GAUSSIAN, ORACLE, NON
 METRICS = ("tv", "kl")
 
 
-
-
 _BETA = Real(0, 1, low_open=True, high_open=True)
 
 

@@ -53,21 +53,14 @@ __all__ = ["HypothesisClass", "GaussianFamily", "DiscreteFamily", "GaussianMeans
            "guarantee_alpha", "users_needed_theory"]
 
 
-
 _ALPHA = Real(0, 0.25, low_open=True)
-
 
 
 _CHUNK_ENTRIES = 20_000_000  # per-user contest counts held at once (memory bound of user_scheffe_scores)
 
 
-
-
-
-
 def _normal_cdf(z):
     return special.ndtr(z)
-
 
 
 def _rank_counts(x, queries):
@@ -98,7 +91,6 @@ def _rank_counts(x, queries):
     return below, below_or_at
 
 
-
 def _finite_points(x) -> np.ndarray:
     """Data as a float array, rejecting NaN/inf and empty input (a count must be a sum of per-point indicators)."""
     data = np.asarray(x, dtype=float)
@@ -106,7 +98,6 @@ def _finite_points(x) -> np.ndarray:
         raise InvalidParameterError(f"x must be a non-empty array of finite points; got shape {data.shape}"
                          + (" with NaN or inf" if data.size and not np.all(np.isfinite(data)) else ""))
     return data
-
 
 
 class HypothesisClass(ABC):
@@ -143,7 +134,6 @@ class HypothesisClass(ABC):
     @abstractmethod
     def sample(self, truth, shape, rng) -> np.ndarray:
         """Points from ``truth`` with leading shape ``shape``."""
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,7 +204,6 @@ class GaussianFamily(HypothesisClass):
         return mu + sigma * as_generator(rng).standard_normal(shape)
 
 
-
 def _gaussian_scheffe_sets(means, scales):
     r"""(low, high, inside) per ordered pair: :math:`W_{ij} = (low, high)` if ``inside`` else its complement."""
     mi, mj = means[:, None], means[None, :]
@@ -240,11 +229,9 @@ def _gaussian_scheffe_sets(means, scales):
     return low, high, inside
 
 
-
 def _interval_mass(mu, sigma, low, high, inside):
     mass = _normal_cdf((high - mu) / sigma) - _normal_cdf((low - mu) / sigma)
     return np.where(inside, mass, 1.0 - mass)
-
 
 
 @validated(k=Integer(low=2, high=2000), low=Real(), high=Real(), scale=Real(low=0, low_open=True))
@@ -277,7 +264,6 @@ def gaussian_grid(k: int, low: float = -2.0, high: float = 2.0, scale: float = 1
     return GaussianFamily(np.linspace(low, high, k), np.full(k, scale))
 
 
-
 @validated(means=Array(ndim=(1,), min_size=1), scales=Array(ndim=(1,), low=0, low_open=True, min_size=1))
 def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
     r"""Every Gaussian :math:`\mathcal N(\mu, \sigma^2)` with μ in ``means`` and σ in ``scales`` (means vary fastest).
@@ -306,7 +292,6 @@ def gaussian_mean_scale_grid(means, scales) -> GaussianFamily:
     """
     mu, sigma = np.meshgrid(means, scales)
     return GaussianFamily(mu.ravel(), sigma.ravel())
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -356,7 +341,6 @@ class DiscreteFamily(HypothesisClass):
         return as_generator(rng).choice(self.table.shape[1], size=shape, p=np.asarray(truth, dtype=float))
 
 
-
 @validated(domain=Integer(low=2, high=10), resolution=Integer(low=1, high=50))
 def simplex_cover(domain: int, resolution: int) -> DiscreteFamily:
     """Every distribution on ``{0, …, domain-1}`` whose probabilities are multiples of ``1/resolution``.
@@ -387,7 +371,6 @@ def simplex_cover(domain: int, resolution: int) -> DiscreteFamily:
     grid = grid[grid.sum(axis=1) <= resolution]
     table = np.column_stack([grid, resolution - grid.sum(axis=1)]) / resolution
     return DiscreteFamily(table)
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -436,7 +419,6 @@ class GaussianMeans2D(HypothesisClass):
         return np.asarray(truth, dtype=float) + as_generator(rng).standard_normal((*shape, 2))
 
 
-
 @validated(alpha=_ALPHA)
 def contest_parameters(alpha: float) -> tuple[float, float]:
     r"""(:math:`\zeta`, :math:`\kappa`) = (1.5α, 4α): the score's tolerance and tie threshold (docs/algorithms.md §4.2).
@@ -459,15 +441,12 @@ def contest_parameters(alpha: float) -> tuple[float, float]:
     return 1.5 * alpha, 4.0 * alpha
 
 
-
 _FAMILY = InstanceOf(HypothesisClass, "a HypothesisClass (GaussianFamily, DiscreteFamily, GaussianMeans2D)")
-
 
 
 def _masses(family, x):
     points = np.asarray(x).shape[-2 if isinstance(family, GaussianMeans2D) else -1]
     return family.set_counts(x) / points
-
 
 
 @validated(family=_FAMILY)
@@ -504,7 +483,6 @@ def win_matrix(family: HypothesisClass, x) -> np.ndarray:
     return upper - np.swapaxes(upper, -1, -2)
 
 
-
 @validated(family=_FAMILY)
 def tournament_winner(family: HypothesisClass, x) -> int | np.ndarray:
     """The non-private tournament's choice: the hypothesis with the most wins (lowest index on ties).
@@ -531,7 +509,6 @@ def tournament_winner(family: HypothesisClass, x) -> int | np.ndarray:
     """
     wins = (win_matrix(family, x) > 0).sum(axis=-1)
     return np.argmax(wins, axis=-1) if wins.ndim > 1 else int(np.argmax(wins))
-
 
 
 @validated(family=_FAMILY)
@@ -563,11 +540,9 @@ def minimum_distance(family: HypothesisClass, x) -> int | np.ndarray:
     return np.argmin(gap, axis=-1) if gap.ndim > 1 else int(np.argmin(gap))
 
 
-
 def _lowest_contest(contest, size):
     """S(H_i) = min over j ≠ i of the contest values (the diagonal is excluded)."""
     return np.where(np.eye(size, dtype=bool), np.inf, contest).min(axis=-1)
-
 
 
 @validated(family=_FAMILY, alpha=_ALPHA)
@@ -608,7 +583,6 @@ def scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05) -> np.ndarra
     p1, p2 = family.probabilities()
     contest = np.where(p1 - p2 <= kappa, float(n), np.maximum(0.0, family.set_counts(data) - n * (p2 + zeta)))
     return _lowest_contest(contest, family.size)
-
 
 
 @validated(family=_FAMILY, alpha=_ALPHA, tau=Real(low=0, low_open=True, allow_inf=True))
@@ -664,7 +638,6 @@ def user_scheffe_scores(family: HypothesisClass, x, alpha: float = 0.05,
     return _lowest_contest(contest, family.size), float(min(per_user, 2 * tau))
 
 
-
 @dataclass(frozen=True)
 class Selection:
     r"""A private selection.
@@ -688,7 +661,6 @@ class Selection:
     scores: np.ndarray = diagnostic()
     sensitivity: float = public()
     guarantee: str = public()
-
 
 
 @validated(family=_FAMILY, epsilon=EPSILON, alpha=_ALPHA, rng=Seed(), level=Choice(("item", "user")),
@@ -750,7 +722,6 @@ def private_select(family: HypothesisClass, x, epsilon: float, alpha: float = 0.
     return Selection(index, probabilities, scores, sensitivity, f"{epsilon:g}-{unit}DP (pure), Δ = {sensitivity:g}")
 
 
-
 @validated(n=Array(ndim=(0, 1), low=1), k=Integer(low=2), epsilon=Real(low=0, low_open=True, allow_inf=True),
            beta=Real(0, 1, low_open=True, high_open=True))
 def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
@@ -787,7 +758,6 @@ def guarantee_alpha(n, k: int, epsilon: float, beta: float = 0.1):
     statistical = np.sqrt(2 * math.log(k * k / beta) / n)
     private = 0.0 if math.isinf(epsilon) else 2 * math.log(k / beta) / (epsilon * n)
     return np.maximum(statistical, private)
-
 
 
 @validated(per_user=Array(ndim=(0, 1), low=1), k=Integer(low=2), alpha=_ALPHA, epsilon=EPSILON,

@@ -43,30 +43,16 @@ __all__ = ["TruncatedEstimate", "survival_mass", "target_size", "fixed_size", "t
            "naive_truncated_mean", "truncated_mle_mean", "truncated_dpgd_mean"]
 
 
-
-
-
-
-
-
-
-
-
-
 _DATA = Array(ndim=(1, 2, 3))
-
 
 
 _CENTER = Array(ndim=(0, 1))
 
 
-
 _BISECTION_STEPS = 60
 
 
-
 _KEEP_FRACTION = 0.8  # N = floor(0.8 a_min n), Zampetakis & Zhou 2025, Lemma 2.1 (iii)
-
 
 
 @dataclass(frozen=True)
@@ -100,7 +86,6 @@ class TruncatedEstimate:
     guarantee: str = public()
 
 
-
 def _batch(x: np.ndarray, warm_start: np.ndarray, name: str = "x"):
     """``x`` as ``(trials, n, d)``, the centre as ``(d,)``, and how to shape results back."""
     center = warm_start.reshape(-1)
@@ -117,13 +102,11 @@ def _batch(x: np.ndarray, warm_start: np.ndarray, name: str = "x"):
     return (x[None] if single else x), center, (warm_start.ndim == 0, single)
 
 
-
 def _unbatch(values: np.ndarray, layout) -> float | np.ndarray:
     scalar, single = layout
     values = values[..., 0] if scalar else values
     values = values[0] if single else values
     return float(values) if np.ndim(values) == 0 else values
-
 
 
 def _log_gauss_mass(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
@@ -139,7 +122,6 @@ def _log_gauss_mass(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return log_b + np.log(-np.expm1(special.log_ndtr(a) - log_b))
 
 
-
 def _standard_truncated_mean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r""":math:`\mathbb E[Z \mid a \le Z \le b] = (\varphi(a) - \varphi(b)) / (\Phi(b) - \Phi(a))`, in log space.
 
@@ -149,7 +131,6 @@ def _standard_truncated_mean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     log_mass = _log_gauss_mass(a, b)
     half_log_2pi = 0.5 * math.log(2.0 * math.pi)
     return np.exp(-0.5 * a**2 - half_log_2pi - log_mass) - np.exp(-0.5 * b**2 - half_log_2pi - log_mass)
-
 
 
 @functools.lru_cache(maxsize=32)
@@ -172,7 +153,6 @@ def _radial_rule(dimension: int, radius: float) -> tuple[np.ndarray, np.ndarray]
     return radius * np.sin(theta), log_weights
 
 
-
 def _radial_mean(offset: np.ndarray, dimension: int, radius: float) -> np.ndarray:
     r""":math:`g(s) = \langle \mathbb E_{\mu,S}[z] - c,\, e\rangle` for :math:`\mu = c + s e`, :math:`\|e\| = 1`.
 
@@ -191,18 +171,15 @@ def _radial_mean(offset: np.ndarray, dimension: int, radius: float) -> np.ndarra
     return (weights @ nodes) / weights.sum(axis=-1)
 
 
-
 def _directions(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Norms and unit directions of the rows (direction 0 for the zero vector)."""
     norms = np.linalg.norm(vectors, axis=-1)
     return norms, vectors / np.where(norms > 0, norms, 1.0)[..., None]
 
 
-
 def _mean_map(mu: np.ndarray, center: np.ndarray, radius: float) -> np.ndarray:
     norms, directions = _directions(mu - center)
     return center + _radial_mean(norms, center.size, radius)[..., None] * directions
-
 
 
 def _moment_match(released: np.ndarray, center: np.ndarray, radius: float, bound: float) -> np.ndarray:
@@ -214,7 +191,6 @@ def _moment_match(released: np.ndarray, center: np.ndarray, radius: float, bound
         below = _radial_mean(middle, center.size, radius) < target
         low, high = np.where(below, middle, low), np.where(below, high, middle)
     return center + (0.5 * (low + high))[..., None] * directions
-
 
 
 @validated(mean_offset=Real(low=0), survival_radius=POSITIVE, dimension=Integer(low=1))
@@ -246,7 +222,6 @@ def survival_mass(mean_offset: float, survival_radius: float, dimension: int = 1
     if dimension == 1:
         return float(np.exp(_log_gauss_mass(-survival_radius - mean_offset, survival_radius - mean_offset)))
     return float(stats.ncx2.cdf(survival_radius**2, dimension, mean_offset**2))
-
 
 
 @validated(n=Integer(low=1), mean_offset_bound=POSITIVE, survival_radius=POSITIVE, dimension=Integer(low=1))
@@ -288,7 +263,6 @@ def target_size(n: int, mean_offset_bound: float, survival_radius: float, dimens
         raise InvalidParameterError(f"n must be large enough that N = floor(0.8 a_min n) >= 1 for survival_radius="
                                     f"{survival_radius:g}, mean_offset_bound={mean_offset_bound:g}; got {n}")
     return size
-
 
 
 @validated(points=_DATA, warm_start=_CENTER, survival_radius=POSITIVE, target_size=Integer(low=1), rng=Seed())
@@ -340,7 +314,6 @@ def fixed_size(points, warm_start, survival_radius: float, target_size: int, rng
     return result[0] if layout[1] else result
 
 
-
 def _fixed_size(batch: np.ndarray, center: np.ndarray, radius: float, size: int,
                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """:func:`fixed_size` on ``(trials, n, d)``; also returns the per-trial count of points inside S."""
@@ -354,7 +327,6 @@ def _fixed_size(batch: np.ndarray, center: np.ndarray, radius: float, size: int,
     chosen = np.where(real[..., None], chosen, center)
     shuffle = rng.permuted(np.broadcast_to(np.arange(size), real.shape), axis=-1)
     return np.take_along_axis(chosen, shuffle[..., None], axis=1), kept
-
 
 
 @validated(mu=Array(min_size=1), warm_start=_CENTER, survival_radius=POSITIVE)
@@ -400,10 +372,8 @@ def truncated_mean_map(mu, warm_start, survival_radius: float) -> float | np.nda
     return float(result) if np.ndim(result) == 0 else result
 
 
-
 _ESTIMATOR = dict(x=_DATA, epsilon=EPSILON, delta=DELTA, warm_start=_CENTER, survival_radius=POSITIVE, rng=Seed(),
                   mean_offset_bound=POSITIVE)
-
 
 
 @dataclass(frozen=True)
@@ -414,7 +384,6 @@ class _Prepared:
     size: int
     sensitivity: float
     layout: tuple
-
 
 
 def _fixed_size_mean(batch: np.ndarray, center: np.ndarray, radius: float,
@@ -431,7 +400,6 @@ def _fixed_size_mean(batch: np.ndarray, center: np.ndarray, radius: float,
     return total / size, inside.sum(axis=-1)
 
 
-
 def _prepare(x, warm_start, radius: float, bound: float) -> _Prepared:
     batch, center, layout = _batch(x, warm_start)
     size = target_size(batch.shape[1], bound, radius, center.size)
@@ -439,12 +407,10 @@ def _prepare(x, warm_start, radius: float, bound: float) -> _Prepared:
     return _Prepared(mean, center, kept, size, 2.0 * radius / size, layout)
 
 
-
 def _release_guarantee(epsilon: float, delta: float, data: _Prepared, sigma: float) -> str:
     return (f"({epsilon:g}, {delta:g})-DP, replace-one: one Gaussian release (analytic calibration, sigma = "
             f"{sigma:.4g}) of the fixed-size truncated mean, l2 sensitivity 2 r_S / N = {data.sensitivity:.4g} "
             f"(N = {data.size}); the preprocessing maps neighbours to neighbours")
-
 
 
 def _release(x, epsilon, delta, warm_start, radius, rng, bound):
@@ -454,10 +420,8 @@ def _release(x, epsilon, delta, warm_start, radius, rng, bound):
     return data, np.asarray(released), sigma
 
 
-
 def _kept(data: _Prepared) -> int | np.ndarray:
     return int(data.kept[0]) if data.layout[1] else data.kept
-
 
 
 @validated(**_ESTIMATOR)
@@ -507,7 +471,6 @@ def naive_truncated_mean(x, epsilon: float, delta: float, warm_start, survival_r
     naive = _unbatch(released, data.layout)
     return TruncatedEstimate(naive, naive, _kept(data), data.size, sigma,
                              _release_guarantee(epsilon, delta, data, sigma))
-
 
 
 @validated(**_ESTIMATOR)
@@ -570,7 +533,6 @@ def truncated_mle_mean(x, epsilon: float, delta: float, warm_start, survival_rad
                              sigma, guarantee)
 
 
-
 def _rejection_mean(mu: np.ndarray, center: np.ndarray, radius: float, draws: int, floor_mass: float,
                     rng: np.random.Generator) -> np.ndarray:
     """Mean of ``draws`` accepted samples of N(mu_t, I) restricted to S, for each row mu_t.
@@ -594,11 +556,9 @@ def _rejection_mean(mu: np.ndarray, center: np.ndarray, radius: float, draws: in
     return np.where(count[:, None] > 0, total / np.maximum(count, 1)[:, None], mu)
 
 
-
 def _project(mu: np.ndarray, center: np.ndarray, bound: float) -> np.ndarray:
     norms, directions = _directions(mu - center)
     return center + np.minimum(norms, bound)[..., None] * directions
-
 
 
 @validated(**_ESTIMATOR, steps=Integer(low=1), learning_rate=POSITIVE, monte_carlo=Integer(low=1))

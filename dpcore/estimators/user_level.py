@@ -32,36 +32,25 @@ __all__ = ["THRESHOLD", "GRID_SIZE", "LOSSES", "default_grid", "threshold_data",
            "loss_sensitivity", "select_threshold", "users_needed", "savings_factor"]
 
 
-
 THRESHOLD = 0.37
-
 
 
 GRID_SIZE = 101
 
 
-
 LOSSES = ("clipped", "tau", "group")
-
-
-
-
 
 
 _KIND = Choice(LOSSES)
 
 
-
 _DATA = Array(ndim=(2, 3))
-
 
 
 _LABELS = Array(ndim=(2, 3), low=0, high=1)
 
 
-
 _GRID = Array(ndim=(1,), min_size=1)
-
 
 
 @validated(size=Integer(low=2))
@@ -86,13 +75,11 @@ def default_grid(size: int = GRID_SIZE) -> np.ndarray:
     return np.arange(size) / (size - 1)
 
 
-
 def _checked_grid(grid) -> np.ndarray:
     grid = default_grid() if grid is None else grid
     if np.any(np.diff(grid) <= 0):
         raise InvalidParameterError(f"grid must be strictly increasing; got {grid!r}")
     return grid
-
 
 
 @validated(users=Integer(low=1), per_user=Integer(low=1), threshold=Real(0, 1), rng=Seed(),
@@ -132,13 +119,11 @@ def threshold_data(users: int, per_user: int, threshold: float = THRESHOLD, rng:
     return x, (x >= threshold).astype(float)
 
 
-
 def _checked_pair(x: np.ndarray, y: np.ndarray) -> None:
     if x.shape != y.shape:
         raise InvalidParameterError(f"x and y must have the same shape; got x: {x.shape}, y: {y.shape}")
     if np.any((y != 0) & (y != 1)):
         raise InvalidParameterError("y must hold binary labels 0 or 1; got other values")
-
 
 
 @validated(x=_DATA, y=_LABELS, grid=_GRID)
@@ -185,7 +170,6 @@ def user_error_counts(x, y, grid=None) -> np.ndarray:
     return errors
 
 
-
 @validated(counts=Array(ndim=(2, 3), low=0), kind=_KIND, tau=POSITIVE)
 def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
     r"""The loss of every threshold from per-user error counts (summing over the users axis, ``-2``).
@@ -219,7 +203,6 @@ def losses(counts, kind: str = "clipped", tau: float = 1.0) -> np.ndarray:
     return np.minimum(counts, cap).sum(axis=-2)
 
 
-
 @validated(kind=_KIND, per_user=Integer(low=1), tau=POSITIVE)
 def loss_sensitivity(kind: str, per_user: int, tau: float = 1.0) -> float:
     r"""User-level sensitivity of :func:`losses`: the most one user's block of ``per_user`` examples can move it.
@@ -247,7 +230,6 @@ def loss_sensitivity(kind: str, per_user: int, tau: float = 1.0) -> float:
     (20.0, 1.0, 3.0)
     """
     return float({"group": per_user, "clipped": 1.0, "tau": min(tau, per_user)}[kind])
-
 
 
 @validated(x=_DATA, y=_LABELS, epsilon=POSITIVE, kind=_KIND, tau=POSITIVE, grid=_GRID, rng=Seed())
@@ -304,7 +286,6 @@ def select_threshold(x, y, epsilon: float, kind: str = "clipped", tau: float = 1
     loss = losses(user_error_counts(x, y, grid), kind, tau)
     index = mechanisms.exponential(-loss, epsilon, loss_sensitivity(kind, x.shape[-1], tau), rng=rng)
     return float(grid[index]) if x.ndim == 2 else grid[index]
-
 
 
 @validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1), epsilon=POSITIVE,
@@ -366,7 +347,6 @@ def users_needed(alpha: float, per_user: int, epsilon: float, candidates: int = 
                                     "use a larger epsilon or alpha")
     product = epsilon * caught
     return numerator / product if product >= double.tiny else math.exp(log_users)  # no subnormal product
-
 
 
 @validated(alpha=Real(0, 1, low_open=True, high_open=True), per_user=Integer(low=1))

@@ -55,25 +55,19 @@ from ..core.validation import Array, Constraint, InstanceOf, Integer, InvalidPar
 __all__ = ["SweepResult", "join_methods", "parallel_over", "run_sweep", "trials_for_budget"]
 
 
-
 _STATISTICS = ("median", "lower", "upper", "mean", "rmse")
-
 
 
 _RESERVED = ("method", *_STATISTICS, "trials")
 
 
-
 _TRIAL_COUNT = Integer(low=1)
-
 
 
 Sampler = Callable[[dict, int, np.random.Generator], Any]
 
 
-
 Estimator = Callable[[Any, dict, np.random.Generator], np.ndarray]
-
 
 
 @dataclass(frozen=True)
@@ -88,7 +82,6 @@ class _Trials(Constraint):
 
     def bad_values(self) -> list[Any]:
         return [0, -5, 2.5, "100", None]
-
 
 
 @dataclass(frozen=True)
@@ -239,7 +232,6 @@ class SweepResult:
         return {"x": self.grid[x], **{name: getattr(self, name)[where] for name in _STATISTICS}}
 
 
-
 def _position(axis: str, values: np.ndarray, value: Any) -> int:
     """Index of ``value`` on a grid axis (numbers up to a relative tolerance of 1e-9)."""
     if np.issubdtype(values.dtype, np.number) and isinstance(value, (int, float, np.number)):
@@ -249,7 +241,6 @@ def _position(axis: str, values: np.ndarray, value: Any) -> int:
     if hits.size == 0:
         raise InvalidParameterError(f"{axis} must be one of the grid values {values.tolist()}; got {value!r}")
     return int(hits[0])
-
 
 
 def _check_grid(grid: Mapping[str, Sequence]) -> dict[str, list]:
@@ -269,7 +260,6 @@ def _check_grid(grid: Mapping[str, Sequence]) -> dict[str, list]:
     return levels
 
 
-
 def _check_callables(sample: Sampler, estimators: Mapping[str, Estimator]) -> None:
     if not callable(sample):
         raise InvalidParameterError(f"sample must be a callable sample(data_params, trials, rng); got {sample!r}")
@@ -279,7 +269,6 @@ def _check_callables(sample: Sampler, estimators: Mapping[str, Estimator]) -> No
         if not isinstance(name, str) or not callable(estimator):
             raise InvalidParameterError(f"estimators must map names (str) to callables estimator(data, params, rng); "
                                         f"got {name!r}: {estimator!r}")
-
 
 
 def _split_axes(axes: tuple[str, ...], data_parameters: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -293,7 +282,6 @@ def _split_axes(axes: tuple[str, ...], data_parameters: Sequence[str]) -> tuple[
     return (tuple(a for a in axes if a in data_parameters), tuple(a for a in axes if a not in data_parameters))
 
 
-
 def _check_quantiles(quantiles: Sequence[float]) -> tuple[float, float]:
     levels = np.asarray(quantiles, dtype=float)
     if levels.shape != (2,) or not levels[0] < levels[1]:
@@ -302,14 +290,12 @@ def _check_quantiles(quantiles: Sequence[float]) -> tuple[float, float]:
     return float(levels[0]), float(levels[1])
 
 
-
 def _read_only(data: Any) -> Any:
     """Freeze the arrays of a dataset shared by every method and grid point."""
     for part in data if isinstance(data, tuple) else (data,):
         if isinstance(part, np.ndarray):
             part.flags.writeable = False
     return data
-
 
 
 def _checked_errors(method: str, params: dict, errors: Any, trials: int) -> np.ndarray:
@@ -322,7 +308,6 @@ def _checked_errors(method: str, params: dict, errors: Any, trials: int) -> np.n
     return errors
 
 
-
 def _summarise(block: np.ndarray, quantiles: tuple[float, float]) -> dict[str, np.ndarray]:
     """Statistics of each row of ``block`` (grid points x trials)."""
     lower, median, upper = np.quantile(block, (quantiles[0], 0.5, quantiles[1]), axis=1)
@@ -330,11 +315,9 @@ def _summarise(block: np.ndarray, quantiles: tuple[float, float]) -> dict[str, n
             "rmse": np.sqrt(np.einsum("ij,ij->i", block, block) / block.shape[1])}
 
 
-
 def _trial_count(trials: int | Callable[[dict], int], data_params: dict) -> int:
     count = trials(data_params) if callable(trials) else trials
     return _TRIAL_COUNT.check(f"trials({data_params})", count)
-
 
 
 def _error_block(method: str, estimator: Estimator, data: Any, points: list[dict], noise_key: tuple,
@@ -352,7 +335,6 @@ def _error_block(method: str, estimator: Estimator, data: Any, points: list[dict
     return block
 
 
-
 def _store(tables: dict[str, np.ndarray], target: tuple, block: np.ndarray, quantiles: tuple[float, float]) -> None:
     """Write a block's summaries and raw errors at ``target`` (method, data indices) of every table."""
     other_shape = tables["trials"].shape[len(target):]
@@ -363,11 +345,9 @@ def _store(tables: dict[str, np.ndarray], target: tuple, block: np.ndarray, quan
         tables["errors"][target + other_index] = row
 
 
-
 def _frozen(array: np.ndarray) -> np.ndarray:
     array.flags.writeable = False
     return array
-
 
 
 def _data_point(sample: Sampler, estimators: Mapping[str, Estimator], seed: int,
@@ -513,7 +493,6 @@ def run_sweep(sample: Sampler, estimators: Mapping[str, Estimator], grid: Mappin
                        methods=tuple(estimators),
                        **{name: _frozen(table.transpose(order)) for name, table in tables.items()},
                        quantiles=quantiles, seed=seed)
-
 
 
 @validated(results=InstanceOf((list, tuple), "a list of SweepResult"),

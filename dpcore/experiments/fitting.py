@@ -11,9 +11,7 @@ from ..core.validation import Array, InvalidParameterError, Real, check_same_len
 __all__ = ["fit_power_law", "samples_needed"]
 
 
-
 _POSITIVE_SERIES = Array(ndim=(1,), min_size=2, low=0, low_open=True)
-
 
 
 @validated(x=_POSITIVE_SERIES, y=_POSITIVE_SERIES)
@@ -41,7 +39,6 @@ def fit_power_law(x, y) -> tuple[float, float]:
         raise InvalidParameterError(f"x must contain at least two distinct values; got {x.tolist()}")
     exponent, intercept = np.polyfit(np.log(x), np.log(y), 1)
     return float(exponent), math.exp(intercept)
-
 
 
 @validated(n_values=Array(ndim=(1,), low=1, min_size=2), errors=Array(ndim=(1,), low=0, min_size=2),

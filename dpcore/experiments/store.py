@@ -23,7 +23,6 @@ from .engine import SweepResult
 __all__ = ["run_now", "load_or_run", "load_stored", "rerun_stored", "stored_calls", "stored_index"]
 
 
-
 def _call_arguments(params: dict) -> dict:
     """JSON parameters as the function expects them: lists of numbers become arrays, names stay lists."""
     def convert(value: Any) -> Any:
@@ -32,12 +31,10 @@ def _call_arguments(params: dict) -> dict:
     return {key: convert(value) for key, value in params.items()}
 
 
-
 def _stored_path(directory: str | Path, function: Callable[..., SweepResult], params: dict) -> Path:
     name = f"{function.__module__}.{function.__qualname__}"
     digest = hashlib.sha256(json.dumps([name, params], sort_keys=True).encode()).hexdigest()[:16]
     return Path(directory) / f"{function.__name__}-{digest}.npz"
-
 
 
 @dataclass(frozen=True)
@@ -91,7 +88,6 @@ class _SweepFunction(Constraint):
         return [None, "dpcore.lessons.truncation.error_sweep", lambda: None]
 
 
-
 @validated(function=_SweepFunction())
 def load_stored(directory: str | Path, function: Callable[..., SweepResult], **params: Any) -> SweepResult | None:
     """The result of ``function(**params)`` stored in ``directory``, or ``None`` if it was not precomputed."""
@@ -121,7 +117,6 @@ def load_or_run(directory: str | Path, function: Callable[..., SweepResult], *, 
         result.save(path, per_trial=False, function=f"{function.__module__}.{function.__qualname__}",
                     params=params, stored_for=store_as)
     return result
-
 
 
 @validated(directory=_DIRECTORY)

@@ -16,7 +16,6 @@ __all__ = ["NICE_MANTISSAS", "log_grid", "nearest"]
 NICE_MANTISSAS = (1, 1.5, 2, 3, 5, 7)  #: the steps of a decade: 1, 1.5, 2, 3, 5, 7, 10, …
 
 
-
 @validated(low=POSITIVE, high=POSITIVE, mantissas=Array(ndim=(1,), low=1, high=10, min_size=1),
            integer=Choice((False, True)))
 def log_grid(low: float, high: float, *, mantissas: Sequence[float] = NICE_MANTISSAS,

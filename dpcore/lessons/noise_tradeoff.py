@@ -365,9 +365,6 @@ class ComplexityRow:
     how: str
 
 
-
-
-
 @validated(dimension=Integer(low=1, high=2), target_error=EPSILON, epsilon=EPSILON, trials=Integer(low=2),
            seed=Integer(low=0))
 def cover_samples_needed(dimension: int, target_error: float, epsilon: float, trials: int = 20,

@@ -443,6 +443,7 @@ def complexity_table(profile: str, epsilon: float, delta: float, trials: int, se
     the samples needed at each d of :data:`DIMENSIONS` ("> 10⁷" beyond :data:`N_GRID`, "≤ 10³" at or below its first
     point) and the fitted exponent."""
     complexity = sample_complexity(sweep_vs_dimension(profile, epsilon, delta, trials, seed, run=run), epsilon)
+
     def shown(value: float) -> str:
         return "> 10⁷" if np.isnan(value) else ("≤ 10³" if value <= N_GRID[0] else f"{value:,.0f}")
     return [{"method": label(method), **{f"d = {d}": shown(v) for d, v in zip(DIMENSIONS, needed)},

@@ -42,7 +42,6 @@ def _noisy_argmax(values: np.ndarray, noise) -> np.ndarray:
                            for block in _row_blocks(rows, width)])
 
 
-
 @validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=EPSILON, sensitivity=SENSITIVITY)
 def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, monotonic: bool = False) -> np.ndarray:
     r"""Selection probabilities of the exponential mechanism (McSherry & Talwar 2007).
@@ -86,7 +85,6 @@ def exponential_probabilities(scores, epsilon: float, sensitivity: float = 1.0, 
     """
     logits = _exponent_scale(epsilon, sensitivity, monotonic) * scores
     return np.exp(logits - special.logsumexp(logits, axis=-1, keepdims=True))
-
 
 
 @validated(scores=Array(ndim=(1, 2), min_size=1), epsilon=EPSILON, sensitivity=SENSITIVITY, rng=Seed(),
@@ -151,7 +149,6 @@ def exponential(scores, epsilon: float, sensitivity: float = 1.0, monotonic: boo
             choice = (cdf <= generator.random((cdf.shape[0], 1)) * cdf[:, -1:]).sum(axis=1)
         choice = np.minimum(choice, scores.shape[-1] - 1)
     return int(choice[0]) if scores.ndim == 1 and size is None else choice
-
 
 
 @validated(scores=_SCORES, epsilon=EPSILON, sensitivity=SENSITIVITY, rng=Seed(), size=Integer(low=1))

@@ -75,7 +75,6 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float, calibrat
     return l2_sensitivity / accounting.gaussian_mu(epsilon, delta)
 
 
-
 @validated(value=Array(min_size=0), l2_sensitivity=SENSITIVITY, epsilon=EPSILON, delta=DELTA, rng=Seed(),
            calibration=Choice(("analytic", "classical")))
 def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: RngLike = None,
@@ -122,7 +121,6 @@ def gaussian(value, l2_sensitivity: float, epsilon: float, delta: float, rng: Rn
     sigma = gaussian_sigma(l2_sensitivity, epsilon, delta, calibration)
     generator = as_generator(rng)
     return float_if_scalar(value + generator.normal(0.0, sigma, size=np.shape(value)))
-
 
 
 @validated(value=Array(min_size=0), l2_sensitivity=Array(low=0, low_open=True), rho=Real(low=0, low_open=True),

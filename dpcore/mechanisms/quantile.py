@@ -28,9 +28,7 @@ def _quantile_intervals(x: np.ndarray, q: float, epsilon: float, lower: float, u
     return edges, scores, logits
 
 
-
 _QUANTILE = dict(q=Real(0, 1), epsilon=EPSILON, lower=Real(), upper=Real())
-
 
 
 @validated(x=Array(ndim=(1, 2), min_size=1), **_QUANTILE, rng=Seed())
@@ -89,7 +87,6 @@ def private_quantile(x, q: float, epsilon: float, lower: float, upper: float,
     right = np.take_along_axis(edges, index + 1, axis=-1)[..., 0]
     release = left + generator.random(left.shape) * (right - left)
     return float(release) if x.ndim == 1 else release
-
 
 
 @validated(x=Array(ndim=(1,), min_size=1), **_QUANTILE)

@@ -377,6 +377,7 @@ def partition_rounds_figure(truth, result, *, title: str = "", presentation: boo
     """
     floor = float(truth.min()) / 4
     low, high = float(truth.min()), float(truth.max())
+
     def shown(values):
         return np.maximum(values, floor)
     group = np.full(truth.size, -1)

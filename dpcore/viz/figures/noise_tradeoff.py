@@ -30,12 +30,6 @@ COMPOSITION_CURVES = {"basic": ("basic (pure)", METHOD_COLORS["laplace"]),
 _RUN = Callable[..., SweepResult]
 
 
-
-
-
-
-
-
 @validated(n=Integer(low=2), epsilon=EPSILON, delta=DELTA, seed=SEED, presentation=FLAG)
 def clouds(n: int, epsilon: float, delta: float, seed: int, presentation: bool = False) -> go.Figure:
     """One run: :func:`dpcore.lessons.noise_tradeoff.release_cloud` drawn by :func:`release_clouds` (Laplace's

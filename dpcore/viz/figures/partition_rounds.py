@@ -19,13 +19,6 @@ __all__ = ["rounds", "error_vs_n", "error_vs_dimension", "error_by_profile"]
 # --------------------------------------------------------------------------------------- one run
 
 
-
-
-
-
-
-
-
 _PROFILE = Choice(lesson.PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
 _TV_TITLE = "TV distance d_TV(P, Q̂) (median)"
@@ -65,6 +58,7 @@ def error_vs_n(profile: str, dimension: int, delta: float, trials: int, seed: in
     KL of every method vs n, one frame per ε of :func:`dpcore.lessons.partition_rounds.sweep_vs_n`, opening on
     ``epsilon``."""
     result = lesson.sweep_vs_n(profile, dimension, delta, trials, seed, metric, run=run)
+
     def theory(value: float) -> list[Series]:
         return _rate_series(result, profile, dimension, value)
     frames = sweep_frames(result, x="n", frame="epsilon", fixed={"profile": profile, "dimension": dimension},

@@ -31,9 +31,6 @@ _SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presenta
 # --------------------------------------------------------------------------------------- one run
 
 
-
-
-
 @validated(**_ONE_RUN)
 def clipping_window(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int,
                     presentation: bool = False) -> go.Figure:
@@ -96,6 +93,7 @@ def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str |
     """|error| versus n of :func:`dpcore.lessons.truncation.error_vs_n` (median and 10–90 % band), one frame per
     moment order k with its rates, opening on frame ``start``."""
     result = truncation.error_vs_n(family, epsilon, trials, seed, run=run)
+
     def title(moment_k: float) -> str:  # at k = inf the data are Gaussian, whatever the family
         law = "Gaussian" if math.isinf(moment_k) else family
         return f"Error vs n, {law}, ε = {epsilon:g}"

@@ -1,0 +1,131 @@
+"""The audit lab's lesson: every planted bug is caught and every correct mechanism passes, at the page's default draw
+count and at extreme ε; the letters hide which is which; the attacker game's rates match the exact ones."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpcore.lessons import audit_lab as lesson
+from tests.examples import AUDIT
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "variant_letters": dict(mechanism="gaussian-mean", seed=0),
+    "audit_draws": dict(mechanism="laplace-count", letter="A", epsilon=1.0, draws=1_000, seed=0),
+    "audit_run": dict(AUDIT),
+    "audit_path": dict(AUDIT),
+    "verdict": dict(AUDIT),
+    "takeaways": dict(AUDIT),
+    "draw_counts": dict(draws=1_000),
+    "reveal": dict(mechanism="private-median", seed=1),
+    "attack_rounds": dict(epsilon=1.0, start=0, rounds=10, seed=0),
+    "likelihood_ratio_guess": dict(releases=np.array([50.2, 50.9])),
+    "attacker_rates": dict(members=[True, False], guesses=[True, True], confidence=0.95),
+    "rates_text": dict(name="you", rates=dict(rounds=2, tpr=1.0, fpr=1.0, accuracy=0.5), epsilon=1.0),
+    "likelihood_ratio_rates": dict(epsilon=1.0),
+    "accuracy_bound": dict(epsilon=1.0),
+}
+
+
+MECHANISMS = list(lesson.MECHANISMS)
+
+
+def letter_of(mechanism: str, seed: int, broken: bool) -> str:
+    names = lesson.variant_letters(mechanism, seed)
+    index = next(i for i, name in enumerate(names)
+                 if bool(next(v for v in lesson.MECHANISMS[mechanism].variants if v.name == name).broken) == broken)
+    return chr(65 + index)
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 0.1, 5.0])  # the page's default, and the ends of its ε slider
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_every_planted_bug_is_caught_and_every_correct_mechanism_passes(mechanism, epsilon):
+    """At the default draw count (seed 0): the broken variant's lower bound exceeds the claimed ε, the correct one's
+    does not (a correct ε-DP mechanism exceeds it with probability at most 1 − confidence = 5 %).
+
+    One exception needs the slider's maximum, 10⁶ draws: the exponential mechanism at ε = 0.1, whose bug costs only
+    0.1 more in ε (its true loss is 0.198 on these neighbours), on an outcome drawn about 1 % of the time."""
+    draws = 1_000_000 if (mechanism, epsilon) == ("exponential-mechanism", 0.1) else lesson.DRAWS
+    broken = lesson.audit_run(mechanism, letter_of(mechanism, 0, True), epsilon, draws, 0.95, 0)
+    correct = lesson.audit_run(mechanism, letter_of(mechanism, 0, False), epsilon, draws, 0.95, 0)
+    assert broken.epsilon_lower_bound > epsilon
+    assert correct.epsilon_lower_bound <= epsilon
+    assert lesson.verdict(mechanism, letter_of(mechanism, 0, True), epsilon, draws, 0.95, 0).startswith("**Caught.**")
+    assert lesson.verdict(mechanism, letter_of(mechanism, 0, False), epsilon, draws, 0.95, 0).startswith(
+        "**Not caught.**")
+
+
+def test_the_laplace_audit_is_tight_and_halving_the_noise_doubles_the_loss():
+    """Laplace at ε = 1 on counts 50 and 51: the best threshold event has likelihood ratio exactly e^ε, so the bound
+    approaches 1 from below; with the scale halved the true loss is 2ε, and the bound approaches 2."""
+    correct = lesson.audit_run("laplace-count", letter_of("laplace-count", 0, False), 1.0, 1_000_000, 0.95, 0)
+    broken = lesson.audit_run("laplace-count", letter_of("laplace-count", 0, True), 1.0, 1_000_000, 0.95, 0)
+    assert 0.9 < correct.epsilon_lower_bound <= 1.0
+    assert 1.85 < broken.epsilon_lower_bound <= 2.0
+
+
+def test_the_bound_grows_with_the_draws_and_a_weak_event_sees_less():
+    path = lesson.audit_path("laplace-count", letter_of("laplace-count", 0, True), 1.0, lesson.DRAWS, 0.95, 0)
+    assert path["draws"] == lesson.draw_counts(lesson.DRAWS) == [
+        100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
+    assert path["best"][0] < 1.0 < path["best"][-1]  # nothing caught at 100 draws, caught at 200,000
+    assert path["weak"][-1] < path["best"][-1] - 0.3
+
+
+def test_letters_are_shuffled_by_the_seed_and_reproducible():
+    orders = {tuple(lesson.variant_letters("laplace-count", seed)) for seed in range(20)}
+    assert orders == {("correct", "noise halved"), ("noise halved", "correct")}
+    assert lesson.variant_letters("gaussian-mean", 7) == lesson.variant_letters("gaussian-mean", 7)
+    first = lesson.audit_draws("clipped-mean", "A", 1.0, 1_000, 3)
+    again = lesson.audit_draws("clipped-mean", "A", 1.0, 1_000, 3)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+
+
+def test_reveal_names_the_broken_variant():
+    lines = lesson.reveal("exponential-mechanism", 0)
+    broken = letter_of("exponential-mechanism", 0, True)
+    assert f"Variant {broken}: broken: P(h) ∝ exp(ε·score) instead of exp(ε·score/2)." in lines
+    assert len(lines) == 2
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: lesson.audit_run("laplace-count", "C", 1.0, 1_000, 0.95, 0), "letter must be one of"),
+    (lambda: lesson.audit_run("laplace", "A", 1.0, 1_000, 0.95, 0), "mechanism must be one of"),
+    (lambda: lesson.audit_run("laplace-count", "A", 0.0, 1_000, 0.95, 0), "epsilon"),
+    (lambda: lesson.audit_run("laplace-count", "A", 1.0, 10, 0.95, 0), "draws"),
+    (lambda: lesson.audit_run("laplace-count", "A", 1.0, 1_000, 1.0, 0), "confidence"),
+])
+def test_bad_input_is_refused_with_the_parameter_named(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# ---------------------------------------------------------------------------- the attacker game
+
+def test_the_best_attackers_rates_match_the_exact_ones_within_their_intervals():
+    """20,000 rounds at ε = 1 played by the likelihood-ratio attacker: exact TPR = 1 − e^{−1/2}/2 = 0.6967 and
+    FPR = e^{−1/2}/2 = 0.3033 lie in the 99 % Clopper–Pearson intervals of the empirical rates."""
+    rounds = lesson.attack_rounds(1.0, 0, 20_000, 0)
+    rates = lesson.attacker_rates(rounds["member"], lesson.likelihood_ratio_guess(rounds["release"]), 0.99)
+    exact = lesson.likelihood_ratio_rates(1.0)
+    assert exact["tpr"] == pytest.approx(0.69673, abs=1e-5) and exact["fpr"] == pytest.approx(0.30327, abs=1e-5)
+    for name in ("tpr", "fpr"):
+        low, high = rates[f"{name}_interval"]
+        assert low <= exact[name] <= high, name
+    assert abs(rounds["member"].mean() - 0.5) < 0.02  # a fair coin: 4.5 standard errors
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 5.0])
+def test_the_best_attacker_stays_within_the_dp_bound(epsilon):
+    best = lesson.likelihood_ratio_rates(epsilon)
+    assert best["tpr"] <= math.exp(epsilon) * best["fpr"] + 1e-12
+    assert best["accuracy"] <= lesson.accuracy_bound(epsilon)
+    assert lesson.accuracy_bound(1.0) == pytest.approx(math.e / (1 + math.e))
+
+
+def test_attacker_rates_count_hits_and_false_alarms():
+    rates = lesson.attacker_rates([True, True, False, False], [True, False, True, False])
+    assert (rates["tpr"], rates["fpr"], rates["accuracy"], rates["rounds"]) == (0.5, 0.5, 0.5, 4)
+    with pytest.raises(ValueError, match="same length"):
+        lesson.attacker_rates([True], [True, False])

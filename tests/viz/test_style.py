@@ -1,0 +1,74 @@
+"""The look (dpcore.viz.style): one registry colour per method, a stable fallback palette, the projector template."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import plotly.io as pio
+
+from dpcore import viz
+from dpcore.lessons.methods import LABELS
+from dpcore.viz import method_color
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "font_size": dict(presentation=True),
+    "method_color": dict(name="Laplace"),
+    "template": dict(presentation=True),
+    "wrapped": dict(text="a title long enough to wrap", width=10),
+    "figure_title": dict(text="Error vs n"),
+    "slim_colorbar": dict(title="score"),
+    "colorscale": dict(name="Blues"),
+    "template_dict": dict(presentation=True),
+}
+
+
+# ------------------------------------------------------------------ colours
+
+def test_every_method_id_has_one_label_and_a_registry_colour():
+    assert set(viz.METHOD_COLORS) == set(LABELS)  # no colour without a method, no method without a colour
+    assert len(set(LABELS.values())) == len(LABELS)  # one label per id, no two ids sharing a label
+    for method, name in LABELS.items():
+        assert method_color(method) == method_color(name) == viz.METHOD_COLORS[method]
+
+
+def test_registry_colours_are_distinct_hex():
+    colours = [c.lower() for c in viz.METHOD_COLORS.values()]
+    assert len(set(colours)) == len(colours)
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
+
+
+def test_unknown_names_get_a_stable_palette_colour():
+    names = [f"method {i}" for i in range(20)]
+    colours = [method_color(name) for name in names]
+    assert colours == [method_color(name) for name in names]
+    assert set(colours) <= set(viz.style._FALLBACK)
+    assert len(set(colours)) > 1
+
+
+def test_fallback_colour_does_not_depend_on_the_process_hash_seed():
+    code = "from dpcore.viz import method_color; print(method_color('report noisy max'))"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    outputs = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                              env=os.environ | {"PYTHONHASHSEED": seed}).stdout.strip() for seed in ("1", "2")}
+    assert outputs == {method_color("report noisy max")}
+
+
+# ------------------------------------------------------------------ template
+
+def test_template_fonts_are_projector_sized():
+    normal, presentation = viz.template(), viz.template(presentation=True)
+    assert normal.layout.font.size >= 16
+    assert presentation.layout.font.size >= 22
+    assert presentation.layout.font.size > normal.layout.font.size
+    assert presentation.layout.title.font.size > normal.layout.title.font.size
+    assert normal.layout.plot_bgcolor == normal.layout.paper_bgcolor == "white"
+    assert normal.layout.xaxis.automargin is True and normal.layout.yaxis.automargin is True
+
+
+def test_template_is_registered():
+    assert pio.templates["dplab"].layout.font.size == viz.template().layout.font.size
+    assert pio.templates["dplab_presentation"].layout.font.size == viz.template(True).layout.font.size
