@@ -54,6 +54,7 @@ COOKIE = "dplab_replica"  #: the affinity cookie
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  #: seconds before a replica that exited starts again (doubling in a row)
 STEADY_SECONDS = 60.0  #: a replica running this long has recovered: its next exit waits FIRST_PAUSE again
+STOP_SECONDS = 10.0  #: how long stopping waits for the processes to exit on SIGTERM, all together, before SIGKILL
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1") -> str:
@@ -217,13 +218,12 @@ class Deployment:
 
     def kill_replica(self, index: int) -> None:
         """Stop replica ``index`` at once (SIGKILL), as a crash would."""
-        _stop(self.replicas[index], signal.SIGKILL)
+        _stop([self.replicas[index]], signal.SIGKILL)
 
     def stop(self) -> None:
-        """Stop nginx and every replica."""
-        for process in [self.nginx, *self.replicas]:
-            if process is not None:
-                _stop(process, signal.SIGTERM)
+        """Stop nginx and every replica, all at once: SIGTERM, then SIGKILL to any still running after
+        :data:`STOP_SECONDS` (a busy replica may take long to finish its run; Ctrl+C never waits longer)."""
+        _stop([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
 
     def __enter__(self) -> Deployment:
         return self.start()
@@ -245,15 +245,24 @@ def _spawn(command: list[str], log: Path, append: bool = False) -> subprocess.Po
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def _stop(process: subprocess.Popen, how: signal.Signals) -> None:
-    if process.poll() is not None:
-        return
+def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
+    """Send ``how`` to every process group of ``processes`` at once; SIGKILL those still running after
+    :data:`STOP_SECONDS` in all."""
+    running = [process for process in processes if process.poll() is None]
+    for process in running:
+        _signal(process, how)
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in running:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _signal(process, signal.SIGKILL)
+            process.wait(STOP_SECONDS)
+
+
+def _signal(process: subprocess.Popen, how: signal.Signals) -> None:
     try:
         os.killpg(process.pid, how)
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(10)
     except ProcessLookupError:
         pass
 

@@ -206,3 +206,22 @@ def test_with_no_replica_left_a_visitor_reads_that_the_lab_is_restarting(doomed:
     assert answer.value.code == 502
     text = answer.value.read().decode()
     assert "Private Estimation Lab is restarting" in text and 'http-equiv="refresh" content="5"' in text
+
+
+def test_stopping_waits_for_all_processes_together_then_kills_the_stubborn(monkeypatch):
+    """Ctrl+C stops nginx and every replica at once: three processes that ignore SIGTERM are killed after one grace
+    period in all (here 1 s), not one per process."""
+    import sys
+
+    from deploy import replicas
+    monkeypatch.setattr(replicas, "STOP_SECONDS", 1.0)
+    stubborn = ("import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(1, flush=True); "
+                "time.sleep(60)")
+    processes = [subprocess.Popen([sys.executable, "-c", stubborn], stdout=subprocess.PIPE, start_new_session=True)
+                 for _ in range(3)]
+    for process in processes:
+        process.stdout.readline()  # its handler is in place
+    started = time.monotonic()
+    replicas._stop(processes, signal.SIGTERM)
+    assert time.monotonic() - started < 2.5
+    assert [process.returncode for process in processes] == [-signal.SIGKILL] * 3
