@@ -279,13 +279,13 @@ def main(argv: list[str] | None = None) -> int:
         deployment = Deployment(args.replicas, args.port, args.host).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
-    print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
-    for failure in deployment.warm():
-        print(f"Could not warm the {failure}; it serves anyway.", file=sys.stderr, flush=True)
-    print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas; logs in {deployment.logs}). "
-          "Ctrl+C stops it.", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    try:
+    try:  # Ctrl+C or SIGTERM while warming stops everything too
+        print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
+        for failure in deployment.warm():
+            print(f"Could not warm the {failure}; it serves anyway.", file=sys.stderr, flush=True)
+        print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas; logs in {deployment.logs}). "
+              "Ctrl+C stops it.", flush=True)
         deployment.supervise(say=lambda line: print(line, file=sys.stderr, flush=True))
         print(f"nginx stopped; the lab is down. See {deployment.logs / 'error.log'}.", file=sys.stderr)
         return 1

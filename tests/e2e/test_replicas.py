@@ -94,8 +94,9 @@ def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serv
         serve = subprocess.Popen([str(ROOT / "lab.sh"), "serve", "--replicas", "2", "--port", str(port)], cwd=ROOT,
                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 240
-        while not all(_health(url) == 200 for url in [nginx, *replicas]):
+        deadline = time.monotonic() + 240  # up, warmed and announced: the supervisor is watching
+        while not (all(_health(url) == 200 for url in [nginx, *replicas])
+                   and f"Private Estimation Lab: {nginx}" in said.read_text()):
             assert serve.poll() is None and time.monotonic() < deadline, said.read_text()
             time.sleep(0.5)
         dead = _replica_pid(port + 1)
