@@ -53,7 +53,7 @@ def bias_noise_tradeoff(family: str, moment: str, n: int, radius: float, epsilon
                                       ("noise variance", "noise_variance", OKABE_ITO["blue"]),
                                       ("sampling variance", "sampling_variance", OKABE_ITO["sky blue"]),
                                       ("total MSE", "mse", OKABE_ITO["black"]))]
-    bound = Series("bias² bound A_k² t^−2(k−1) (Kamath, Singhal & Ullman 2020)", radii, curve["bound"], kind="theory",
+    bound = Series("bias² bound A_k² t^−2(k−1)", radii, curve["bound"], kind="theory",
                    color=OKABE_ITO["vermillion"])
     markers = [Series(f"best t = {curve['best']:.3g}", [curve["best"]] * 2, [top * 1e-6, top], kind="baseline",
                       color=OKABE_ITO["bluish green"]),
