@@ -99,7 +99,7 @@ case "$command" in
   precompute)
     install requirements-dev.txt
     rm -rf assets/precomputed
-    DPLAB_QUICK_SECONDS=inf "$VENV/bin/python" -m ui.precompute
+    "$VENV/bin/python" -m ui.precompute
     du -sh assets/precomputed; ls assets/precomputed | wc -l ;;
   *)
     echo "usage: ./lab.sh app|test|bench|load|serve|sweep|precompute [options]" >&2; exit 2 ;;

@@ -3,19 +3,13 @@
 import streamlit as st
 
 import ui
+from app_pages.settings import exponential_mechanism as settings
 from dpcore.lessons import exponential_mechanism as lesson
 from dpcore.viz.figures import exponential_mechanism as figures
 
-SPECS = [
-    ui.epsilon_spec(default=0.1, low=0.01, high=10.0),
-    ui.n_spec(default=100, low=10, high=3000),
-    ui.trials_spec(default=200, low=50, high=2000),
-    ui.seed_spec(),
-    ui.monte_carlo_spec(),
-]
 ITERATIVE = lesson.ITERATIVE_DEFAULTS
 
-page = ui.Page(__file__, SPECS)
+page = ui.Page(__file__, settings.SPECS)
 epsilon, n, trials, seed = page["eps"], page["n"], page["trials"], page["seed"]
 
 

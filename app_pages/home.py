@@ -3,11 +3,10 @@
 import streamlit as st
 
 import ui
+from app_pages.settings import home as settings
 from dpcore.lessons import home
 from dpcore.viz.figures import home as figures
 from registry import PAGES
-
-EPSILON = ui.epsilon_spec(default=1.0, low=0.1, high=5.0)
 
 
 def course(present: bool) -> None:
@@ -21,7 +20,7 @@ def course(present: bool) -> None:
             st.markdown("After it you can " + "; ".join(info.objectives) + ".")
 
 
-page = ui.Page(__file__, [EPSILON])
+page = ui.Page(__file__, settings.SPECS)
 epsilon = page["eps"]
 page.intro()
 with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):

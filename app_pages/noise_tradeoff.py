@@ -3,25 +3,11 @@
 import streamlit as st
 
 import ui
+from app_pages.settings import noise_tradeoff as settings
 from dpcore.lessons import noise_tradeoff as lesson
 from dpcore.viz.figures import noise_tradeoff as figures
 
-SPECS = [
-    ui.epsilon_spec(default=1.0, low=0.05, high=10.0),
-    ui.delta_spec(default=1e-6, low=1e-12, high=1e-3),
-    ui.ParamSpec(key="d", label="Dimension d", kind="choice", default=64, options=lesson.DIMENSIONS,
-                 help="Number of coordinates of each data point (and of the mean being released)."),
-    ui.n_spec(default=10_000, low=100, high=1_000_000),
-    ui.trials_spec(default=200, low=20, high=2000),
-    ui.seed_spec(),
-    ui.monte_carlo_spec(),
-]
-
-RELEASES = ui.ParamSpec(key="releases", label="Composed releases k", kind="log", default=100,
-                        options=tuple(ui.log_grid(1, 1000, integer=True)), aliases=("k",),
-                        help="How many private releases are made from the same data; the dotted line marks it.")
-
-page = ui.Page(__file__, SPECS)
+page = ui.Page(__file__, settings.SPECS)
 epsilon, delta, dimension, n = page["eps"], page["delta"], page["d"], page["n"]
 trials, seed = page["trials"], page["seed"]
 sweep = dict(delta=delta, trials=trials, seed=page["mc"])
@@ -46,7 +32,7 @@ with page.section("tradeoff"):
                 start=f"{ui.nearest(lesson.TRADEOFF_FRAMES, epsilon):g}")
     page.caption(lesson.tradeoff_caption, epsilon, delta)
 with page.section("composition"):
-    releases = page.control(RELEASES)
+    releases = page.control(settings.RELEASES)
     page.figure("composition", figures.composition, animated=True, delta=delta, releases=releases)
 with page.section("delta"):
     page.table(lesson.delta_table, epsilon, dimension, n)

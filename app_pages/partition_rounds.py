@@ -3,25 +3,11 @@
 import streamlit as st
 
 import ui
+from app_pages.settings import partition_rounds as settings
 from dpcore.lessons import partition_rounds as lesson
 from dpcore.viz.figures import partition_rounds as figures
 
-SPECS = [
-    ui.ParamSpec(key="eps", label="Privacy ε", kind="choice", default=1.0, options=lesson.EPSILONS,
-                 help="Every block's ε; blocks use disjoint rows, so the whole algorithm is ε-DP.", crossed=True),
-    ui.ParamSpec(key="d", label="Dimension d", kind="choice", default=1024, options=lesson.DIMENSIONS,
-                 help="Number of binary attributes per row.", crossed=True),
-    ui.n_spec(default=1_000_000, low=10_000, high=10_000_000),
-    ui.ParamSpec(key="profile", label="Marginal profile", kind="choice", default="log-uniform",
-                 options=lesson.PROFILES, help="How the true marginals p_j are spread between 1/(4d) and 1/2.",
-                 crossed=True),
-    ui.delta_spec(default=1e-6, low=1e-12, high=1e-3),
-    ui.trials_spec(default=30, low=10, high=200),
-    ui.seed_spec(),
-    ui.monte_carlo_spec(),
-]
-
-page = ui.Page(__file__, SPECS)
+page = ui.Page(__file__, settings.SPECS)
 epsilon, dimension, n, profile = page["eps"], page["d"], page["n"], page["profile"]
 sweep = dict(delta=page["delta"], trials=page["trials"], seed=page["mc"])
 one_run = dict(profile=profile, dimension=dimension, n=n, epsilon=epsilon, delta=page["delta"], seed=page["seed"])

@@ -3,25 +3,11 @@
 import streamlit as st
 
 import ui
+from app_pages.settings import truncation as settings
 from dpcore.lessons import truncation
 from dpcore.viz.figures import truncation as figures
 
-SPECS = [
-    ui.epsilon_spec(default=1.0, low=0.01, high=5.0),
-    ui.ParamSpec(key="moment", label="Bounded moment order k", kind="choice", default="3",
-                 options=truncation.MOMENTS, aliases=("k",),
-                 help="The data have E|X − μ|^k = 1. Smaller k = heavier tails; inf = Gaussian."),
-    ui.ParamSpec(key="family", label="Distribution", kind="choice", default="lomax", options=truncation.FAMILIES,
-                 help="Lomax and the two-point law are asymmetric, so clipping them is biased."),
-    ui.n_spec(default=10_000, low=10, high=1_000_000),
-    ui.ParamSpec(key="t", label="Clipping radius t (one run)", kind="log", default=2.0,
-                 options=tuple(ui.log_grid(0.1, 100.0)), help="The window is [μ − t, μ + t] in the one-run view."),
-    ui.trials_spec(default=200, low=20, high=2000),
-    ui.seed_spec(),
-    ui.monte_carlo_spec(),
-]
-
-page = ui.Page(__file__, SPECS)
+page = ui.Page(__file__, settings.SPECS)
 epsilon, moment, family, radius, trials, seed = (page[key]
                                                  for key in ("eps", "moment", "family", "t", "trials", "seed"))
 monte_carlo = page["mc"]  # the sweeps' seed: the one-run seed redraws the pictures only

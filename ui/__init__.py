@@ -12,7 +12,9 @@
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
-``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid
+``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,
+                     from its settings (:mod:`app_pages.settings`)
+``reproduce``        ``./lab.sh sweep``: a page's sweeps at a trial count beyond its slider, stored
 ===================  ================================================================================================
 """
 

@@ -27,7 +27,6 @@ import importlib
 import inspect
 import json
 import math
-import os
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -46,7 +45,7 @@ from .chrome import ASSETS
 from .drawn import Drawn
 from .progressive import ANY_RUN, QUICK_SECONDS, LruMap, Preview, Progressive
 
-__all__ = ["PRECOMPUTED", "REPRODUCE_VARIABLE", "reproduction_mark", "reproduced_trials", "start_worker",
+__all__ = ["PRECOMPUTED", "reproduction_mark", "reproduced_trials", "start_worker",
            "sweep", "previews", "shared", "figure", "described", "snippet"]
 
 PRECOMPUTED = ASSETS / "precomputed"
@@ -127,7 +126,7 @@ def sweep(function: Callable[..., SweepResult], **params: Any) -> SweepResult:
     if stored is not None:
         runs.setdefault(params.get("seed"), None)
         return stored
-    run = functools.partial(load_or_run, PRECOMPUTED, function, store_as=os.environ.get(STORE_VARIABLE))
+    run = functools.partial(load_or_run, PRECOMPUTED, function)
     result, preview = _progressive().run(f"{name}|{arguments}", run,
                                          params, lambda size: _stored_nearby(name, arguments, size, quick_run),
                                          session=_visitor(), quick_run=quick_run, tab=_tab())
@@ -218,14 +217,6 @@ def _stored_file(path: str) -> SweepResult:
     return known[0] if known is not None else _loaded().put(path, (SweepResult.load(path),))[0]
 
 
-#: While ``./lab.sh precompute`` or ``./lab.sh sweep`` runs, this environment variable says what the sweeps a page
-#: computes are stored for ("defaults", "grid", "reproduction:<page>"): each miss is then stored in
-#: :data:`PRECOMPUTED` (:func:`dpcore.experiments.load_or_run`'s ``store_as``).
-STORE_VARIABLE = "DPLAB_STORE_PRECOMPUTED"
-#: While ``./lab.sh sweep`` (:mod:`ui.reproduce`) runs, this environment variable holds its trial count.
-REPRODUCE_VARIABLE = "DPLAB_REPRODUCE_TRIALS"
-
-
 def reproduction_mark(url_path: str) -> str:
     """The ``stored_for`` mark of the reproductions of the page at ``url_path``."""
     return f"reproduction:{url_path}"
@@ -237,10 +228,9 @@ def _reproduced(url_path: str) -> tuple[int, ...]:
 
 
 def reproduced_trials(url_path: str) -> tuple[int, ...]:
-    """The trial counts of the stored reproductions of the page at ``url_path`` (read once per server), and the
-    count of the reproduction running now, if any: the page's trial control offers them beyond its slider."""
-    running = (int(os.environ[REPRODUCE_VARIABLE]),) if os.environ.get(REPRODUCE_VARIABLE) else ()
-    return tuple(sorted({*_reproduced(url_path), *running}))
+    """The trial counts of the stored reproductions of the page at ``url_path`` (read once per server): the page's
+    trial control offers them beyond its slider."""
+    return tuple(sorted(set(_reproduced(url_path))))
 
 
 def previews(since: int = 0) -> list[Preview]:

@@ -43,7 +43,7 @@ __all__ = ["Page", "show_figure", "FIGURE_CALLS", "PAGE_SPECS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
-PAGE_SPECS = "_page_specs"  # session-state key: the page's ParamSpecs (for ui.precompute and the tests)
+PAGE_SPECS = "_page_specs"  # session-state key: the controls the page drew (for the tests)
 GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's index, or None} of the revealed questions
 DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its content is built only then)
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered

@@ -1,74 +1,94 @@
 """Store the sweeps the pages show, so that a class finds them ready: ``./lab.sh precompute``.
 
-Every page of the registry is run (Streamlit's ``AppTest``, in this process) with
-:data:`ui.compute.STORE_VARIABLE` set, so each sweep it calls that is not stored yet is computed and written
-to ``assets/precomputed``:
+For every page with Monte Carlo sweeps, its settings module (:mod:`app_pages.settings`) names the sweeps it shows at
+given control values (``sweeps(values, run)``); each one not stored yet is computed and written to
+``assets/precomputed`` (:func:`dpcore.experiments.load_or_run`):
 
-1. at its defaults (files marked ``stored_for="defaults"``);
+1. at the page's defaults (files marked ``stored_for="defaults"``);
 2. then on its grid (:func:`ui.params.grid_settings`; files marked ``stored_for="grid"``), at the default Monte Carlo
    run: every combination of its ``crossed`` controls (the partitioning-rounds page's ε, d and profile, too slow to
    compute live) and every option of every other discrete control but the trial count, one move away from the
    defaults. Every slider position reached from the default page is then a lookup, and a fresh Monte Carlo run or
    trial count at these settings is previewed by a stored run of the same sweep (:mod:`ui.progressive`).
 
-Run with the quick pass off (``DPLAB_QUICK_SECONDS=inf``): what is stored must be the requested runs.
+No page is run: the lessons' sweep functions are called directly, with the store as their runner.
 """
 
 from __future__ import annotations
 
-import logging
-import math
-import os
+import functools
+import importlib
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-from streamlit.testing.v1 import AppTest
+from dpcore.experiments import SweepResult, load_or_run
+from registry import PAGES, PageInfo
 
-from registry import PAGES
+from .compute import PRECOMPUTED
+from .params import ParamSpec, grid_settings, parse_param
 
-from . import progressive
-from .compute import STORE_VARIABLE
-from .page import PAGE_SPECS
-from .params import grid_settings
+__all__ = ["page_settings", "page_controls", "settings_values", "store_page", "main"]
 
-__all__ = ["ROOT", "run_page", "page_grid", "store_page"]
-
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 1800  # seconds: the slowest page's default sweeps, computed cold on one core
-
-
-def run_page(script: str, query: dict[str, str] | None = None) -> AppTest:
-    """Run the page ``script`` (relative to the repository root) once, with URL query ``query``; raise if it fails."""
-    at = AppTest.from_file(str(ROOT / script), default_timeout=TIMEOUT)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    if at.exception:
-        raise RuntimeError(f"{script} {query or ''}: {at.exception[0].value}")
-    return at
+#: How a sweep is stored: ``runner(directory, function, store_as=mark, **params)`` (:func:`load_or_run`'s call).
+Runner = Callable[..., SweepResult]
 
 
-def page_grid(at: AppTest) -> list[dict[str, str]]:
-    """The grid settings of the page ``at`` ran (:func:`ui.params.grid_settings` of its controls)."""
-    return grid_settings(at.session_state[PAGE_SPECS]) if PAGE_SPECS in at.session_state else []
+def page_settings(info: PageInfo) -> ModuleType:
+    """The settings module of the page ``info`` (``app_pages/settings/<script's name>.py``)."""
+    return importlib.import_module(f"app_pages.settings.{Path(info.script).stem}")
 
 
-def store_page(script: str) -> int:
-    """Store the sweeps of ``script`` at its defaults and on its grid; returns the number of grid settings run."""
-    os.environ[STORE_VARIABLE] = "defaults"
-    settings = page_grid(run_page(script))
-    os.environ[STORE_VARIABLE] = "grid"
-    for query in settings:
-        run_page(script, query)
-    return len(settings)
+def page_controls(settings: ModuleType) -> list[ParamSpec]:
+    """Every control of a page, from its settings module: the sidebar's (``SPECS``), then those in the page
+    (``IN_PAGE``)."""
+    return [*settings.SPECS, *getattr(settings, "IN_PAGE", ())]
 
 
-def main(scripts: list[str]) -> int:
-    if not math.isinf(progressive.QUICK_SECONDS):
-        sys.exit("Run with DPLAB_QUICK_SECONDS=inf: the stored results must be the requested runs, not quick passes.")
-    logging.getLogger("streamlit").setLevel(logging.ERROR)  # AppTest's "no runtime / ScriptRunContext" notices
-    for script in scripts or [info.script for info in PAGES]:
-        print(f"{script}: stored the defaults and {store_page(script)} grid settings", flush=True)
+def settings_values(specs: Sequence[ParamSpec], query: dict[str, str] | None = None) -> dict[str, Any]:
+    """The control values of a page opened with the URL query ``query``: each control's default, or its value in
+    ``query`` (by its key or an alias) read as a link is (:func:`ui.params.parse_param`); a key no control has, or a
+    value a link could not carry unchanged, raises ValueError.
+
+    >>> from ui.params import delta_spec, trials_spec
+    >>> settings_values([delta_spec(low=1e-8, high=1e-6), trials_spec()], {"delta": "1e-07"})
+    {'delta': 1e-07, 'trials': 200}
+    """
+    by_key = {key: spec for spec in specs for key in (spec.key, *spec.aliases)}
+    values = {spec.key: spec.default for spec in specs}
+    for key, raw in (query or {}).items():
+        if key not in by_key:
+            raise ValueError(f"no control {key!r}; the controls are {', '.join(spec.key for spec in specs)}")
+        values[by_key[key].key], notes = parse_param(by_key[key], raw, key)
+        if notes:
+            raise ValueError(notes[0][1])
+    return values
+
+
+def store_page(info: PageInfo, directory: str | Path = PRECOMPUTED, runner: Runner = load_or_run) -> int:
+    """Store the sweeps of the page ``info`` in ``directory`` at its defaults and on its grid (each through
+    ``runner``, :func:`dpcore.experiments.load_or_run` by default); returns the number of grid settings run, 0 for a
+    page without sweeps."""
+    settings = page_settings(info)
+    if not hasattr(settings, "sweeps"):
+        return 0
+    controls = page_controls(settings)
+    settings.sweeps(settings_values(controls), functools.partial(runner, directory, store_as="defaults"))
+    grid = grid_settings(controls)
+    for query in grid:
+        settings.sweeps(settings_values(controls, query), functools.partial(runner, directory, store_as="grid"))
+    return len(grid)
+
+
+def main(names: list[str]) -> int:
+    """Store the sweeps of the pages named (by script, e.g. ``app_pages/truncation.py``; default: every page)."""
+    chosen = [info for info in PAGES if not names or info.script in names or Path(info.script).stem in names]
+    if names and len(chosen) < len(names):
+        sys.exit(f"no such page among {', '.join(names)}; the pages are {', '.join(info.script for info in PAGES)}")
+    for info in chosen:
+        print(f"{info.script}: stored the defaults and {store_page(info)} grid settings", flush=True)
     return 0
 
 

@@ -1,9 +1,9 @@
 """A paper-size reproduction, stored for the app to serve: ``./lab.sh sweep PAGE --trials T [--scheduler ADDRESS]``.
 
 The page's sliders stop at a few thousand Monte Carlo trials, what a shared server computes while a student waits.
-A reproduction runs one page (its defaults, or the settings given with ``--set key=value``) with ``T`` trials per
-grid point, beyond the slider if need be, and stores every sweep it draws in ``assets/precomputed``, marked
-``stored_for="reproduction:<page's URL path>"`` (:data:`ui.compute.STORE_VARIABLE`). From the next server
+A reproduction runs the sweeps of one page (:mod:`app_pages.settings`; at its defaults, or the settings given with
+``--set key=value``) with ``T`` trials per grid point, beyond the slider if need be, and stores each in
+``assets/precomputed``, marked ``stored_for="reproduction:<page's URL path>"``. From the next server
 start on, that page's trial control offers ``T`` after its own values (:func:`ui.compute.reproduced_trials`), so
 ``/<page>?trials=T`` draws the reproduction at once; other settings at ``T`` trials are computed in the background,
 as any request is.
@@ -18,45 +18,44 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
-import os
+import functools
 import sys
 import time
 from pathlib import Path
 
-from dpcore.experiments import parallel_over
+from dpcore.experiments import load_or_run, parallel_over
 from registry import PAGES, PageInfo
 
-from . import compute, progressive
-from .compute import REPRODUCE_VARIABLE, STORE_VARIABLE, reproduction_mark
+from . import compute
+from .compute import reproduction_mark
 from .params import TRIALS_KEY
-from .precompute import run_page
+from .precompute import page_controls, page_settings, settings_values
 
 __all__ = ["reproduce", "main"]
 
 
 def reproduce(page: PageInfo, trials: int, settings: dict[str, str] | None = None,
               executor: object | None = None) -> list[Path]:
-    """Run ``page`` at ``settings`` (URL values; default: its defaults) with ``trials`` Monte Carlo trials, every
-    sweep on ``executor`` if given, and store what it computes; returns the files written."""
+    """Run the sweeps ``page`` shows at ``settings`` (URL values; default: its defaults) with ``trials`` Monte Carlo
+    trials, every sweep on ``executor`` if given, and store what it computes; returns the files written."""
     if not isinstance(trials, int) or trials < 1:
         raise ValueError(f"trials must be an integer >= 1; got {trials!r}")
+    page_module = page_settings(page)
+    values = {**settings_values(page_controls(page_module), settings), TRIALS_KEY: trials}
     before = set(compute.PRECOMPUTED.glob("*.npz"))
-    os.environ[STORE_VARIABLE], os.environ[REPRODUCE_VARIABLE] = reproduction_mark(page.url_path), str(trials)
-    try:
-        with parallel_over(executor) if executor is not None else contextlib.nullcontext():
-            run_page(page.script, {**(settings or {}), TRIALS_KEY: str(trials)})
-    finally:
-        del os.environ[STORE_VARIABLE], os.environ[REPRODUCE_VARIABLE]
+    with parallel_over(executor) if executor is not None else contextlib.nullcontext():
+        page_module.sweeps(values, functools.partial(load_or_run, compute.PRECOMPUTED,
+                                                     store_as=reproduction_mark(page.url_path)))
     return sorted(set(compute.PRECOMPUTED.glob("*.npz")) - before)
 
 
 def _page(name: str) -> PageInfo:
-    for info in PAGES:
-        if name in (info.url_path, Path(info.script).stem) and info.url_path:
+    swept = [info for info in PAGES if hasattr(page_settings(info), "sweeps")]
+    for info in swept:
+        if name in (info.url_path, Path(info.script).stem):
             return info
-    topics = ", ".join(info.url_path for info in PAGES if info.url_path)
-    raise argparse.ArgumentTypeError(f"no topic page {name!r}; one of {topics}")
+    topics = ", ".join(info.url_path for info in swept)
+    raise argparse.ArgumentTypeError(f"no page with Monte Carlo sweeps named {name!r}; one of {topics}")
 
 
 def _setting(text: str) -> tuple[str, str]:
@@ -76,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.trials < 1:
         parser.error(f"--trials must be >= 1; got {args.trials}")
-    if not math.isinf(progressive.QUICK_SECONDS):
-        sys.exit("Run with DPLAB_QUICK_SECONDS=inf (./lab.sh sweep does): what is stored must be the requested runs.")
+    try:
+        settings_values(page_controls(page_settings(args.page)), dict(args.set))
+    except ValueError as error:
+        parser.error(f"--set: {error}")
     with contextlib.ExitStack() as stack:
         executor = None
         if args.scheduler:

@@ -12,10 +12,16 @@ import pytest
 from helpers import page_path, run
 
 from registry import PAGES
-from ui.precompute import page_grid
+from ui.page import PAGE_SPECS
+from ui.params import grid_settings
 
 SCRIPTS = [info.script.removeprefix("app_pages/") for info in PAGES]
 CROSSED_SAMPLE = 24
+
+
+def page_grid(at) -> list[dict[str, str]]:
+    """The grid of the controls the page drew (the sidebar's and those beside their figures), as precompute's."""
+    return grid_settings(at.session_state[PAGE_SPECS])
 
 
 def to_check(settings: list[dict[str, str]]) -> list[dict[str, str]]:

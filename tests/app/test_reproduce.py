@@ -53,7 +53,10 @@ def test_a_stored_reproduction_recomputes_to_the_same_numbers(store):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["nowhere", "--trials", "10"], "no topic page 'nowhere'"),
+    (["nowhere", "--trials", "10"], "no page with Monte Carlo sweeps named 'nowhere'"),
+    (["privacy-audit-lab", "--trials", "10"], "no page with Monte Carlo sweeps named 'privacy-audit-lab'"),
+    (["truncation-bias", "--trials", "10", "--set", "nope=1"], "--set: no control 'nope'"),
+    (["truncation-bias", "--trials", "10", "--set", "eps=abc"], "`abc` is not a number"),
     (["truncation-bias", "--trials", "0"], "--trials must be >= 1"),
     (["truncation-bias", "--trials", "10", "--set", "eps"], "--set takes key=value"),
 ])
