@@ -8,21 +8,21 @@ from dpcore.lessons import truncation
 from dpcore.viz.figures import truncation as figures
 
 page = ui.Page(__file__, settings.SPECS)
-epsilon, moment, family, radius, trials, seed = (page[key]
-                                                 for key in ("eps", "moment", "family", "t", "trials", "seed"))
+epsilon, family, radius, trials, seed = (page[key] for key in ("eps", "family", "t", "trials", "seed"))
+moment_k = truncation.moment_order(page["moment"])  # the control's label ("3", "inf") as the order k
 monte_carlo = page["mc"]  # the sweeps' seed: the one-run seed redraws the pictures only
-law = dict(family=family, moment=moment, n=page["n"], epsilon=epsilon)
+law = dict(family=family, moment_k=moment_k, n=page["n"], epsilon=epsilon)
 sweep = dict(family=family, epsilon=epsilon, trials=trials, seed=monte_carlo)
 page.intro()
 with page.section("one-run"):
     page.figure("clipping_histogram", figures.clipping_window, **law, radius=radius, seed=seed)
     st.caption(truncation.window_caption(**law, radius=radius, seed=seed))
     page.draw_again()
-    if page.predict(truncation.radius_question, family, moment, page["n"], epsilon):
+    if page.predict(truncation.radius_question, family, moment_k, page["n"], epsilon):
         page.figure("bias_noise_tradeoff", figures.bias_noise_tradeoff, **law, radius=radius)
 with page.section("error-vs-n", mean_range=f"{truncation.MEAN_RANGE:g}"):
-    page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, **sweep, start=moment)
-    st.markdown(truncation.slope_note(**sweep, moment=moment, run=ui.sweep))
+    page.figure("error_vs_n", figures.error_vs_n, animated=True, download=True, **sweep, start=page["moment"])
+    st.markdown(truncation.slope_note(**sweep, moment_k=moment_k, run=ui.sweep))
 with page.section("bias-correction", true_mean=f"{truncation.TRUE_MEAN:g}", radius=f"{truncation.SURVIVAL_RADIUS:g}",
                   warm_start=f"{truncation.WARM_START:g}", truncated_mean=f"{truncation.TRUNCATED_MEAN:.2f}"):
     page.figure("bias_correction", figures.bias_correction, animated=True, download=True, trials=trials,

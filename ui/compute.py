@@ -367,15 +367,24 @@ def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any)
     return described(builder, presentation, **kwargs)[0]
 
 
+def _literal(value: Any) -> str:
+    """``value`` as Python source: its ``repr``, but ``float("inf")`` for an infinite float (``repr`` gives ``inf``,
+    not a Python name)."""
+    return f'float("{value}")' if isinstance(value, float) and math.isinf(value) else repr(value)
+
+
 def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:
     """Python that rebuilds ``builder(**kwargs)`` in a notebook and prints its data (the page's CSV download).
 
     >>> from dpcore.viz.figures import home
     >>> print(snippet(home.neighbouring_densities, start="1").splitlines()[4])
     fig = home.neighbouring_densities(start='1')
+    >>> from dpcore.viz.figures import truncation
+    >>> print(snippet(truncation.clipping_window, moment_k=float("inf")).splitlines()[4])
+    fig = truncation.clipping_window(moment_k=float("inf"))
     """
     package, _, module = builder.__module__.rpartition(".")
-    arguments = ", ".join(f"{name}={value!r}" for name, value in kwargs.items())
+    arguments = ", ".join(f"{name}={_literal(value)}" for name, value in kwargs.items())
     return (f'"""Rebuild a figure of Private Estimation Lab in a notebook: the same numbers as the page."""\n'
             f"from dpcore import viz\nfrom {package} import {module}\n\n"
             f"fig = {module}.{builder.__name__}({arguments})\n"

@@ -46,15 +46,17 @@ from ..estimators.truncated_mle import (
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep, trials_for_budget
 from .questions import Question, bucket
 
-__all__ = ["FAMILIES", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_EPSILONS", "TRUE_MEAN", "WARM_START",
-           "SURVIVAL_RADIUS", "DELTA", "TRUNCATED_MEAN", "SWEEP_BUDGET", "TRADEOFF_RADIUS_MAX", "SWEEP_METHODS",
+__all__ = ["FAMILIES", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_EPSILONS",
+           "TRUE_MEAN", "WARM_START", "SURVIVAL_RADIUS", "DELTA", "TRUNCATED_MEAN", "SWEEP_BUDGET",
+           "TRADEOFF_RADIUS_MAX", "SWEEP_METHODS",
            "BIAS_CORRECTION_METHODS", "OneRun", "moment_order", "law", "sweep_budget", "bias_frame", "one_run",
            "window_caption", "bias_noise_tradeoff", "error_sweep", "error_vs_n", "rate_companions", "theory_slope",
            "private_slope", "slope_note", "bias_correction_sweep", "bias_correction", "bias_companions", "takeaways",
            "radius_question"]
 
 FAMILIES = distributions.FAMILIES  #: the distributions the page offers
-MOMENTS = ("2", "2.5", "3", "4", "6", "10", "inf")  #: the moment orders k (labels; "inf" = the Gaussian)
+MOMENT_ORDERS = (2.0, 2.5, 3.0, 4.0, 6.0, 10.0, math.inf)  #: the moment orders k of the page (inf: the Gaussian)
+MOMENTS = tuple(f"{k:g}" for k in MOMENT_ORDERS)  #: the same, as the page's control labels them ("2" … "inf")
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000)  #: n of the error-vs-n sweep
 MEAN_RANGE = 1000.0  #: public bound R on |μ|: the naive window is [−R, R]
 BIAS_N_GRID = (1000, 2000, 4000, 8000, 16_000, 32_000)  #: n of the bias-correction sweep
@@ -79,6 +81,7 @@ BIAS_CORRECTION_METHODS = {
 }
 
 _MOMENT = Choice(MOMENTS)
+_MOMENT_K = Choice(MOMENT_ORDERS)
 _FAMILY = Choice(FAMILIES)
 _TRIALS = Integer(low=2, high=100_000)
 _N = Integer(low=10)
@@ -95,15 +98,15 @@ def moment_order(moment: str) -> float:
     return math.inf if moment == "inf" else float(moment)
 
 
-@validated(family=_FAMILY, moment=_MOMENT)
-def law(family: str, moment: str) -> distributions.HeavyTailed:
+@validated(family=_FAMILY, moment_k=_MOMENT_K)
+def law(family: str, moment_k: float) -> distributions.HeavyTailed:
     """The page's distribution: ``family`` with :math:`\\mathbb E|X-\\mu|^k = 1`, mean 0; only the Gaussian has every
     moment, so k = inf always means the Gaussian.
 
-    >>> law("lomax", "inf").family
+    >>> law("lomax", float("inf")).family
     'gaussian'
     """
-    return _sweep_law(family, moment_order(moment))
+    return _sweep_law(family, moment_k)
 
 
 def _sweep_law(family: str, moment_k: float) -> distributions.HeavyTailed:
@@ -164,22 +167,22 @@ class OneRun:
     title: str
 
 
-_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=_N, radius=POSITIVE, epsilon=EPSILON, seed=SEED)
+_ONE_RUN = dict(family=_FAMILY, moment_k=_MOMENT_K, n=_N, radius=POSITIVE, epsilon=EPSILON, seed=SEED)
 
 
 @validated(**_ONE_RUN)
-def one_run(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int) -> OneRun:
-    r"""One sample of :func:`law` ``(family, moment)`` and its clipped Laplace mean (docs/algorithms.md §1.3,
+def one_run(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int) -> OneRun:
+    r"""One sample of :func:`law` ``(family, moment_k)`` and its clipped Laplace mean (docs/algorithms.md §1.3,
     :func:`~dpcore.estimators.heavy_tailed_mean.clipped_laplace_mean`) with the window :math:`\mu \pm t` centred on the
     true mean, as if the private range step had found it exactly: :math:`\varepsilon`-DP for this public window.
 
     Sample and noise come from two child streams of ``seed``.
 
-    >>> run = one_run("lomax", "3", 10_000, 2.0, 1.0, 0)
+    >>> run = one_run("lomax", 3, 10_000, 2.0, 1.0, 0)
     >>> run.sample.size, run.low, run.high
     (10000, -2.0, 2.0)
     """
-    dist = law(family, moment)
+    dist = law(family, moment_k)
     sample_rng, noise_rng = np.random.default_rng(seed).spawn(2)
     sample = dist.sample(n, sample_rng)
     low, high = dist.mean - radius, dist.mean + radius
@@ -188,11 +191,11 @@ def one_run(family: str, moment: str, n: int, radius: float, epsilon: float, see
              "private estimate": float(released.estimate)}
     return OneRun(sample, low, high, means, float(released.clipped_fraction),
                   float(dist.clipping_bias(dist.mean, radius)), math.sqrt(2) * float(released.noise_scale),
-                  f"{dist.family}, k = {moment}, n = {sample.size:,}, ε = {epsilon:g}")
+                  f"{dist.family}, k = {moment_k:g}, n = {sample.size:,}, ε = {epsilon:g}")
 
 
-@validated(family=_FAMILY, moment=_MOMENT, n=_N, epsilon=EPSILON)
-def bias_noise_tradeoff(family: str, moment: str, n: int, epsilon: float) -> dict[str, np.ndarray | float]:
+@validated(family=_FAMILY, moment_k=_MOMENT_K, n=_N, epsilon=EPSILON)
+def bias_noise_tradeoff(family: str, moment_k: float, n: int, epsilon: float) -> dict[str, np.ndarray | float]:
     r"""The exact squared-error terms of the clipped Laplace mean over window radii t (80 log-spaced, from
     :func:`~dpcore.distributions.heavy_tailed.bulk_radius` to :data:`TRADEOFF_RADIUS_MAX`), the bias bound of
     Kamath, Singhal & Ullman (2020, Lemma 3.1, tight form)
@@ -202,11 +205,11 @@ def bias_noise_tradeoff(family: str, moment: str, n: int, epsilon: float) -> dic
     (:func:`~dpcore.distributions.heavy_tailed.bias_noise_curve`), ``bound``, ``best`` and ``best_rmse``
     (:func:`~dpcore.distributions.heavy_tailed.optimal_window`).
 
-    >>> curve = bias_noise_tradeoff("lomax", "3", 10_000, 1.0)
+    >>> curve = bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     >>> round(curve["best"], 2)
     5.77
     """
-    dist = law(family, moment)
+    dist = law(family, moment_k)
     radii = np.geomspace(distributions.bulk_radius(dist.moment_k), TRADEOFF_RADIUS_MAX, 80)
     curve = distributions.bias_noise_curve(dist, n, epsilon, radii)
     best, best_mse = distributions.optimal_window(dist, n, epsilon, radii=radii)
@@ -218,14 +221,14 @@ def bias_noise_tradeoff(family: str, moment: str, n: int, epsilon: float) -> dic
 
 
 @validated(**_ONE_RUN)
-def window_caption(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int) -> str:
+def window_caption(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int) -> str:
     """The one-run caption: the share clipped, the bias and the noise at radius ``radius`` (the best radius is the
     answer of :func:`radius_question`, revealed with the trade-off figure).
 
-    >>> window_caption("lomax", "3", 10_000, 2.0, 1.0, 0).split(":")[0]
+    >>> window_caption("lomax", 3, 10_000, 2.0, 1.0, 0).split(":")[0]
     'Window radius t = 2'
     """
-    run = one_run(family, moment, n, radius, epsilon, seed)
+    run = one_run(family, moment_k, n, radius, epsilon, seed)
     return (f"Window radius t = {radius:g}: {100 * run.clipped_fraction:.2f} % of points clipped (counted "
             f"on the data without noise: not private), exact bias {run.bias:+.4f}, privacy noise sd "
             f"{run.noise_sd:.4f}.")
@@ -293,53 +296,51 @@ _SWEEP = dict(family=_FAMILY, epsilon=EPSILON, trials=_TRIALS, seed=SEED)
 def error_vs_n(family: str, epsilon: float, trials: int, seed: int, *, run=run_now) -> SweepResult:
     """The page's :func:`error_sweep`: every k of :data:`MOMENTS` × :data:`N_GRID`, :func:`sweep_budget` ``(trials)``
     draws per point, :data:`MEAN_RANGE`; run through ``run`` (the app passes its cached runner)."""
-    return run(error_sweep, family=family, moments=[moment_order(label) for label in MOMENTS],
+    return run(error_sweep, family=family, moments=list(MOMENT_ORDERS),
                n_values=list(N_GRID), epsilon=float(epsilon), budget=sweep_budget(trials), seed=seed,
                mean_range=MEAN_RANGE)
 
 
-@validated(epsilon=EPSILON, moment=_MOMENT)
-def rate_companions(epsilon: float, moment: str) -> dict[str, np.ndarray]:
+@validated(epsilon=EPSILON, moment_k=_MOMENT_K)
+def rate_companions(epsilon: float, moment_k: float) -> dict[str, np.ndarray]:
     r"""Theory companions of one k frame over :data:`N_GRID` (constants omitted): ``"ksu20"`` the rate of Kamath,
     Singhal & Ullman (2020) :math:`n^{-1/2} + (\varepsilon n)^{-(k-1)/k}` (:func:`dpcore.theory.heavy_tailed_rate`),
     ``"non_private"`` the sample mean's median error, ``"lower_bound"`` the shape :math:`(\varepsilon n)^{-(k-1)/k}` of
     their lower bound (Thm 3.8); ``"n"`` the grid.
 
-    >>> round(float(rate_companions(1.0, "2")["lower_bound"][0]), 3)  # (1 · 100)^(-1/2)
+    >>> round(float(rate_companions(1.0, 2)["lower_bound"][0]), 3)  # (1 · 100)^(-1/2)
     0.1
     """
-    moment_k = moment_order(moment)
     n = np.array(N_GRID, dtype=float)
     exponent = 1.0 if math.isinf(moment_k) else (moment_k - 1) / moment_k
     return {"n": n, "ksu20": np.asarray(theory.heavy_tailed_rate(n, epsilon, moment_k)),
             "non_private": np.asarray(theory.nonprivate_mean_error(n)), "lower_bound": (epsilon * n) ** -exponent}
 
 
-@validated(moment=_MOMENT)
-def theory_slope(moment: str) -> float:
+@validated(moment_k=_MOMENT_K)
+def theory_slope(moment_k: float) -> float:
     """The worst-case log–log slope of the private part: −(k−1)/k (−1 for k = inf).
 
-    >>> theory_slope("3"), theory_slope("inf")
+    >>> theory_slope(3), theory_slope(float("inf"))
     (-0.6666666666666666, -1.0)
     """
-    moment_k = moment_order(moment)
     return -1.0 if math.isinf(moment_k) else -(moment_k - 1) / moment_k
 
 
-@validated(result=InstanceOf(SweepResult, "a SweepResult of error_sweep"), moment=_MOMENT)
-def private_slope(result: SweepResult, moment: str) -> float:
-    """The fitted log–log slope of the private part's median error over n at k = ``moment``
+@validated(result=InstanceOf(SweepResult, "a SweepResult of error_sweep"), moment_k=_MOMENT_K)
+def private_slope(result: SweepResult, moment_k: float) -> float:
+    """The fitted log–log slope of the private part's median error over n at k = ``moment_k``
     (:func:`dpcore.experiments.fit_power_law`)."""
-    curve = result.curve("private_part", "n", moment_k=moment_order(moment))
+    curve = result.curve("private_part", "n", moment_k=moment_k)
     return fit_power_law(curve["x"].astype(float), curve["median"])[0]
 
 
-@validated(**_SWEEP, moment=_MOMENT)
-def slope_note(family: str, epsilon: float, trials: int, seed: int, moment: str, *, run=run_now) -> str:
-    """The measured slope of the private part at k = ``moment`` next to the worst-case theory −(k−1)/k, and why a
+@validated(**_SWEEP, moment_k=_MOMENT_K)
+def slope_note(family: str, epsilon: float, trials: int, seed: int, moment_k: float, *, run=run_now) -> str:
+    """The measured slope of the private part at k = ``moment_k`` next to the worst-case theory −(k−1)/k, and why a
     fixed law may fall faster (Markdown)."""
-    slope, worst = private_slope(error_vs_n(family, epsilon, trials, seed, run=run), moment), theory_slope(moment)
-    return (f"Measured log–log slope of the private part at k = {moment}: **{slope:.2f}**; theory −(k−1)/k = "
+    slope, worst = private_slope(error_vs_n(family, epsilon, trials, seed, run=run), moment_k), theory_slope(moment_k)
+    return (f"Measured log–log slope of the private part at k = {moment_k:g}: **{slope:.2f}**; theory −(k−1)/k = "
             f"**{worst:.2f}**, the worst case over all laws with this moment bound."
             + ("" if abs(slope - worst) <= 0.1 else
                " This law falls faster: a fixed distribution's tail is usually lighter than the worst case, which "
@@ -417,11 +418,11 @@ def bias_companions(epsilon: float) -> dict[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------------------- what to notice
-def _naive_vs_ksu20(result: SweepResult, moment: str) -> str:
-    ksu20, naive = (result.curve(method, "n", moment_k=moment_order(moment))["median"]
+def _naive_vs_ksu20(result: SweepResult, moment_k: float) -> str:
+    ksu20, naive = (result.curve(method, "n", moment_k=moment_k)["median"]
                     for method in ("ksu20", "naive_window"))
     ratio = naive[0] / ksu20[0]
-    head = (f"At n = {N_GRID[0]:,} and k = {moment} the naive window [−R, R]'s median error is {naive[0]:.2g}, "
+    head = (f"At n = {N_GRID[0]:,} and k = {moment_k:g} the naive window [−R, R]'s median error is {naive[0]:.2g}, "
             f"the private-range-then-clip estimator's {ksu20[0]:.2g}")
     if ratio >= 2:
         return (head + f" ({ratio:.0f}× smaller): finding the window privately is what makes clipping pay, because "
@@ -443,7 +444,7 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
 
 
 @validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
-def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
+def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
               run=run_now, monte_carlo_seed: int | None = None) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against Kamath, Singhal & Ullman's (2020)
     estimator at the smallest and largest n,
@@ -453,15 +454,15 @@ def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, s
     recomputing the other."""
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
     result = error_vs_n(family, epsilon, trials, sweep_seed, run=run)
-    curve = bias_noise_tradeoff(family, moment, n, epsilon)
-    one = one_run(family, moment, n, radius, epsilon, seed)
+    curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
+    one = one_run(family, moment_k, n, radius, epsilon, seed)
     frame = bias_frame(epsilon)
     corrected = bias_correction(trials, sweep_seed, run=run)
     naive_error, matched_error = (corrected.curve(method, "n", epsilon=frame)["median"][-1]
                                   for method in ("naive_truncated_mean", "truncated_mle_moments"))
     return [
-        _naive_vs_ksu20(result, moment),
-        _slope_takeaway(private_slope(result, moment), theory_slope(moment), law(family, moment).family),
+        _naive_vs_ksu20(result, moment_k),
+        _slope_takeaway(private_slope(result, moment_k), theory_slope(moment_k), law(family, moment_k).family),
         f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = {radius:g} the bias is "
         f"{one.bias:+.4f} and the noise sd {one.noise_sd:.4f}.",
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
@@ -469,17 +470,17 @@ def takeaways(family: str, moment: str, n: int, radius: float, epsilon: float, s
     ]
 
 
-@validated(family=Choice(FAMILIES), moment=Choice(MOMENTS), n=Integer(low=2), epsilon=EPSILON)
-def radius_question(family: str, moment: str, n: int, epsilon: float) -> Question:
+@validated(family=Choice(FAMILIES), moment_k=_MOMENT_K, n=Integer(low=2), epsilon=EPSILON)
+def radius_question(family: str, moment_k: float, n: int, epsilon: float) -> Question:
     r"""Predict, then reveal (before the bias-noise trade-off): which clipping radius t gives the smallest error of
     the clipped Laplace mean; the answer is the best radius of :func:`bias_noise_tradeoff`.
 
-    >>> question = radius_question("lomax", "3", 10_000, 1.0)
+    >>> question = radius_question("lomax", 3, 10_000, 1.0)
     >>> question.choices[question.answer]
     '3 < t ≤ 10'
     """
-    curve = bias_noise_tradeoff(family, moment, n, epsilon)
-    tails = "Gaussian tails" if moment == "inf" else f"tails with E|X − μ|^{moment} = 1"
+    curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
+    tails = "Gaussian tails" if math.isinf(moment_k) else f"tails with E|X − μ|^{moment_k:g} = 1"
     return Question(
         key="radius",
         prompt=(f"n = {n:,} points from the {family} distribution ({tails}) are clipped to the window "

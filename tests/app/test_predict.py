@@ -30,7 +30,7 @@ def stored(function, **params):
 QUESTIONS = {
     "noise_tradeoff.py": ("crossover", "error_vs_d", lambda: noise_tradeoff.crossover_question(1.0, 1e-6)),
     "exponential_mechanism.py": ("election", "election", lambda: exponential_mechanism.election_question(0.1)),
-    "truncation.py": ("radius", "bias_noise_tradeoff", lambda: truncation.radius_question("lomax", "3", 10_000, 1.0)),
+    "truncation.py": ("radius", "bias_noise_tradeoff", lambda: truncation.radius_question("lomax", 3, 10_000, 1.0)),
     "tournament.py": ("price", "price_of_k", lambda: tournament.price_question(100, 0, 0.1, run=stored)),
     "partition_rounds.py": ("composition", None, lambda: partition_rounds.composition_question(
         partition_rounds.one_run("log-uniform", 1024, 1_000_000, 1.0))),
@@ -68,12 +68,12 @@ def test_a_wrong_guess_then_reveal_shows_the_figure_and_the_computed_answer(scri
 
 def test_a_right_guess_is_confirmed_and_stays_revealed_when_the_settings_change():
     at = open_page("truncation.py")
-    question = truncation.radius_question("lomax", "3", 10_000, 1.0)
+    question = truncation.radius_question("lomax", 3, 10_000, 1.0)
     at.radio(key="guess_radius").set_value(question.choices[question.answer])
     at.button(key="reveal_radius").click().run()
     assert texts(at.success) == [question.feedback(question.answer)]
     at.select_slider(key="w_n").set_value(1_000_000).run()  # a new n: the answer is recomputed, the figure stays
-    moved = truncation.radius_question("lomax", "3", 1_000_000, 1.0)
+    moved = truncation.radius_question("lomax", 3, 1_000_000, 1.0)
     assert "bias_noise_tradeoff" in charts(at)
     assert moved.explanation in (texts(at.success) + texts(at.error))[0]
     assert moved.explanation != question.explanation  # the best radius moves with n

@@ -22,7 +22,7 @@ def test_a_predict_then_reveal_round(page: Page, base_url: str, screenshot_dir):
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(f"{base_url}/truncation-bias", timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
-    question = truncation.radius_question("lomax", "3", 10_000, 1.0)
+    question = truncation.radius_question("lomax", 3, 10_000, 1.0)
     box = page.locator(QUESTION)
     expect(box).to_contain_text(question.prompt)
     before = chart_count(page)

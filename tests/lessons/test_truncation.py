@@ -30,7 +30,7 @@ VALID_CALLS = {
         trials=3,
         seed=0,
     ),
-    "radius_question": dict(family="lomax", moment="3", n=100, epsilon=1.0),
+    "radius_question": dict(family="lomax", moment_k=3, n=100, epsilon=1.0),
     "error_sweep": dict(
         family="lomax",
         moments=np.array([3.0, math.inf]),
@@ -41,25 +41,25 @@ VALID_CALLS = {
         mean_range=100.0,
     ),
     "moment_order": dict(moment="inf"),
-    "law": dict(family="two-point", moment="3"),
+    "law": dict(family="two-point", moment_k=3),
     "sweep_budget": dict(trials=20),
     "bias_frame": dict(epsilon=0.7),
-    "one_run": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0),
-    "window_caption": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0),
-    "bias_noise_tradeoff": dict(family="lomax", moment="3", n=100, epsilon=1.0),
+    "one_run": dict(family="lomax", moment_k=3, n=100, radius=2.0, epsilon=1.0, seed=0),
+    "window_caption": dict(family="lomax", moment_k=3, n=100, radius=2.0, epsilon=1.0, seed=0),
+    "bias_noise_tradeoff": dict(family="lomax", moment_k=3, n=100, epsilon=1.0),
     "error_vs_n": dict(family="lomax", epsilon=1.0, trials=2, seed=0),
-    "rate_companions": dict(epsilon=1.0, moment="3"),
-    "theory_slope": dict(moment="3"),
+    "rate_companions": dict(epsilon=1.0, moment_k=3),
+    "theory_slope": dict(moment_k=3),
     "private_slope": dict(
         result=importlib.import_module("dpcore.lessons.truncation").error_sweep(
             "lomax", [3.0], [100, 1000], 1.0, 2000, 0
         ),
-        moment="3",
+        moment_k=3,
     ),
-    "slope_note": dict(family="lomax", epsilon=1.0, trials=2, seed=0, moment="3"),
+    "slope_note": dict(family="lomax", epsilon=1.0, trials=2, seed=0, moment_k=3),
     "bias_correction": dict(trials=2, seed=0),
     "bias_companions": dict(epsilon=1.0),
-    "takeaways": dict(family="lomax", moment="3", n=100, radius=2.0, epsilon=1.0, seed=0, trials=2),
+    "takeaways": dict(family="lomax", moment_k=3, n=100, radius=2.0, epsilon=1.0, seed=0, trials=2),
 }
 
 
@@ -242,7 +242,7 @@ def test_public_truncated_mle_mean_is_the_sweeps_estimator(bias_sweep):
 
 
 # ------------------------------------------------------------------------------------------ the page's numbers
-DEFAULTS = dict(family="lomax", moment="3", n=10_000, radius=2.0, epsilon=1.0, seed=0)
+DEFAULTS = dict(family="lomax", moment_k=3, n=10_000, radius=2.0, epsilon=1.0, seed=0)
 PAGE_TRIALS = 200
 
 
@@ -284,18 +284,18 @@ def test_one_run_centres_the_window_on_the_mean_and_releases_the_clipped_mean():
     assert run.bias == law.clipping_bias(0.0, 2.0) < 0  # Lomax is right-skewed: clipping pulls the mean down
     assert run.noise_sd == pytest.approx(math.sqrt(2) * 4 / 10_000)  # Lap(2t/(εn)) has sd √2·2t/(εn)
     assert run.title == "lomax, k = 3, n = 10,000, ε = 1"
-    assert truncation_lesson.one_run("lomax", "inf", 100, 1.0, 1.0, 0).title.startswith("gaussian, k = inf")
+    assert truncation_lesson.one_run("lomax", math.inf, 100, 1.0, 1.0, 0).title.startswith("gaussian, k = inf")
 
 
 def test_the_tradeoff_is_the_exact_bias_noise_curve_and_its_best_radius():
-    curve = truncation_lesson.bias_noise_tradeoff("lomax", "3", 10_000, 1.0)
+    curve = truncation_lesson.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     law = distributions.heavy_tailed("lomax", K)
     exact = distributions.bias_noise_curve(law, 10_000, 1.0, curve["radii"])
     np.testing.assert_array_equal(curve["mse"], exact["mse"])
     best, best_mse = distributions.optimal_window(law, 10_000, 1.0, radii=curve["radii"])
     assert (curve["best"], curve["best_rmse"]) == (best, math.sqrt(best_mse))
     assert np.argmin(curve["mse"]) in (np.searchsorted(curve["radii"], best) - 1, np.searchsorted(curve["radii"], best))
-    assert np.all(np.isnan(truncation_lesson.bias_noise_tradeoff("two-point", "inf", 100, 1.0)["bound"]))
+    assert np.all(np.isnan(truncation_lesson.bias_noise_tradeoff("two-point", math.inf, 100, 1.0)["bound"]))
 
 
 def test_window_caption_quotes_the_one_run():
@@ -307,15 +307,15 @@ def test_window_caption_quotes_the_one_run():
 
 def test_slope_note_quotes_the_fit_and_explains_a_law_lighter_than_the_worst_case(runner):
     result = truncation_lesson.error_vs_n("lomax", 1.0, PAGE_TRIALS, SEED, run=runner)
-    for moment in truncation_lesson.MOMENTS:
-        curve = result.curve(PRIVATE, "n", moment_k=truncation_lesson.moment_order(moment))
+    for moment_k in truncation_lesson.MOMENT_ORDERS:
+        curve = result.curve(PRIVATE, "n", moment_k=moment_k)
         slope, _ = fit_power_law(curve["x"].astype(float), curve["median"])
-        worst = truncation_lesson.theory_slope(moment)
-        note = truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, moment, run=runner)
-        assert f"at k = {moment}: **{slope:.2f}**; theory −(k−1)/k = **{worst:.2f}**" in note
+        worst = truncation_lesson.theory_slope(moment_k)
+        note = truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, moment_k, run=runner)
+        assert f"at k = {moment_k:g}: **{slope:.2f}**; theory −(k−1)/k = **{worst:.2f}**" in note
         assert ("This law falls faster" in note) == (abs(slope - worst) > 0.1)
-    assert "falls faster" in truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, "2", run=runner)
-    assert "falls faster" not in truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, "3", run=runner)
+    assert "falls faster" in truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, 2, run=runner)
+    assert "falls faster" not in truncation_lesson.slope_note("lomax", 1.0, PAGE_TRIALS, SEED, 3, run=runner)
 
 
 def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
@@ -326,10 +326,10 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
     assert (f"median error is {naive[0]:.2g}, the private-range-then-clip estimator's {ksu20[0]:.2g} "
             f"({naive[0] / ksu20[0]:.0f}× smaller)") in lines[0]
     assert f"By n = 100,000 the gap is {naive[-1] / ksu20[-1]:.1f}×" in lines[0]
-    slope = truncation_lesson.private_slope(result, "3")
+    slope = truncation_lesson.private_slope(result, 3)
     assert lines[1].startswith(f"The private part falls like n^{slope:.2f} (theory, worst case over the class: "
                                "n^-0.67): heavier tails")
-    run, curve = truncation_lesson.one_run(**DEFAULTS), truncation_lesson.bias_noise_tradeoff("lomax", "3", 10_000, 1.0)
+    run, curve = truncation_lesson.one_run(**DEFAULTS), truncation_lesson.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     assert lines[2] == (f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = 2 the bias "
                         f"is {run.bias:+.4f} and the noise sd {run.noise_sd:.4f}.")
     corrected = truncation_lesson.bias_correction(PAGE_TRIALS, SEED, run=runner)
@@ -341,18 +341,18 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
 
 
 def test_takeaways_follow_the_sidebar_epsilon_frame_and_a_symmetric_law(runner):
-    lines = truncation_lesson.takeaways("lomax", "inf", 1000, 1.0, 0.7, 0, PAGE_TRIALS, run=runner)
+    lines = truncation_lesson.takeaways("lomax", math.inf, 1000, 1.0, 0.7, 0, PAGE_TRIALS, run=runner)
     assert "this law is symmetric" in lines[1]  # k = inf is the Gaussian, whatever the family
     assert lines[3].startswith("At n = 32,000, ε = 0.5:")  # 0.7 is nearest to the frame 0.5 on a log scale
     assert [truncation_lesson.bias_frame(eps) for eps in (0.01, 0.3, 1.5, 5.0)] == [0.25, 0.25, 2.0, 4.0]
 
 
 def test_theory_companions():
-    rates = truncation_lesson.rate_companions(2.0, "4")
+    rates = truncation_lesson.rate_companions(2.0, 4)
     n = np.array(truncation_lesson.N_GRID, dtype=float)
     np.testing.assert_allclose(rates["lower_bound"], (2.0 * n) ** -0.75)
     np.testing.assert_allclose(rates["non_private"], HALF_NORMAL_MEDIAN / np.sqrt(n))
-    np.testing.assert_allclose(truncation_lesson.rate_companions(1.0, "inf")["lower_bound"], 1 / n)
+    np.testing.assert_allclose(truncation_lesson.rate_companions(1.0, math.inf)["lower_bound"], 1 / n)
     companions = truncation_lesson.bias_companions(1.0)
     np.testing.assert_allclose(companions["naive_truncated_mean"], exact_naive_bias())
     assert np.all(np.diff(companions["truncated_mle_moments"]) < 0)
@@ -362,12 +362,12 @@ def test_theory_companions():
 # ------------------------------------------------------------------------------------ the page's question
 # Predict, then reveal: the right answer agrees with what the page draws (see tests/lessons/test_questions.py).
 @pytest.mark.parametrize("family", truncation_lesson.FAMILIES)
-@pytest.mark.parametrize("moment", ["2", "3", "inf"])
+@pytest.mark.parametrize("moment_k", [2, 3, math.inf])
 @pytest.mark.parametrize("n, epsilon", [(100, 0.1), (10_000, 1.0), (1_000_000, 5.0)])
-def test_radius_answer_is_the_bottom_of_the_exact_mse_curve(family, moment, n, epsilon):
+def test_radius_answer_is_the_bottom_of_the_exact_mse_curve(family, moment_k, n, epsilon):
     """Truncation: the radius at the minimum of the figure's total-error curve is in the chosen interval."""
-    question = truncation_lesson.radius_question(family, moment, n, epsilon)
-    curve = truncation_lesson.bias_noise_tradeoff(family, moment, n, epsilon)
+    question = truncation_lesson.radius_question(family, moment_k, n, epsilon)
+    curve = truncation_lesson.bias_noise_tradeoff(family, moment_k, n, epsilon)
     lowest = curve["radii"][np.argmin(curve["mse"])]
     edges = (0, 1, 3, 10, 30, np.inf)
     assert edges[question.answer] <= curve["best"] < edges[question.answer + 1]

@@ -34,8 +34,8 @@ def test_an_animation_is_told_at_the_frame_it_opens_on():
 
 def test_the_bottom_of_the_bias_noise_curve_is_the_figures_lowest_total_error():
     """The U-shaped total error is told with its minimum, the radius the trade-off figure marks as best."""
-    fig = truncation_figures.bias_noise_tradeoff("lomax", "3", 10_000, radius=2.0, epsilon=1.0)
-    curve = truncation.bias_noise_tradeoff("lomax", "3", 10_000, 1.0)
+    fig = truncation_figures.bias_noise_tradeoff("lomax", 3, 10_000, radius=2.0, epsilon=1.0)
+    curve = truncation.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     lowest = np.argmin(curve["mse"])
     assert (f"total MSE falls from {curve['mse'][0]:.3g} at {curve['radii'][0]:.3g} to its lowest, "
             f"{curve['mse'][lowest]:.3g} at {curve['radii'][lowest]:.3g}, then rises") in figure_summary(fig)

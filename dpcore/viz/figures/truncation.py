@@ -23,8 +23,8 @@ from ..style import METHOD_COLORS, OKABE_ITO
 __all__ = ["clipping_window", "bias_noise_tradeoff", "error_vs_n", "bias_correction"]
 
 _FAMILY = Choice(truncation.FAMILIES)
-_MOMENT = Choice(truncation.MOMENTS)
-_ONE_RUN = dict(family=_FAMILY, moment=_MOMENT, n=Integer(low=10), radius=POSITIVE, epsilon=EPSILON,
+_MOMENT_K = Choice(truncation.MOMENT_ORDERS)
+_ONE_RUN = dict(family=_FAMILY, moment_k=_MOMENT_K, n=Integer(low=10), radius=POSITIVE, epsilon=EPSILON,
                 seed=Integer(low=0), presentation=FLAG)
 _SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presentation=FLAG)
 
@@ -32,21 +32,21 @@ _SWEEP = dict(trials=Integer(low=2, high=100_000), seed=Integer(low=0), presenta
 
 
 @validated(**_ONE_RUN)
-def clipping_window(family: str, moment: str, n: int, radius: float, epsilon: float, seed: int,
+def clipping_window(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int,
                     presentation: bool = False) -> go.Figure:
     """:func:`clipping_histogram` of :func:`dpcore.lessons.truncation.one_run`: the sample, its window μ ± t and the
     true, clipped and private means."""
-    run = truncation.one_run(family, moment, n, radius, epsilon, seed)
+    run = truncation.one_run(family, moment_k, n, radius, epsilon, seed)
     return clipping_histogram(run.sample, run.low, run.high, run.means, title=run.title, presentation=presentation)
 
 
-@validated(**{key: _ONE_RUN[key] for key in ("family", "moment", "n", "radius", "epsilon", "presentation")})
-def bias_noise_tradeoff(family: str, moment: str, n: int, radius: float, epsilon: float,
+@validated(**{key: _ONE_RUN[key] for key in ("family", "moment_k", "n", "radius", "epsilon", "presentation")})
+def bias_noise_tradeoff(family: str, moment_k: float, n: int, radius: float, epsilon: float,
                         presentation: bool = False) -> go.Figure:
     """The exact squared-error terms of :func:`dpcore.lessons.truncation.bias_noise_tradeoff` over the radius t on
     log–log axes, the bias bound of Kamath, Singhal & Ullman (2020, Lemma 3.1, tight form; docs/algorithms.md §1.2), and
     markers at the best radius and at ``radius``."""
-    curve = truncation.bias_noise_tradeoff(family, moment, n, epsilon)
+    curve = truncation.bias_noise_tradeoff(family, moment_k, n, epsilon)
     radii, top = curve["radii"], float(np.max(curve["mse"]))
     terms = [Series(name, radii, np.where(curve[key] > 0, curve[key], np.nan), kind="curve", color=color)
              for name, key, color in (("bias²", "bias_squared", OKABE_ITO["vermillion"]),
@@ -72,7 +72,7 @@ def _rate_series(epsilon: float):
     """Theory companions of one k frame: the rate of Kamath, Singhal & Ullman (2020), the non-private error, the lower
     bound's shape."""
     def series(moment_k: float) -> list[Series]:
-        rates = truncation.rate_companions(epsilon, _moment_label(moment_k))
+        rates = truncation.rate_companions(epsilon, moment_k)
         return [theory_series("ksu20", rates["n"], rates["ksu20"]),
                 theory_series("non_private", rates["n"], rates["non_private"]),
                 Series("lower bound (εn)^−(k−1)/k, shape", rates["n"], rates["lower_bound"], kind="baseline",
