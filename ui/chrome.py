@@ -1,11 +1,12 @@
-"""What every page shares around its content: the stylesheet, the formulas' fit to the screen, presentation mode
-(kept across navigation, left with one button), the title, the footer, and the
-guard that turns a dpcore parameter error into a message in the page instead of a traceback."""
+"""What every page shares around its content: the stylesheet, the formulas' fit to the screen, keyboard and
+screen-reader access, presentation mode (kept across navigation, left with one button), the title, the footer, and
+the guard that turns a dpcore parameter error into a message in the page instead of a traceback."""
 
 from __future__ import annotations
 
 import copy
 import functools
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,8 +17,8 @@ from streamlit.errors import StreamlitPageNotFoundError
 from dpcore.core import InvalidParameterError
 from registry import PAGES, PageInfo
 
-__all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "guard", "footer", "page_link",
-           "navigation_pages"]
+__all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "heading_anchor", "guard", "footer",
+           "page_link", "navigation_pages"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 PRESENT = "present"  #: URL key of presentation mode
@@ -62,7 +63,9 @@ def asset(name: str) -> str:
 
 
 def setup_page(title: str, icon: str) -> None:
-    """Shared chrome: CSS (larger in presentation mode) and the page title. Call it first in every page.
+    """Shared chrome: CSS (larger in presentation mode), the keyboard and screen-reader help (``assets/a11y.js``)
+    and the page title, whose icon is decoration (hidden from screen readers, not in the anchor). Call it first in
+    every page.
 
     When the session arrives from another page, the widget values left from there are dropped, so
     the URL (not the previous page) seeds this page's controls.
@@ -72,12 +75,19 @@ def setup_page(title: str, icon: str) -> None:
             del st.session_state[key]
         st.session_state["_ui_page"] = title
     st.html(f"<style>{asset('style.css')}</style>")
-    st.html(f"<script>{asset('fit_formulas.js')}</script>", unsafe_allow_javascript=True)
+    # One script element for both: formulas fit their column; every control by keyboard, every change announced.
+    st.html(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>", unsafe_allow_javascript=True)
     if presentation_mode():
         st.html(f"<style>{asset('present.css')}</style>")
         st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                   on_click=_leave_presentation, key="leave_presentation")
-    st.title(f"{icon} {title}")
+    st.title(f"{icon} {title}", anchor=heading_anchor(title))
+
+
+def heading_anchor(title: str) -> str:
+    """The anchor of a page's heading: its title in lower case, words joined by hyphens (``#truncation-bias``), never
+    the name of the icon drawn before it (Streamlit's own anchor would be ``#content-cut-truncation-bias``)."""
+    return re.sub(r"[^0-9a-z]+", "-", title.lower()).strip("-") or "top"
 
 
 @functools.cache

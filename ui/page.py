@@ -47,6 +47,7 @@ PAGE_SPECS = "_page_specs"  # session-state key: the controls the page drew (for
 GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's index, or None} of the revealed questions
 DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its content is built only then)
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
+ANSWER = "answer_"  #: key prefix of the container holding a question's answer (a live region, focused after Reveal)
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
@@ -157,19 +158,25 @@ class Page:
         :func:`ui.compute.shared`) before the figure that answers it; return whether to show the figure.
 
         The student picks a choice and reveals; the answer, computed from the numbers the figure draws, appears with
-        the figure. A revealed question stays revealed in this browser tab while the settings change (its answer is
-        recomputed for them). ``?reveal=1`` and the teacher view show everything at once."""
+        the figure, in a container keyed ``answer_<question key>`` that is on the page before the reveal too (empty):
+        ``assets/a11y.js`` makes it a polite live region and moves the keyboard focus to it after the reveal. A
+        revealed question stays revealed in this browser tab while the settings change (its answer is recomputed for
+        them). ``?reveal=1`` and the teacher view show everything at once."""
         question = compute.shared(ask, *args, **kwargs)
         guesses = st.session_state.setdefault(GUESSES, {})
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
             st.markdown(f"{'### ' if self.present else ''}**Predict first:** {question.prompt}")
+            # The answer's place, there (empty) before the reveal too: assets/a11y.js makes it a live region (a
+            # screen reader reads what appears in it) and moves focus to it after "Reveal".
+            answer = st.container(key=f"{ANSWER}{question.key}")
             if key in guesses or self.teacher or st.query_params.get(REVEAL) == "1":
                 guess = guesses.get(key)
-                if guess is None:
-                    st.markdown(f":material/lightbulb: {question.feedback(guess)}")
-                else:
-                    (st.success if guess == question.answer else st.error)(question.feedback(guess))
+                with answer:
+                    if guess is None:
+                        st.markdown(f":material/lightbulb: {question.feedback(guess)}")
+                    else:
+                        (st.success if guess == question.answer else st.error)(question.feedback(guess))
                 return True
             radio = f"guess_{question.key}"
             st.radio("Your guess", question.choices, index=None, key=radio)

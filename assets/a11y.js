@@ -1,0 +1,176 @@
+// Keyboard and screen-reader access to what Streamlit and Plotly draw (loaded once per page by ui.setup_page).
+// Charts render asynchronously and re-render, so one MutationObserver re-applies everything, idempotently:
+// - an animated chart's Play and Pause become buttons (Tab, Enter or Space) and its frame slider a slider (arrows,
+//   Home, End, Page Up/Down), which drive the figure's own frames (Plotly.animate with the slider step's arguments,
+//   as a click on that step does) without rerunning the page; Play and Pause are announced;
+// - Plotly's toolbar (the modebar) leaves the Tab order: it stays usable with a mouse;
+// - a question's answer (ui.page.Page.predict, a container keyed answer_ and the question key) is a polite live region, and after
+//   "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of the page;
+// - the material icon in a heading is decoration: hidden from screen readers ("Truncation bias", not
+//   "content_cut icon Truncation bias").
+(() => {
+  if (window.dplabA11y) return;
+  window.dplabA11y = true;
+  const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_';
+
+  // One polite live region for what the charts do (visually hidden, outside Streamlit's tree).
+  const announcer = document.createElement('div');
+  announcer.id = 'dplab-announcer';
+  announcer.setAttribute('role', 'status');
+  announcer.setAttribute('aria-live', 'polite');
+  announcer.style.cssText = 'position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;' +
+    'clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0;';
+  document.body.appendChild(announcer);
+  const announce = (text) => {
+    announcer.textContent = '';
+    setTimeout(() => { announcer.textContent = text; }, 50);
+  };
+
+  const setAttributes = (element, attributes) => {
+    for (const [name, value] of Object.entries(attributes)) {
+      if (element.getAttribute(name) !== String(value)) element.setAttribute(name, String(value));
+    }
+  };
+
+  // ------------------------------------------------------------------ animated charts
+  const sliderOf = (gd) => (gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0]) || null;
+  const spoken = (label) => (label === 'inf' ? 'infinity' : label);
+  const frameName = (slider) => ((slider.currentvalue && slider.currentvalue.prefix) || '').replace(/\s*=\s*$/, '');
+  const frameText = (slider, index) => {
+    const step = slider.steps[index];
+    if (!step) return '';
+    const value = slider.currentvalue || {};
+    return `${value.prefix || ''}${spoken(step.label)}${value.suffix || ''}`;
+  };
+
+  const goToFrame = (gd, index) => {
+    const slider = sliderOf(gd);
+    if (!slider || !window.Plotly || !window.Plotly.animate) return;
+    const last = slider.steps.length - 1;
+    const step = slider.steps[Math.max(0, Math.min(last, index))];
+    // The step's own arguments: what a click on that step of the slider does (it also moves the slider).
+    window.Plotly.animate(gd, ...step.args).then(() => syncSlider(gd));
+  };
+
+  const syncSlider = (gd) => {
+    const slider = sliderOf(gd);
+    const group = gd.querySelector('g.slider-group');
+    if (!slider || !group || !slider.steps || !slider.steps.length) return;
+    const name = frameName(slider);
+    setAttributes(group, {
+      tabindex: 0, role: 'slider', 'aria-orientation': 'horizontal',
+      'aria-label': name ? `Frame of the animation: ${name}` : 'Frame of the animation',
+      'aria-valuemin': 0, 'aria-valuemax': slider.steps.length - 1, 'aria-valuenow': slider.active || 0,
+      'aria-valuetext': frameText(slider, slider.active || 0),
+    });
+    if (!group.dplabKeys) {
+      group.dplabKeys = true;
+      group.addEventListener('keydown', (event) => {
+        const current = sliderOf(gd);
+        if (!current) return;
+        const count = current.steps.length, at = current.active || 0, page = Math.max(1, Math.round(count / 5));
+        const moves = {
+          ArrowLeft: at - 1, ArrowDown: at - 1, ArrowRight: at + 1, ArrowUp: at + 1,
+          PageDown: at - page, PageUp: at + page, Home: 0, End: count - 1,
+        };
+        if (!(event.key in moves)) return;
+        event.preventDefault();
+        event.stopPropagation();
+        const target = Math.max(0, Math.min(count - 1, moves[event.key]));
+        if (target !== at) goToFrame(gd, target);
+      });
+    }
+  };
+
+  const syncButtons = (gd) => {
+    const slider = sliderOf(gd);
+    const over = slider ? frameName(slider) : '';
+    for (const button of gd.querySelectorAll('g.updatemenu-button')) {
+      const label = (button.textContent || '').trim();
+      const words = {
+        Play: over ? `Play the animation over ${over}` : 'Play the animation',
+        Pause: 'Pause the animation',
+      }[label] || label;
+      setAttributes(button, {tabindex: 0, role: 'button', 'aria-label': words});
+      if (!button.dplabKeys) {
+        button.dplabKeys = true;
+        button.addEventListener('keydown', (event) => {
+          if (event.key !== 'Enter' && event.key !== ' ') return;
+          event.preventDefault();
+          event.stopPropagation();
+          // Plotly listens for a click on the button (d3); the click runs the button's own animate command.
+          button.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
+        });
+        button.addEventListener('click', () => {
+          const playing = (button.textContent || '').trim() === 'Play';
+          setTimeout(() => {
+            const now = sliderOf(gd);
+            if (!now) return;
+            announce(playing ? `Playing the animation over ${frameName(now)}.`
+                             : `Paused at ${frameText(now, now.active || 0)}.`);
+          }, 120);
+        });
+      }
+    }
+  };
+
+  const charts = () => {
+    for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+      // The toolbar stays for the mouse; its eight buttons per chart are not Tab stops.
+      for (const button of gd.querySelectorAll('.modebar-btn, .modebar a, .modebar button')) {
+        if (button.getAttribute('tabindex') !== '-1') button.setAttribute('tabindex', '-1');
+      }
+      if (!sliderOf(gd)) continue;
+      syncButtons(gd);
+      syncSlider(gd);
+      if (!gd.dplabEvents && typeof gd.on === 'function') {
+        gd.dplabEvents = true;
+        for (const event of ['plotly_animatingframe', 'plotly_animated', 'plotly_sliderchange', 'plotly_redraw',
+                             'plotly_relayout']) {
+          gd.on(event, () => setTimeout(() => syncSlider(gd), 0));
+        }
+      }
+    }
+  };
+
+  // ------------------------------------------------------------------ headings
+  const headings = () => {
+    for (const icon of document.querySelectorAll('h1 [role="img"], h2 [role="img"], h3 [role="img"]')) {
+      if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true');
+    }
+  };
+
+  // ------------------------------------------------------------------ predict, then reveal
+  let revealing = null;  // the question whose Reveal button was just used (its key), until its answer shows
+  const keyIn = (element, prefix) => {
+    const name = [...element.classList].find((c) => c.startsWith(prefix));
+    return name ? name.slice(prefix.length) : null;
+  };
+  document.addEventListener('click', (event) => {
+    const container = event.target instanceof Element && event.target.closest(`[class*="${REVEAL}"]`);
+    if (container) revealing = keyIn(container, REVEAL);
+  }, true);
+
+  const answers = () => {
+    for (const answer of document.querySelectorAll(`[class*="${ANSWER}"]`)) {
+      setAttributes(answer, {role: 'status', 'aria-live': 'polite', tabindex: -1});
+      if (revealing !== null && keyIn(answer, ANSWER) === revealing && answer.innerText.trim()) {
+        revealing = null;
+        answer.focus();
+      }
+    }
+  };
+
+  let pending = null;
+  const apply = () => {
+    pending = null;
+    charts();
+    headings();
+    answers();
+  };
+  const soon = () => {
+    if (pending === null) pending = setTimeout(apply, 30);
+  };
+  new MutationObserver(soon).observe(document.body, {childList: true, subtree: true});
+  soon();
+})();
