@@ -6,7 +6,7 @@
 // - Plotly's toolbar (the modebar) leaves the Tab order: it stays usable with a mouse;
 // - a question's answer (ui.page.Page.predict, a container keyed answer_ and the question key) is a polite live region, and after
 //   "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of the page;
-// - the material icon in a heading is decoration: hidden from screen readers ("Truncation bias", not
+// - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias").
 (() => {
   if (window.dplabA11y) return;
@@ -25,6 +25,14 @@
     announcer.textContent = '';
     setTimeout(() => { announcer.textContent = text; }, 50);
   };
+
+  // Pause (or a frame chosen while the animation plays) interrupts Plotly's running animation, and Plotly rejects
+  // that animation's promise with nothing attached (with a mouse as with the keyboard): an "Uncaught (in promise)
+  // undefined" that is no error. Only that one, right after such an interruption, is silenced.
+  let interrupted = 0;
+  window.addEventListener('unhandledrejection', (event) => {
+    if (event.reason === undefined && Date.now() - interrupted < 2000) event.preventDefault();
+  });
 
   const setAttributes = (element, attributes) => {
     for (const [name, value] of Object.entries(attributes)) {
@@ -49,7 +57,9 @@
     const last = slider.steps.length - 1;
     const step = slider.steps[Math.max(0, Math.min(last, index))];
     // The step's own arguments: what a click on that step of the slider does (it also moves the slider).
-    window.Plotly.animate(gd, ...step.args).then(() => syncSlider(gd));
+    interrupted = Date.now();
+    // A newer key press interrupts this animation: Plotly then rejects its promise, which is no error.
+    window.Plotly.animate(gd, ...step.args).then(() => syncSlider(gd), () => syncSlider(gd));
   };
 
   const syncSlider = (gd) => {
@@ -102,6 +112,7 @@
           button.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
         });
         button.addEventListener('click', () => {
+          interrupted = Date.now();
           const playing = (button.textContent || '').trim() === 'Play';
           setTimeout(() => {
             const now = sliderOf(gd);
@@ -133,9 +144,10 @@
     }
   };
 
-  // ------------------------------------------------------------------ headings
-  const headings = () => {
-    for (const icon of document.querySelectorAll('h1 [role="img"], h2 [role="img"], h3 [role="img"]')) {
+  // ------------------------------------------------------------------ icons beside words
+  const icons = () => {
+    const decorative = `h1 [role="img"], h2 [role="img"], h3 [role="img"], [class*="${ANSWER}"] [role="img"]`;
+    for (const icon of document.querySelectorAll(decorative)) {
       if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true');
     }
   };
@@ -165,7 +177,7 @@
   const apply = () => {
     pending = null;
     charts();
-    headings();
+    icons();
     answers();
   };
   const soon = () => {

@@ -158,21 +158,20 @@ class Page:
         :func:`ui.compute.shared`) before the figure that answers it; return whether to show the figure.
 
         The student picks a choice and reveals; the answer, computed from the numbers the figure draws, appears with
-        the figure, in a container keyed ``answer_<question key>`` that is on the page before the reveal too (empty):
-        ``assets/a11y.js`` makes it a polite live region and moves the keyboard focus to it after the reveal. A
-        revealed question stays revealed in this browser tab while the settings change (its answer is recomputed for
-        them). ``?reveal=1`` and the teacher view show everything at once."""
+        the figure, in a container keyed ``answer_<question key>``: ``assets/a11y.js`` makes it a polite live region
+        and moves the keyboard focus to it right after the reveal. A revealed question stays revealed in this browser
+        tab while the settings change (its answer is recomputed for them). ``?reveal=1`` and the teacher view show
+        everything at once."""
         question = compute.shared(ask, *args, **kwargs)
         guesses = st.session_state.setdefault(GUESSES, {})
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
             st.markdown(f"{'### ' if self.present else ''}**Predict first:** {question.prompt}")
-            # The answer's place, there (empty) before the reveal too: assets/a11y.js makes it a live region (a
-            # screen reader reads what appears in it) and moves focus to it after "Reveal".
-            answer = st.container(key=f"{ANSWER}{question.key}")
             if key in guesses or self.teacher or st.query_params.get(REVEAL) == "1":
                 guess = guesses.get(key)
-                with answer:
+                # assets/a11y.js makes this container a live region (a screen reader reads its new answer when the
+                # settings change) and moves the keyboard focus to it right after "Reveal", so it is read at once.
+                with st.container(key=f"{ANSWER}{question.key}"):
                     if guess is None:
                         st.markdown(f":material/lightbulb: {question.feedback(guess)}")
                     else:

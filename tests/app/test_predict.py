@@ -1,8 +1,10 @@
 """Predict, then reveal, and the teacher view, on every topic page (AppTest).
 
 A student sees the question before its figure, guesses, reveals: the figure appears with the verdict and the
-answer computed from the page's numbers. The teacher view (``?teacher=1``) shows the discussion questions, every
-answer at once, and links to the settings worth showing live, each a valid state of its page.
+answer computed from the page's numbers, in the answer's own container (the live region the keyboard focus moves to:
+assets/a11y.js, tested in the browser by tests/e2e/test_keyboard.py). The teacher view (``?teacher=1``) shows the
+discussion questions, every answer at once, and links to the settings worth showing live, each a valid state of its
+page. The page's heading carries no icon name in its anchor.
 """
 
 import re
@@ -14,7 +16,8 @@ from helpers import ROOT, charts, page_path, run, texts
 import registry
 from dpcore import experiments
 from dpcore.lessons import exponential_mechanism, noise_tradeoff, partition_rounds, tournament, truncation
-from ui.page import PAGE_SPECS
+from ui.chrome import heading_anchor
+from ui.page import ANSWER, PAGE_SPECS
 from ui.params import parse_param
 from ui.text import PageText
 
@@ -47,6 +50,21 @@ def block_table_shown(at) -> bool:
     return any("ε on these rows" in frame.value.columns for frame in at.dataframe)
 
 
+def blocks(node) -> list:
+    """Every container under ``node`` (depth first), each with its proto (``id`` ends in ``-<key>`` when keyed)."""
+    found = []
+    for child in getattr(node, "children", {}).values():
+        if hasattr(child, "children"):
+            found += [child, *blocks(child)]
+    return found
+
+
+def keyed(node, key: str) -> list:
+    """The containers keyed ``key`` on the page (an AppTest) or in a container."""
+    root = getattr(node, "main", node)
+    return [block for block in blocks(root) if getattr(block.proto, "id", "").endswith(f"-{key}")]
+
+
 @pytest.mark.parametrize("script", QUESTIONS)
 def test_a_wrong_guess_then_reveal_shows_the_figure_and_the_computed_answer(script):
     key, chart, expected = QUESTIONS[script]
@@ -64,6 +82,44 @@ def test_a_wrong_guess_then_reveal_shows_the_figure_and_the_computed_answer(scri
     assert chart in charts(at) if chart else block_table_shown(at)
     assert texts(at.error) == [question.feedback(question.choices.index(wrong))] and not at.success
     assert texts(at.error)[0].startswith("Not quite: you said")
+
+
+def test_the_answer_appears_in_its_own_container_inside_the_question_only_after_the_reveal():
+    """The answer's container (``answer_<key>``) is what assets/a11y.js makes a live region and focuses after Reveal:
+    absent before, then holding the verdict and nothing else, inside the question's box."""
+    at = open_page("truncation.py")
+    assert keyed(at, "question_radius") and not keyed(at, f"{ANSWER}radius")
+    question = truncation.radius_question("lomax", 3, 10_000, 1.0)
+    at.radio(key="guess_radius").set_value(question.choices[0])
+    at.button(key="reveal_radius").click().run()
+    [box] = keyed(at, "question_radius")
+    [answer] = keyed(box, f"{ANSWER}radius")
+    assert texts(answer.error) == [question.feedback(0)] and not answer.success
+    assert len(answer.children) == 1  # the verdict alone: what a screen reader reads when focus lands there
+    assert texts(at.error) == [question.feedback(0)]  # and nowhere else
+
+
+def test_an_answer_shown_at_once_is_in_its_container_too():
+    at = open_page("exponential_mechanism.py", reveal="1")
+    question = exponential_mechanism.election_question(0.1)
+    [answer] = keyed(at, f"{ANSWER}election")
+    assert texts(answer.markdown) == [f":material/lightbulb: {question.feedback(None)}"]
+
+
+def test_the_heading_reads_the_title_and_its_anchor_has_no_icon_name():
+    at = open_page("truncation.py")
+    [title] = at.title
+    assert title.proto.body == ":material/content_cut: Truncation bias"  # the icon is drawn (a11y.js hides it)
+    assert title.anchor == "truncation-bias"  # Streamlit's own would be content-cut-truncation-bias
+    assert any("window.dplabA11y" in html.proto.body for html in at.get("html"))  # the keyboard help is loaded
+    anchors = {info.heading: heading_anchor(info.heading) for info in registry.PAGES}
+    assert anchors["Truncation bias"] == "truncation-bias"
+    assert anchors["Pure vs approximate DP"] == "pure-vs-approximate-dp"
+    assert anchors["Private Estimation Lab"] == "private-estimation-lab"  # the home page's heading
+    for info in registry.PAGES:
+        icon = info.icon.removeprefix(":material/").removesuffix(":").replace("_", "-")
+        assert icon not in anchors[info.heading] and re.fullmatch(r"[0-9a-z]+(-[0-9a-z]+)*", anchors[info.heading])
+    assert len(set(anchors.values())) == len(anchors)
 
 
 def test_a_right_guess_is_confirmed_and_stays_revealed_when_the_settings_change():
