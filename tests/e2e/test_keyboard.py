@@ -159,6 +159,7 @@ def test_a_page_end_to_end_with_the_keyboard_only(page: Page, base_url: str, con
     pause = tab_to(page, lambda stop: stop["role"] == "button")
     assert pause["label"] == "Pause the animation"
     page.keyboard.press("Space")
+    page.wait_for_timeout(300)  # the pause has taken effect
     paused = frame(page)
     page.wait_for_timeout(1_800)  # longer than two frames of the animation (800 ms each)
     still = frame(page)
