@@ -167,14 +167,14 @@ def test_a_page_end_to_end_with_the_keyboard_only(page: Page, base_url: str, con
     assert still["y"] != before["y"]  # the curves are another frame's
     assert page.locator("#dplab-announcer").text_content().startswith("Paused at moment order k = ")
 
-    # The frame slider: it comes before Play in the Tab order (Plotly draws it first). Arrows, Home and End move
-    # the figure's frame, the slider's spoken value and its label together.
+    # The frame slider: it comes before Play in the Tab order (Plotly draws it first). Arrows, Home, End and Page
+    # Down move the figure's frame, the slider's spoken value and its label together.
     slider = tab_to(page, lambda stop: stop["role"] == "slider" and stop["inChart"], backwards=True)
     assert "moment order k" in slider["label"]
     steps = truncation.MOMENTS
     seen = []
     for key, index in (("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("End", len(steps) - 1),
-                       ("ArrowLeft", len(steps) - 2)):
+                       ("ArrowLeft", len(steps) - 2), ("PageDown", len(steps) - 3)):  # 7 frames: a page is one
         previous = frame(page)
         page.keyboard.press(key)
         page.wait_for_function(f"() => document.querySelector('{CHART}')._fullLayout.sliders[0].active === {index}",
