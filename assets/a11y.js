@@ -4,8 +4,9 @@
 //   Home, End, Page Up/Down), which drive the figure's own frames (Plotly.animate with the slider step's arguments,
 //   as a click on that step does) without rerunning the page; Play and Pause are announced;
 // - Plotly's toolbar (the modebar) leaves the Tab order: it stays usable with a mouse;
-// - a question's answer (ui.page.Page.predict, a container keyed answer_ and the question key) is a polite live region, and after
-//   "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of the page;
+// - a question's answer (ui.page.Page.predict: a container keyed answer_ plus the question key) is a polite live
+//   region, and after "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of
+//   the page;
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias").
 (() => {

@@ -76,6 +76,7 @@ def setup_page(title: str, icon: str) -> None:
         st.session_state["_ui_page"] = title
     st.html(f"<style>{asset('style.css')}</style>")
     # One script element for both: formulas fit their column; every control by keyboard, every change announced.
+    # Streamlit's sanitiser drops a script whose text holds "<" before a letter, "/" or "!": the scripts hold none.
     st.html(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>", unsafe_allow_javascript=True)
     if presentation_mode():
         st.html(f"<style>{asset('present.css')}</style>")

@@ -122,6 +122,13 @@ def test_the_heading_reads_the_title_and_its_anchor_has_no_icon_name():
     assert len(set(anchors.values())) == len(anchors)
 
 
+@pytest.mark.parametrize("name", ["fit_formulas.js", "a11y.js"])
+def test_the_page_scripts_pass_the_html_sanitiser(name):
+    """Streamlit's st.html runs DOMPurify, which removes a <script> whose text holds "<" followed by a letter, "/"
+    or "!" (a comment like "answer_<key>" once silently switched off every script of the page)."""
+    assert not re.search(r"<[/\w!]", (ROOT / "assets" / name).read_text(encoding="utf-8"))
+
+
 def test_a_right_guess_is_confirmed_and_stays_revealed_when_the_settings_change():
     at = open_page("truncation.py")
     question = truncation.radius_question("lomax", 3, 10_000, 1.0)
