@@ -18,7 +18,8 @@ def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
     me" (the likelihood-ratio attacker, on the rounds after the student's). After each guess the round says whether
     the target was in; each player's record gives its accuracy with a 95 % confidence interval and whether beating
     the ε-DP bound can still be luck (:func:`dpcore.lessons.audit_lab.rates_text`). Returns each player's
-    (FPR, TPR)."""
+    [FPR, TPR, FPR low, FPR high, TPR low, TPR high] (the ends of 95 % confidence intervals), as
+    :func:`dpcore.viz.figures.audit_lab.attacker_plane` takes them."""
     game = st.session_state.get(_GAME)
     if game is None or game["key"] != (epsilon, seed):  # a new ε or seed starts a new game
         game = st.session_state[_GAME] = {"key": (epsilon, seed), "guesses": [], "auto": 0}
@@ -44,5 +45,6 @@ def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
         rates = lesson.attacker_rates(attacks["member"], lesson.likelihood_ratio_guess(attacks["release"])
                                       if guesses is None else guesses)
         st.markdown(lesson.rates_text(name, rates, epsilon))
-        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"]]
+        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"], *rates["fpr_interval"],
+                                                   *rates["tpr_interval"]]
     return players
