@@ -270,8 +270,7 @@ def broken_question(mechanism: str, seed: int) -> Question:
     other = "B" if letter == "A" else "A"
     return Question(
         key=f"broken_{mechanism.replace('-', '_')}_{seed}",
-        prompt=(f"{spec.title}: which variant is broken, A or B? Compare the outputs of both (switch the Variant "
-                "control in the sidebar), then guess."),
+        prompt=f"{spec.title}: which variant is broken, A or B? Switch Variant to compare their outputs, then guess.",
         choices=("A", "B"), answer=ord(letter) - 65,
         explanation=(f"Variant {letter} has the planted bug: {broken.broken}. Variant {other} is the correct "
                      "mechanism. The audit below shows whether the draws are enough to catch it."))
