@@ -451,7 +451,7 @@ def likelihood_ratio_guess(releases: np.ndarray) -> np.ndarray:
 
 
 @validated(confidence=_CONFIDENCE)
-def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str, float]:
+def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str, Any]:
     """An attacker's true- and false-positive rates, accuracy (``"right"`` of ``"rounds"``), and exact
     Clopper–Pearson intervals at ``confidence`` on all three (``"tpr_interval"``, ``"fpr_interval"``,
     ``"accuracy_interval"``; NaN where a rate is undefined).
