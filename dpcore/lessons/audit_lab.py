@@ -20,7 +20,12 @@ people with a property (the target has it) is released. The best attacker, the l
 when the release exceeds the midpoint of the two possible counts; :math:`\varepsilon`-DP bounds any attacker by
 :math:`\mathrm{TPR} \le e^{\varepsilon}\,\mathrm{FPR} + \delta` and its accuracy by
 :math:`e^{\varepsilon}/(1+e^{\varepsilon})` (Kairouz, Oh & Viswanath 2015). An attacker's success is the same
-lower bound on ε, seen from the other side.
+lower bound on ε, seen from the other side. A player's accuracy comes with an exact Clopper–Pearson interval
+(:func:`attacker_rates`), and :func:`against_bound` says whether it still holds the bound (beating it may be luck),
+lies wholly above it (the release is not ε-DP) or wholly below it.
+
+**Guess first.** Which letter hides the bug is a seeded draw for each mechanism and seed (:func:`variant_letters`);
+the page asks :func:`broken_question` before it shows any verdict.
 """
 
 from __future__ import annotations
@@ -520,7 +525,8 @@ def rates_text(name: str, rates: dict, epsilon: float) -> str:
     if where == "above":
         text += (f"That whole range lies above {limit}. Luck does that less than "
                  f"{50 * (1 - rates['confidence']):g} % of the time, so something is wrong: this release is not "
-                 f"{epsilon:g}-DP, or the mechanism has a bug.")
+                 f"{epsilon:g}-DP, or the mechanism has a bug (or the answers were known: the same seed replays the "
+                 "same rounds).")
     elif where == "below":
         text += f"That whole range lies below {limit}: these guesses stay within what the privacy promise allows."
     elif rates["accuracy"] > accuracy_bound(epsilon):

@@ -208,3 +208,11 @@ def test_the_download_choices_read_as_one_line_titles():
     labels = open_go_deeper(run_page()).selectbox(key="download_figure").options
     assert labels == ["200,000 draws each: ε ≥ 0.98, claim 1: not caught",  # the title of the frame on show
                       "Variant A: the bound as draws grow"]  # wrapped titles, without their <br>
+
+
+def test_the_teacher_view_shows_the_answer_and_the_verdict_at_once():
+    at = run_page(answered=False, teacher="1", mechanism="private-median")
+    assert not at.exception and not at.error
+    letter = lesson.broken_letter("private-median", 0)
+    assert any(text.startswith(f":material/lightbulb: The answer: **{letter}**.") for text in texts(at.markdown))
+    assert verdicts(at) and "bound_vs_draws" in charts(at)
