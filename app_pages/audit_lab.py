@@ -1,4 +1,5 @@
-"""Privacy audit lab: catch a broken mechanism from its outputs, then play the membership-inference attacker."""
+"""Privacy audit lab: guess which variant is broken, let the audit decide, then play the membership-inference
+attacker."""
 
 import streamlit as st
 
@@ -14,14 +15,18 @@ audit = dict(mechanism=page["mechanism"], letter=page["variant"], epsilon=epsilo
 mechanism = lesson.MECHANISMS[audit["mechanism"]]
 page.intro()
 with page.section("catch", title=mechanism.title, claim=mechanism.claim, neighbours=mechanism.neighbours):
-    page.figure("audit_histograms", figures.audit_histograms, animated=True, download=True, **audit)
-    st.markdown(ui.shared(lesson.verdict, **audit))
-    if st.toggle("Reveal which variant is which", key="reveal"):
-        st.markdown("\n".join(f"- {line}" for line in lesson.reveal(audit["mechanism"], seed)))
+    revealed = page.predict(lesson.broken_question, audit["mechanism"], seed)  # the verdict only after a guess
+    page.figure("audit_histograms", figures.audit_histograms, animated=True, download=True, verdict=revealed,
+                **audit)
+    if revealed:
+        st.markdown(ui.shared(lesson.verdict, **audit))
 with page.section("draws"):
-    page.figure("bound_vs_draws", figures.bound_vs_draws, download=True, **audit)
+    if revealed:
+        page.figure("bound_vs_draws", figures.bound_vs_draws, download=True, **audit)
+    else:
+        st.info("Make your guess above first: this figure shows the audit's verdict.", icon=":material/lock:")
 with page.section("attacker"):
     players = ui.attacker_game(epsilon, seed)
     page.figure("attacker_plane", figures.attacker_plane, epsilon=epsilon, players=players)
-page.takeaways(lesson.takeaways, **audit)
+page.takeaways(lesson.takeaways, **audit, revealed=revealed)
 page.go_deeper()

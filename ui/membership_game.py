@@ -15,11 +15,19 @@ _GAME = "_attacker_game"  #: session state: {"key": (ε, seed), "guesses": [...]
 
 def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
     """The membership-inference game: one round's release, the student's guess buttons and "play 1,000 rounds for
-    me" (the likelihood-ratio attacker, on the rounds after the student's); returns each player's (FPR, TPR)."""
+    me" (the likelihood-ratio attacker, on the rounds after the student's). After each guess the round says whether
+    the target was in; each player's record gives its accuracy with a 95 % confidence interval and whether beating
+    the ε-DP bound can still be luck (:func:`dpcore.lessons.audit_lab.rates_text`). Returns each player's
+    [FPR, TPR, FPR low, FPR high, TPR low, TPR high] (the ends of 95 % confidence intervals), as
+    :func:`dpcore.viz.figures.audit_lab.attacker_plane` takes them."""
     game = st.session_state.get(_GAME)
     if game is None or game["key"] != (epsilon, seed):  # a new ε or seed starts a new game
         game = st.session_state[_GAME] = {"key": (epsilon, seed), "guesses": [], "auto": 0}
     played = len(game["guesses"])
+    if played:  # the round just guessed: was the target in?
+        last = lesson.attack_rounds(epsilon, played - 1, 1, seed)["member"][0]
+        guess = game["guesses"][-1]
+        (st.success if last == guess else st.error)(lesson.round_text(epsilon, played - 1, guess, seed))
     release = lesson.attack_rounds(epsilon, played, 1, seed)["release"][0]
     st.metric(f"Round {played + 1}: the released count", f"{release:.2f}")
     guess_in, guess_out, auto = st.columns(3)
@@ -37,5 +45,6 @@ def attacker_game(epsilon: float, seed: int) -> dict[str, list[float]]:
         rates = lesson.attacker_rates(attacks["member"], lesson.likelihood_ratio_guess(attacks["release"])
                                       if guesses is None else guesses)
         st.markdown(lesson.rates_text(name, rates, epsilon))
-        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"]]
+        players[f"{name} ({rounds:,} rounds)"] = [rates["fpr"], rates["tpr"], *rates["fpr_interval"],
+                                                   *rates["tpr_interval"]]
     return players

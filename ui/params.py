@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,8 +49,9 @@ class ParamSpec:
         Allowed values, in order (``log`` and ``choice``).
     help : str
         Tooltip text.
-    format : str
-        Display format, e.g. ``"{:g}"``.
+    format : str or callable
+        Display format, e.g. ``"{:g}"``; or a function of the value giving the name shown for it (an option's
+        display name, such as "Laplace count" for ``laplace-count``; the URL keeps the value).
     step : float, optional
         Slider step for ``float``/``int``.
     aliases : tuple of str
@@ -70,7 +71,7 @@ class ParamSpec:
     high: float | None = None
     options: tuple = ()
     help: str = ""
-    format: str = "{:g}"
+    format: str | Callable[[Any], str] = "{:g}"
     step: float | None = None
     crossed: bool = False
     aliases: tuple[str, ...] = ()
@@ -106,7 +107,9 @@ class ParamSpec:
         return replace(self, options=options, low=min(low, options[0]), high=max(high, options[-1]))
 
     def show(self, value: Any) -> str:
-        """``value`` in the display format (strings as they are)."""
+        """``value`` in the display format (strings as they are, unless ``format`` is a function)."""
+        if callable(self.format):
+            return self.format(value)
         return value if isinstance(value, str) else self.format.format(value)
 
 
@@ -277,7 +280,7 @@ def _widget(spec: ParamSpec, parent: Any) -> Any:
         low, high = spec.bounds
         return parent.slider(min_value=low, max_value=high, step=spec.step, **common)
     if not spec.numeric:
-        return parent.radio(options=spec.options, horizontal=True, **common)
+        return parent.radio(options=spec.options, format_func=spec.show, horizontal=True, **common)
     return parent.select_slider(options=spec.options, format_func=spec.show, **common)
 
 

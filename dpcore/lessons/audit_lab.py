@@ -20,13 +20,19 @@ people with a property (the target has it) is released. The best attacker, the l
 when the release exceeds the midpoint of the two possible counts; :math:`\varepsilon`-DP bounds any attacker by
 :math:`\mathrm{TPR} \le e^{\varepsilon}\,\mathrm{FPR} + \delta` and its accuracy by
 :math:`e^{\varepsilon}/(1+e^{\varepsilon})` (Kairouz, Oh & Viswanath 2015). An attacker's success is the same
-lower bound on ε, seen from the other side.
+lower bound on ε, seen from the other side. A player's accuracy comes with an exact Clopper–Pearson interval
+(:func:`attacker_rates`), and :func:`against_bound` says whether it still holds the bound (beating it may be luck),
+lies wholly above it (the release is not ε-DP) or wholly below it.
+
+**Guess first.** Which letter hides the bug is a seeded draw for each mechanism and seed (:func:`variant_letters`);
+the page asks :func:`broken_question` before it shows any verdict.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,10 +42,13 @@ import numpy as np
 from ..audit import AuditResult, clopper_pearson, epsilon_lower_bound, outcome_counts, threshold_counts
 from ..core.validation import EPSILON, SEED, Array, Choice, InstanceOf, Integer, InvalidParameterError, Real, validated
 from ..mechanisms import exponential, gaussian, laplace, quantile_density
+from .questions import Question
 
-__all__ = ["MECHANISMS", "Mechanism", "Variant", "DRAWS", "CONFIDENCE", "variant_letters", "audit_draws",
+__all__ = ["MECHANISMS", "Mechanism", "Variant", "DRAWS", "CONFIDENCE", "variant_letters", "broken_letter",
+           "broken_question", "audit_draws",
            "audit_run", "audit_path", "draw_counts", "verdict", "reveal", "takeaways", "rates_text", "PLAYERS",
-           "attack_rounds", "likelihood_ratio_guess", "attacker_rates", "likelihood_ratio_rates", "accuracy_bound"]
+           "attack_rounds", "likelihood_ratio_guess", "attacker_rates", "likelihood_ratio_rates", "accuracy_bound",
+           "against_bound", "round_text"]
 
 DRAWS = 200_000  #: draws per dataset at the page's default: every planted bug is caught there
 CONFIDENCE = 0.95
@@ -236,10 +245,40 @@ _CONFIDENCE = Real(0.5, 1, high_open=True)
 
 @validated(mechanism=_MECHANISM, seed=SEED)
 def variant_letters(mechanism: str, seed: int) -> list[str]:
-    """The variants of ``mechanism`` in the order of their neutral names "A", "B", …: shuffled by ``seed``, so a
-    class cannot tell the broken one from its letter."""
+    """The variants of ``mechanism`` in the order of their neutral names "A", "B", …: a seeded shuffle drawn for
+    each mechanism and seed apart (the stream of ``(seed, 2027, crc32(mechanism))``), so a class can tell the broken
+    one neither from its letter nor from another mechanism's letters at the same seed. Reproducible: the same
+    mechanism and seed always give the same order.
+
+    >>> variant_letters("laplace-count", 5) == variant_letters("laplace-count", 5)
+    True
+    """
     names = [variant.name for variant in MECHANISMS[mechanism].variants]
-    return [names[i] for i in np.random.default_rng([seed, 2027]).permutation(len(names))]
+    stream = np.random.default_rng([seed, 2027, zlib.crc32(mechanism.encode())])
+    return [names[i] for i in stream.permutation(len(names))]
+
+
+@validated(mechanism=_MECHANISM, seed=SEED)
+def broken_letter(mechanism: str, seed: int) -> str:
+    """The letter ("A" or "B") under which :func:`variant_letters` puts the broken variant of ``mechanism``."""
+    broken = {variant.name for variant in MECHANISMS[mechanism].variants if variant.broken}
+    return next(chr(65 + index) for index, name in enumerate(variant_letters(mechanism, seed)) if name in broken)
+
+
+@validated(mechanism=_MECHANISM, seed=SEED)
+def broken_question(mechanism: str, seed: int) -> Question:
+    """Guess first: which of the two variants of ``mechanism`` is the broken one (the answer: :func:`broken_letter`).
+    Its key names the mechanism and the seed, so a new mechanism or seed asks again."""
+    spec = MECHANISMS[mechanism]
+    letter = broken_letter(mechanism, seed)
+    broken = next(variant for variant in spec.variants if variant.broken)
+    other = "B" if letter == "A" else "A"
+    return Question(
+        key=f"broken_{mechanism.replace('-', '_')}_{seed}",
+        prompt=f"{spec.title}: which variant is broken, A or B? Switch Variant to compare their outputs, then guess.",
+        choices=("A", "B"), answer=ord(letter) - 65,
+        explanation=(f"Variant {letter} has the planted bug: {broken.broken}. Variant {other} is the correct "
+                     "mechanism. The audit below shows whether the draws are enough to catch it."))
 
 
 def _variant(mechanism: str, letter: str, seed: int) -> Variant:
@@ -351,9 +390,16 @@ def reveal(mechanism: str, seed: int) -> list[str]:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE,
-           seed=SEED)
-def takeaways(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int) -> list[str]:
-    """What to notice, from the numbers of this audit."""
+           seed=SEED, revealed=Choice((False, True)))
+def takeaways(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
+              revealed: bool = True) -> list[str]:
+    """What to notice, from the numbers of this audit; before the student's guess (``revealed`` false) nothing
+    that gives the verdict away, only the attacker game's numbers."""
+    game = (f"In the game, the best attacker is right {100 * likelihood_ratio_rates(epsilon)['accuracy']:.1f} % "
+            f"of the time at ε = {epsilon:g}; no attacker can expect more than {100 * accuracy_bound(epsilon):.1f} %.")
+    if not revealed:
+        return ["Guess which variant is broken first: the audit's numbers, and what they show, appear after your "
+                "guess.", game]
     path = audit_path(mechanism, letter, epsilon, draws, confidence, seed)
     first, last = path["best"][0], path["best"][-1]
     caught = [count for count, bound in zip(path["draws"], path["best"]) if bound > epsilon]
@@ -368,8 +414,7 @@ def takeaways(mechanism: str, letter: str, epsilon: float, draws: int, confidenc
                      "proof: try the other variant, more draws, or ask which events could see a bug.")
     lines.append(f"One weak event alone gives ε ≥ {path['weak'][-1]:.2f} at {draws:,} draws, against "
                  f"{last:.2f} for the best of the grid: an audit is only as strong as its events.")
-    lines.append(f"In the game, the best attacker is right {100 * likelihood_ratio_rates(epsilon)['accuracy']:.1f} % "
-                 f"of the time at ε = {epsilon:g}; no attacker can exceed {100 * accuracy_bound(epsilon):.1f} %.")
+    lines.append(game)
     return lines
 
 
@@ -411,18 +456,28 @@ def likelihood_ratio_guess(releases: np.ndarray) -> np.ndarray:
 
 
 @validated(confidence=_CONFIDENCE)
-def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str, float]:
-    """An attacker's true- and false-positive rates, accuracy, and Clopper–Pearson intervals on the rates."""
+def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """An attacker's true- and false-positive rates, accuracy (``"right"`` of ``"rounds"``), and exact
+    Clopper–Pearson intervals at ``confidence`` on all three (``"tpr_interval"``, ``"fpr_interval"``,
+    ``"accuracy_interval"``; NaN where a rate is undefined).
+
+    >>> rates = attacker_rates([True] * 5 + [False] * 5, [True] * 4 + [False] * 5 + [True])
+    >>> rates["right"], rates["rounds"], [round(end, 4) for end in rates["accuracy_interval"]]
+    (8, 10, [0.4439, 0.9748])
+    """
     members, guesses = np.asarray(members, bool), np.asarray(guesses, bool)
     if members.shape != guesses.shape:
         raise InvalidParameterError(f"members and guesses must have the same length; got {members.size} and "
                                     f"{guesses.size}")
     inside, outside = int(members.sum()), int((~members).sum())
     hits, false_alarms = int((guesses & members).sum()), int((guesses & ~members).sum())
-    rates = {"rounds": members.size, "tpr": hits / inside if inside else math.nan,
+    rates = {"rounds": members.size, "confidence": confidence, "tpr": hits / inside if inside else math.nan,
              "fpr": false_alarms / outside if outside else math.nan,
              "accuracy": float(np.mean(guesses == members)) if members.size else math.nan}
-    for name, count, total in (("tpr", hits, inside), ("fpr", false_alarms, outside)):
+    right = int((guesses == members).sum())
+    rates["right"] = right
+    for name, count, total in (("tpr", hits, inside), ("fpr", false_alarms, outside), ("accuracy", right,
+                                                                                         members.size)):
         low, high = clopper_pearson(np.array([count]), total, confidence) if total else (np.nan, np.nan)
         rates[f"{name}_interval"] = (float(np.ravel(low)[0]), float(np.ravel(high)[0]))
     return rates
@@ -431,16 +486,67 @@ def attacker_rates(members, guesses, confidence: float = CONFIDENCE) -> dict[str
 PLAYERS = ("you", "the likelihood-ratio attacker")  #: the game's players: the student, and the best attacker
 
 
+_SHARE = Real(0, 1)
+
+
+@validated(low=_SHARE, high=_SHARE, epsilon=EPSILON)
+def against_bound(low: float, high: float, epsilon: float) -> str:
+    r"""Where a confidence interval ``[low, high]`` on an attacker's accuracy lies against the most any attacker can
+    expect from an ε-DP release on a fair coin, :math:`b = e^{\varepsilon}/(1+e^{\varepsilon})`
+    (:func:`accuracy_bound`): ``"above"`` when :math:`b < \text{low}`, ``"below"`` when :math:`\text{high} < b`,
+    else ``"contains"`` (the accuracy may be above or below :math:`b` by luck alone).
+
+    Each round is a fresh coin and fresh noise, so whatever the attacker did before, a round is won with probability
+    at most :math:`b`: the number of rounds won is at most a Binomial(rounds, :math:`b`) count, and an exact
+    Clopper–Pearson interval at confidence :math:`1 - \gamma` lies wholly above :math:`b` with probability at most
+    :math:`\gamma/2` against an ε-DP release (for a number of rounds fixed in advance).
+
+    >>> against_bound(0.4439, 0.9748, 1.0), against_bound(0.74, 0.80, 1.0), against_bound(0.66, 0.72, 1.0)
+    ('contains', 'above', 'below')
+    """
+    bound = accuracy_bound(epsilon)
+    return "above" if low > bound else "below" if high < bound else "contains"
+
+
 @validated(name=Choice(PLAYERS), rates=InstanceOf(dict, "the dict of attacker_rates"), epsilon=EPSILON)
 def rates_text(name: str, rates: dict, epsilon: float) -> str:
-    """One player's record in words, against the ε-DP bound."""
+    """One player's record in words: rounds won, the accuracy's confidence interval (:func:`attacker_rates`), and
+    what it says against the ε-DP bound (:func:`against_bound`): maybe luck, impossible for an ε-DP release, or
+    within the promise."""
     def rate(value: float) -> str:
-        return f"{value:.2f}" if math.isfinite(value) else "not yet defined"
-    rounds = rates["rounds"]
-    return (f"**{name[0].upper() + name[1:]}**: {rounds:,} round{'s' if rounds != 1 else ''}, right "
-            f"{100 * rates['accuracy']:.1f} % of the time (no {epsilon:g}-DP attacker can expect more than "
-            f"{100 * accuracy_bound(epsilon):.1f} %); true-positive rate {rate(rates['tpr'])}, false-positive rate "
-            f"{rate(rates['fpr'])}.")
+        return f"{value:.2f}" if math.isfinite(value) else "not defined yet"
+    rounds, bound = rates["rounds"], 100 * accuracy_bound(epsilon)
+    low, high = rates["accuracy_interval"]
+    limit = f"{bound:.1f} %, the most a {epsilon:g}-DP attacker can expect"
+    text = (f"**{name[0].upper() + name[1:]}**: {rounds:,} round{'s' if rounds != 1 else ''}, right "
+            f"{rates['right']:,} times ({100 * rates['accuracy']:.1f} %). With {100 * rates['confidence']:g} % "
+            f"confidence the long-run accuracy lies between {100 * low:.1f} % and {100 * high:.1f} %. ")
+    where = against_bound(low, high, epsilon)
+    if where == "above":
+        text += (f"That whole range lies above {limit}. Luck does that less than "
+                 f"{50 * (1 - rates['confidence']):g} % of the time, so something is wrong: this release is not "
+                 f"{epsilon:g}-DP, or the mechanism has a bug (or the answers were known: the same seed replays the "
+                 "same rounds).")
+    elif where == "below":
+        text += f"That whole range lies below {limit}: these guesses stay within what the privacy promise allows."
+    elif rates["accuracy"] > accuracy_bound(epsilon):
+        text += (f"That is above {limit}, but the range still contains it: after {rounds:,} "
+                 f"round{'s' if rounds != 1 else ''} that can be luck. Play more rounds to narrow the range.")
+    else:
+        text += (f"The range still contains {limit}: {rounds:,} round{'s' if rounds != 1 else ''} cannot tell "
+                 "yet whether the true accuracy is below it. Play more rounds to narrow the range.")
+    return text + f" True-positive rate {rate(rates['tpr'])}, false-positive rate {rate(rates['fpr'])}."
+
+
+@validated(epsilon=EPSILON, index=Integer(low=0), guess=Choice((False, True)), seed=SEED)
+def round_text(epsilon: float, index: int, guess: bool, seed: int) -> str:
+    """Round ``index`` of the game (:func:`attack_rounds`) once guessed: the release, the guess, whether the target
+    was in, and whether the guess was right."""
+    played = attack_rounds(epsilon, index, 1, seed)
+    member, release = bool(played["member"][0]), float(played["release"][0])
+    said = "in" if guess else "out"
+    return (f"Round {index + 1}: the released count was {release:.2f} and you said **{said}**. The target was "
+            f"**{'in' if member else 'out'}**: {'right' if member == guess else 'wrong'}.")
 
 
 @validated(epsilon=EPSILON)

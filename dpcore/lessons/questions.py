@@ -53,7 +53,8 @@ class Question:
         elif guess == self.answer:
             verdict = f"Right: {right}"
         else:
-            verdict = f"Not quite: you said {self.choices[guess].lower()}; the answer is {right}"
+            said = self.choices[guess] if len(self.choices[guess]) == 1 else self.choices[guess].lower()  # "A" stays
+            verdict = f"Not quite: you said {said}; the answer is {right}"
         return f"{verdict} {self.explanation}"
 
 

@@ -31,7 +31,7 @@ SAVED_LINKS = {
     "/partitioning-rounds?eps=0.5&d=256&profile=two-level&seed=4": {
         "Privacy ε": "0.5", "Dimension d": "256", "Marginal profile": "two-level", SEED: "4"},
     "/privacy-audit-lab?mechanism=gaussian-mean&variant=B&eps=0.5&seed=3": {
-        "Mechanism": "gaussian-mean", "Variant": "B", "Privacy budget ε (log scale)": "0.5", SEED: "3"},
+        "Mechanism": "Gaussian mean", "Variant": "B", "Privacy budget ε (log scale)": "0.5", SEED: "3"},
 }
 
 

@@ -21,6 +21,7 @@ _LETTER = Choice(("A", "B"))
 _DRAWS = Integer(low=100, high=2_000_000)
 _CONFIDENCE = Real(0.5, 1, high_open=True)
 ON_X, ON_NEIGHBOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
+RANGE = f"{100 * lesson.CONFIDENCE:g} %"  # the confidence of the players' ranges (the game's intervals)
 
 
 def _bins(events) -> np.ndarray:
@@ -31,12 +32,13 @@ def _bins(events) -> np.ndarray:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
-           presentation=FLAG)
+           presentation=FLAG, verdict=FLAG)
 def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
-                     start: str | None = None, presentation: bool = False) -> go.Figure:
+                     start: str | None = None, presentation: bool = False, verdict: bool = True) -> go.Figure:
     """The outputs of variant ``letter`` on X and X′ as histograms (share of the draws per bin), one frame per draw
     count of :func:`~dpcore.lessons.audit_lab.audit_path`, with the best event's threshold and, in each frame's
-    title, the lower bound it gives against the claimed ε (opening on frame ``start``, default the last)."""
+    title, the lower bound it gives against the claimed ε (opening on frame ``start``, default the last).
+    ``verdict=False`` leaves the bound and the verdict out of the titles, for a student who has not guessed yet."""
     path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
     edges = _bins(path["events"])
     centres = (edges[:-1] + edges[1:]) / 2
@@ -49,13 +51,15 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
         shares = [histogram[index] / count for histogram in running]
         top = max(float(max(share.max() for share in shares)), 1e-3)
         marker = event if math.isfinite(event) else float(centres[0])
-        verdict = "caught" if bound > epsilon else "not caught"
+        said = "caught" if bound > epsilon else "not caught"
+        title = (f"{count:,} draws each: ε ≥ {bound:.2f}, claim {epsilon:g}: {said}" if verdict
+                 else f"{count:,} draws each of variant {letter}")
         frames.append(FrameData(f"{count:,}", [
             Series("outputs on X", centres, shares[0], kind="curve", color=ON_X),
             Series("outputs on X′", centres, shares[1], kind="curve", color=ON_NEIGHBOUR),
             Series("best event's edge", [marker, marker], [0.0, top], kind="baseline",
                    color=METHOD_COLORS["theory"]),
-        ], title=f"{count:,} draws each: ε ≥ {bound:.2f}, claim {epsilon:g}: {verdict}"))
+        ], title=title))
     title = lesson.MECHANISMS[mechanism].title
     return animated_sweep(frames, x_title="output (bins)", y_title="share of the draws", frame_title="draws",
                           title=title, log_x=False, log_y=False, presentation=presentation,
@@ -82,9 +86,10 @@ def bound_vs_draws(mechanism: str, letter: str, epsilon: float, draws: int, conf
 @validated(epsilon=EPSILON, presentation=FLAG)
 def attacker_plane(epsilon: float, players: dict[str, list[float]] | None = None,
                    presentation: bool = False) -> go.Figure:
-    """Attackers' (false-positive, true-positive) rates, ``players``: name -> [FPR, TPR] (NaN when undefined),
-    against what ε-DP allows (TPR ≤ e^ε·FPR and 1 − FPR ≥ e^ε·(1 − TPR)), guessing (the diagonal) and the best
-    attacker's exact point."""
+    """Attackers' (false-positive, true-positive) rates, ``players``: name -> [FPR, TPR] (NaN when undefined), or
+    [FPR, TPR, FPR low, FPR high, TPR low, TPR high] to draw each rate's confidence interval as a cross through the
+    point (a few rounds give a wide cross: a point beyond the bound may be luck), against what ε-DP allows
+    (TPR ≤ e^ε·FPR and 1 − FPR ≥ e^ε·(1 − TPR)), guessing (the diagonal) and the best attacker's exact point."""
     grid = np.linspace(0.0, 1.0, 201)
     ceiling = np.minimum(np.minimum(math.exp(epsilon) * grid, 1 - math.exp(-epsilon) * (1 - grid)), 1.0)
     best = lesson.likelihood_ratio_rates(epsilon)
@@ -96,8 +101,15 @@ def attacker_plane(epsilon: float, players: dict[str, list[float]] | None = None
                color=OKABE_ITO["vermillion"]),
     ]
     colours = (OKABE_ITO["blue"], OKABE_ITO["bluish green"])
-    for (name, (fpr, tpr)), colour in zip((players or {}).items(), colours):
-        if math.isfinite(fpr) and math.isfinite(tpr):
-            series.append(Series(name, [fpr], [tpr], kind="points", color=colour))
+    for (name, rates), colour in zip((players or {}).items(), colours):
+        fpr, tpr = rates[0], rates[1]
+        if not (math.isfinite(fpr) and math.isfinite(tpr)):
+            continue
+        series.append(Series(name, [fpr], [tpr], kind="points", color=colour))
+        if len(rates) == 6 and all(math.isfinite(end) for end in rates[2:]):
+            series += [Series(f"{name}: {RANGE} range of the false-positive rate", rates[2:4], [tpr, tpr], kind="curve",
+                              color=colour, group=name),
+                       Series(f"{name}: {RANGE} range of the true-positive rate", [fpr, fpr], rates[4:6], kind="curve",
+                              color=colour, group=name)]
     return line_figure(series, x_title="false-positive rate (said 'in' when out)", y_title="true-positive rate",
                        title=f"The attacker against ε = {epsilon:g}", presentation=presentation)

@@ -4,7 +4,34 @@ from tests.examples import AUDIT
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
-    "audit_histograms": dict(AUDIT, start=None, presentation=False),
+    "audit_histograms": dict(AUDIT, start=None, presentation=False, verdict=False),
     "bound_vs_draws": dict(AUDIT, presentation=False),
     "attacker_plane": dict(epsilon=1.0, players={"you (2 rounds)": [0.5, 1.0]}, presentation=False),
 }
+
+
+def test_the_players_point_comes_with_its_confidence_cross():
+    """A player's point with the ends of its rates' intervals gets a horizontal and a vertical segment through it,
+    joined to its legend entry; without them (or with an undefined rate) only the point."""
+    import numpy as np
+
+    from dpcore.lessons import audit_lab as lesson
+    from dpcore.viz.figures.audit_lab import attacker_plane
+
+    rates = lesson.attacker_rates([True] * 5 + [False] * 5, [True] * 4 + [False] * 5 + [True])  # TPR 0.8, FPR 0.2
+    low_f, high_f = rates["fpr_interval"]
+    low_t, high_t = rates["tpr_interval"]
+    assert (round(low_t, 4), round(high_t, 4)) == (0.2836, 0.9949)  # 4 of 5, exact Clopper–Pearson at 95 %
+    player = "you (10 rounds)"
+    fig = attacker_plane(1.0, {player: [rates["fpr"], rates["tpr"], low_f, high_f, low_t, high_t]})
+    traces = {trace.name: trace for trace in fig.data}
+    across = traces[f"{player}: 95 % range of the false-positive rate"]
+    up = traces[f"{player}: 95 % range of the true-positive rate"]
+    np.testing.assert_allclose(across.x, [low_f, high_f])
+    np.testing.assert_allclose(across.y, [0.8, 0.8])
+    np.testing.assert_allclose(up.x, [0.2, 0.2])
+    np.testing.assert_allclose(up.y, [low_t, high_t])
+    assert across.legendgroup == up.legendgroup == traces[player].legendgroup and not across.showlegend
+    assert len(attacker_plane(1.0, {player: [0.2, 0.8]}).data) == len(fig.data) - 2
+    undefined = [float("nan"), 0.8, float("nan"), float("nan"), low_t, high_t]  # no round with the target out
+    assert player not in {trace.name for trace in attacker_plane(1.0, {player: undefined}).data}
