@@ -77,10 +77,10 @@ class Page:
         setup_page(self.info.heading, self.info.icon)
         reproduced = compute.reproduced_trials(self.info.url_path)  # ./lab.sh sweep: trial counts beyond the slider
         specs = [spec.with_options(reproduced) if spec.key == TRIALS_KEY else spec for spec in specs]
+        _glossary()  # at the top of the sidebar, under the pages, before the controls
         self.params = controls(specs)
         if "eps" in self.params:  # what the chosen ε means, in odds, under the controls
             st.sidebar.caption(epsilon_in_words(self.params["eps"], self.params.get("delta", 0.0)))
-        _glossary()
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
@@ -255,8 +255,10 @@ def _set_seed(seed: int) -> None:
 
 
 def _glossary() -> None:
-    """The lab's glossary (:data:`dpcore.lessons.glossary.TERMS`), folded at the foot of the sidebar on every page."""
+    """The lab's glossary (:data:`dpcore.lessons.glossary.TERMS`), folded at the top of the sidebar on every page,
+    under the list of pages and above the controls, so a student meeting a word finds it without scrolling."""
     with st.sidebar.expander("Glossary", icon=":material/menu_book:"):
+        st.caption(f"{len(TERMS)} words the pages use, A to Z (Greek letters by their names).")
         st.markdown("\n".join(f"- **{term}**: {definition}" for term, definition in TERMS.items()))
 
 

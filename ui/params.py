@@ -53,6 +53,9 @@ class ParamSpec:
         Display format, e.g. ``"{:g}"``.
     step : float, optional
         Slider step for ``float``/``int``.
+    names : dict, optional
+        A display name for some options (option -> words), e.g. ``{"lomax": "Lomax (Pareto II)"}``: the widget and
+        the messages show the name, the URL keeps the option (so every link keeps working).
     aliases : tuple of str
         Older URL keys of the same control: a saved link that sets one still works (the page reads it when ``key``
         is absent and rewrites the address with ``key``).
@@ -74,8 +77,13 @@ class ParamSpec:
     step: float | None = None
     crossed: bool = False
     aliases: tuple[str, ...] = ()
+    names: Any = ()
 
     def __post_init__(self) -> None:
+        names = tuple(self.names.items()) if isinstance(self.names, dict) else tuple(self.names)
+        object.__setattr__(self, "names", names)  # (option, name) pairs: hashable, like the rest of the spec
+        if unknown := [option for option, _ in names if option not in self.options]:
+            raise ValueError(f"names {unknown!r} of {self.key!r} are not among its options")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
         if self.kind in ("log", "choice") and self.default not in self.options:
@@ -106,7 +114,17 @@ class ParamSpec:
         return replace(self, options=options, low=min(low, options[0]), high=max(high, options[-1]))
 
     def show(self, value: Any) -> str:
-        """``value`` in the display format (strings as they are)."""
+        """``value`` as the page shows it: its display name if it has one, else in the display format (strings as
+        they are).
+
+        >>> spec = ParamSpec(key="family", label="Distribution", kind="choice", default="lomax",
+        ...                  options=("lomax", "gaussian"), names={"lomax": "Lomax (Pareto II)"})
+        >>> spec.show("lomax"), spec.show("gaussian")
+        ('Lomax (Pareto II)', 'gaussian')
+        """
+        for option, name in self.names:
+            if option == value:
+                return name
         return value if isinstance(value, str) else self.format.format(value)
 
 
@@ -277,7 +295,7 @@ def _widget(spec: ParamSpec, parent: Any) -> Any:
         low, high = spec.bounds
         return parent.slider(min_value=low, max_value=high, step=spec.step, **common)
     if not spec.numeric:
-        return parent.radio(options=spec.options, horizontal=True, **common)
+        return parent.radio(options=spec.options, format_func=spec.show, horizontal=True, **common)
     return parent.select_slider(options=spec.options, format_func=spec.show, **common)
 
 

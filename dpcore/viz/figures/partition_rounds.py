@@ -21,7 +21,7 @@ __all__ = ["rounds", "error_vs_n", "error_vs_dimension", "error_by_profile"]
 
 _PROFILE = Choice(lesson.PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
-_TV_TITLE = "TV distance d_TV(P, Q̂) (median)"
+_TV_TITLE = "TV distance between P and Q̂ (median)"
 _Y_TITLES = {"tv": _TV_TITLE, "kl": "KL(P ‖ Q̂) (median)"}
 
 
