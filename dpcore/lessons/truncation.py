@@ -206,7 +206,8 @@ def one_run(family: str, moment_k: float, n: int, radius: float, epsilon: float,
              "private estimate": float(released.estimate)}
     return OneRun(sample, low, high, means, float(released.clipped_fraction),
                   float(dist.clipping_bias(dist.mean, radius)), math.sqrt(2) * float(released.noise_scale),
-                  f"{FAMILY_NAMES[dist.family]}, k = {moment_k:g}, n = {sample.size:,}, ε = {epsilon:g}")
+                  f"{FAMILY_NAMES[dist.family]}, k = {'∞' if math.isinf(moment_k) else f'{moment_k:g}'}, "
+                  f"n = {sample.size:,}, ε = {epsilon:g}")
 
 
 @validated(family=_FAMILY, moment_k=_MOMENT_K, n=_N, epsilon=EPSILON)

@@ -1,7 +1,8 @@
 """Words a first-year can read (issue 28, item 4), checked on every page as drawn, with every question revealed, the
 teacher view and "Go deeper" open: every glossary term a page's words use is declared by its lesson module
 (``GLOSSARY``) and defined in the glossary, and every declared term is used; no labels of the old scheme (a letter and
-a number in parentheses), no paper called "the seed", no code names, no raw TeX in figure labels, and every option of every control shown in words.
+a number in parentheses), no paper called "the seed", no code names, no raw TeX in figure labels, and every option of
+every control shown in words.
 """
 
 import importlib
@@ -134,8 +135,9 @@ RAW_TEX = re.compile(r"[A-Za-zμ)][_^]\{?[A-Za-z0-9]|\\[a-zA-Z]+")
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
 def test_no_old_labels_no_seed_paper_no_code_names(info, drawn):
-    """Papers by author and year, never a bare label (a letter and a number), "BST14" or "the seed"; no module, function or variable names the
-    student does not have (the notebook snippet of a download names dpcore on purpose: it is code)."""
+    """Papers by author and year, never a bare label (a letter and a number), "BST14" or "the seed"; no module,
+    function or variable names the student does not have (the home page says the downloaded snippet uses the library
+    dpcore: the student has that snippet)."""
     page = drawn(info)
     for text in [*page.prose, *page.controls, *page.labels]:
         text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", "", text, flags=re.S)  # rendered math is not code
