@@ -159,6 +159,17 @@ def test_figure_labels_and_controls_have_no_raw_tex(info, drawn):
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_prose_has_no_raw_tex_outside_rendered_math(info, drawn):
+    """A subscript or a TeX command in the prose is written in $…$ (rendered) or in Unicode (pⱼ), never typed as
+    ``n_P``, ``E_{μ,S}`` or ``\\delta`` in plain text."""
+    for text in [*drawn(info).prose, *drawn(info).controls]:
+        plain = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", "", text, flags=re.S)  # rendered math
+        plain = re.sub(r"\]\([^)]*\)", "]", plain)  # a link's address
+        found = re.search(r"[A-Za-zα-ωΑ-Ω)\]}]_[A-Za-z0-9{(]|\\[a-zA-Z]+", plain)
+        assert not found, (info.script, found.group(), plain[max(0, found.start() - 60):found.end() + 60])
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
 def test_every_option_is_shown_in_words(info, drawn):
     """No option shown as an id: lower-case with a hyphen or underscore that is not a word pair (``laplace-count``),
     or a lower-case proper name (``lomax``, ``gaussian``)."""
