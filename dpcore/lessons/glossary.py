@@ -62,8 +62,8 @@ TERMS: dict[str, str] = {
     "maximum likelihood estimate (MLE)": "The parameter value under which the observed data are most probable.",
     "mean squared error (MSE)": "E[(estimate − true value)²] = bias² + variance; its square root, the root mean "
                                 "squared error (RMSE), is in the units of the data.",
-    "median": "The middle value: half of the values are below it, half above. The curves show the median over the "
-              "Monte Carlo trials.",
+    "median": "The middle value: half of the values are below it, half above. Most curves show the median over "
+              "the Monte Carlo trials.",
     "membership inference": "An attack that guesses from a release whether one person's data were in the dataset; "
                             "ε bounds how well any such attacker can do.",
     "moment": "The k-th moment of X about its mean μ is E|X − μ|^k; bounding it for some k limits how often X falls "
@@ -78,8 +78,8 @@ TERMS: dict[str, str] = {
     "percentile": "The value below which a given share of the values fall: the 10–90 % band runs from the 10th to "
                   "the 90th percentile of the trials.",
     "permute-and-flip": "A private selection (McKenna & Sheldon 2020): visit the candidates in random order and "
-                        "accept each with probability exp(ε(score − best)/2Δ); ε-DP, never worse than the "
-                        "exponential mechanism.",
+                        "accept each with probability exp(ε(score − best)/2Δ); ε-DP, and its expected score is "
+                        "never below the exponential mechanism's.",
     "post-processing": "Anything computed from a DP release alone is just as private: privacy cannot be lost by "
                        "further computation.",
     "privacy profile": "The curve δ(ε): for each ε, the smallest δ for which a mechanism is (ε, δ)-DP. Pure ε-DP "
@@ -114,8 +114,8 @@ TERMS: dict[str, str] = {
                                  "true (probability β).",
     "user-level privacy": "DP where neighbouring datasets differ in all the examples of one user, not in one "
                           "example.",
-    "warm start": "A rough first guess of the answer, from which an algorithm starts (truncated MLE needs its mean "
-                  "within a known distance of the truth).",
+    "warm start": "A rough first guess of the answer, from which an algorithm starts (truncated MLE needs the "
+                  "warm start within a known distance of the true mean).",
     "zCDP (ρ)": "Zero-concentrated DP, another accounting of privacy loss with one parameter ρ; the Gaussian "
                 "mechanism is ρ-zCDP with ρ = Δ²/(2σ²), and ρ-zCDP implies (ρ + 2√(ρ ln(1/δ)), δ)-DP "
                 "(Bun & Steinke 2016).",
