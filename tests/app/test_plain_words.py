@@ -201,3 +201,7 @@ def test_the_glossary_is_at_the_top_of_the_sidebar():
     assert first == 0, kinds
     text = json.dumps([element.value for element in at.sidebar.expander[0].markdown])
     assert "Lomax (Pareto II)" in text and "type I and type II errors" in text
+    (count, here) = [element.value for element in at.sidebar.expander[0].caption]
+    assert count == f"{len(TERMS)} words the pages use, A to Z (Greek letters by their names)."
+    assert here.startswith("On this page: bias, clipping, composition,") and "warm start" in here
+    assert "Scheffé set" not in here  # a tournament word, not a truncation one
