@@ -18,6 +18,7 @@ requested runs are ready.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,10 +79,10 @@ class Page:
         setup_page(self.info.heading, self.info.icon)
         reproduced = compute.reproduced_trials(self.info.url_path)  # ./lab.sh sweep: trial counts beyond the slider
         specs = [spec.with_options(reproduced) if spec.key == TRIALS_KEY else spec for spec in specs]
+        _glossary(_page_terms(path))  # at the top of the sidebar, under the pages, before the controls
         self.params = controls(specs)
         if "eps" in self.params:  # what the chosen ε means, in odds, under the controls
             st.sidebar.caption(epsilon_in_words(self.params["eps"], self.params.get("delta", 0.0)))
-        _glossary()
         st.session_state[PAGE_SPECS] = tuple(specs)
         self._status = st.empty()
         self.present = presentation_mode()
@@ -260,9 +261,23 @@ def _set_seed(seed: int) -> None:
     st.session_state[f"w_{SEED_KEY}"] = seed
 
 
-def _glossary() -> None:
-    """The lab's glossary (:data:`dpcore.lessons.glossary.TERMS`), folded at the foot of the sidebar on every page."""
+def _page_terms(script: Path) -> tuple[str, ...]:
+    """The glossary terms the page ``script`` uses: its lesson module's ``GLOSSARY`` (none for a page without one)."""
+    try:
+        lesson = importlib.import_module(f"dpcore.lessons.{script.stem}")
+    except ModuleNotFoundError:
+        return ()
+    return tuple(getattr(lesson, "GLOSSARY", ()))
+
+
+def _glossary(page_terms: Sequence[str] = ()) -> None:
+    """The lab's glossary (:data:`dpcore.lessons.glossary.TERMS`), folded at the top of the sidebar on every page,
+    under the list of pages and above the controls, so a student meeting a word finds it without scrolling; it says
+    which of its words this page uses (``page_terms``)."""
     with st.sidebar.expander("Glossary", icon=":material/menu_book:"):
+        st.caption(f"{len(TERMS)} words the pages use, A to Z (Greek letters by their names).")
+        if page_terms:
+            st.caption("On this page: " + ", ".join(term for term in TERMS if term in page_terms) + ".")
         st.markdown("\n".join(f"- **{term}**: {definition}" for term, definition in TERMS.items()))
 
 

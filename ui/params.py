@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,11 +49,13 @@ class ParamSpec:
         Allowed values, in order (``log`` and ``choice``).
     help : str
         Tooltip text.
-    format : str or callable
-        Display format, e.g. ``"{:g}"``; or a function of the value giving the name shown for it (an option's
-        display name, such as "Laplace count" for ``laplace-count``; the URL keeps the value).
+    format : str
+        Display format, e.g. ``"{:g}"``.
     step : float, optional
         Slider step for ``float``/``int``.
+    names : dict, optional
+        A display name for some options (option -> words), e.g. ``{"lomax": "Lomax (Pareto II)"}``: the widget and
+        the messages show the name, the URL keeps the option (so every link keeps working).
     aliases : tuple of str
         Older URL keys of the same control: a saved link that sets one still works (the page reads it when ``key``
         is absent and rewrites the address with ``key``).
@@ -71,12 +73,17 @@ class ParamSpec:
     high: float | None = None
     options: tuple = ()
     help: str = ""
-    format: str | Callable[[Any], str] = "{:g}"
+    format: str = "{:g}"
     step: float | None = None
     crossed: bool = False
     aliases: tuple[str, ...] = ()
+    names: Any = ()
 
     def __post_init__(self) -> None:
+        names = tuple(self.names.items()) if isinstance(self.names, dict) else tuple(self.names)
+        object.__setattr__(self, "names", names)  # (option, name) pairs: hashable, like the rest of the spec
+        if unknown := [option for option, _ in names if option not in self.options]:
+            raise ValueError(f"names {unknown!r} of {self.key!r} are not among its options")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
         if self.kind in ("log", "choice") and self.default not in self.options:
@@ -107,9 +114,17 @@ class ParamSpec:
         return replace(self, options=options, low=min(low, options[0]), high=max(high, options[-1]))
 
     def show(self, value: Any) -> str:
-        """``value`` in the display format (strings as they are, unless ``format`` is a function)."""
-        if callable(self.format):
-            return self.format(value)
+        """``value`` as the page shows it: its display name if it has one, else in the display format (strings as
+        they are).
+
+        >>> spec = ParamSpec(key="family", label="Distribution", kind="choice", default="lomax",
+        ...                  options=("lomax", "gaussian"), names={"lomax": "Lomax (Pareto II)"})
+        >>> spec.show("lomax"), spec.show("gaussian")
+        ('Lomax (Pareto II)', 'gaussian')
+        """
+        for option, name in self.names:
+            if option == value:
+                return name
         return value if isinstance(value, str) else self.format.format(value)
 
 

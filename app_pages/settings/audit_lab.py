@@ -5,7 +5,8 @@ from dpcore.lessons import audit_lab as lesson
 
 SPECS = [
     ui.ParamSpec(key="mechanism", label="Mechanism", kind="choice", default="laplace-count",
-                 options=tuple(lesson.MECHANISMS), format=lambda mechanism: lesson.MECHANISMS[mechanism].title,
+                 options=tuple(lesson.MECHANISMS),
+                 names={key: mechanism.title for key, mechanism in lesson.MECHANISMS.items()},
                  help="The mechanism under audit; each has a correct and a broken "
                  "variant."),
     ui.ParamSpec(key="variant", label="Variant", kind="choice", default="A", options=("A", "B"),

@@ -14,7 +14,7 @@ SPECS = [
                  help="Number of binary attributes per row.", crossed=True),
     ui.n_spec(default=1_000_000, low=10_000, high=10_000_000),
     ui.ParamSpec(key="profile", label="Marginal profile", kind="choice", default="log-uniform",
-                 options=lesson.PROFILES, help="How the true marginals p_j are spread between 1/(4d) and 1/2.",
+                 options=lesson.PROFILES, help="How the true marginals pⱼ are spread between 1/(4d) and 1/2.",
                  crossed=True),
     ui.delta_spec(default=1e-6, low=1e-12, high=1e-3),
     ui.trials_spec(default=30, low=10, high=200),

@@ -10,10 +10,14 @@ from dpcore.lessons import truncation
 SPECS = [
     ui.epsilon_spec(default=1.0, low=0.01, high=5.0),
     ui.ParamSpec(key="moment", label="Bounded moment order k", kind="choice", default="3",
-                 options=truncation.MOMENTS, aliases=("k",),
-                 help="The data have E|X − μ|^k = 1. Smaller k = heavier tails; inf = Gaussian."),
+                 options=truncation.MOMENTS, aliases=("k",), names=truncation.MOMENT_NAMES,
+                 help="The data have E|X − μ|^k = 1: on average, the k-th power of a point's distance from the mean μ "
+                      "is 1. Smaller k = heavier tails (far-away points more common); ∞ = Gaussian data."),
     ui.ParamSpec(key="family", label="Distribution", kind="choice", default="lomax", options=truncation.FAMILIES,
-                 help="Lomax and the two-point law are asymmetric, so clipping them is biased."),
+                 names=truncation.FAMILY_NAMES,
+                 help="Lomax (Pareto II: one long right tail, like incomes) and the two-point law (a common value and "
+                      "a rare far one) are asymmetric, so clipping them is biased; Student's t and the Gaussian are "
+                      "symmetric."),
     ui.n_spec(default=10_000, low=10, high=1_000_000),
     ui.ParamSpec(key="t", label="Clipping radius t (one run)", kind="log", default=2.0,
                  options=tuple(ui.log_grid(0.1, 100.0)), help="The window is [μ − t, μ + t] in the one-run view."),

@@ -46,7 +46,8 @@ from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
 from .questions import Question, bucket
 
-__all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDIDATE_COUNTS", "SELECTION_EPSILONS",
+__all__ = ["GLOSSARY",
+           "VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDIDATE_COUNTS", "SELECTION_EPSILONS",
            "MEDIAN_N", "MEDIAN_EPSILONS", "MEDIAN_LOCATION", "MEDIAN_SD", "PER_USER", "USER_EPSILONS", "USERS",
            "SAVINGS_ALPHA", "SAVINGS_PER_USER", "ITERATIVE_DEFAULTS", "ITERATIVE_DEFAULT_ERROR",
            "quantile_error_sweep", "SELECTION_METHODS", "selection_loss_sweep", "USER_SWEEP_METHODS",
@@ -55,6 +56,14 @@ __all__ = ["VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDID
            "election_probabilities", "election", "median_run", "sum_of_squares", "savings_note", "median_note",
            "sdp_note", "takeaways",
            "election_question"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("audit", "bias", "clipping", "differential privacy (DP)", "exponential mechanism", "group privacy",
+            "k (the letter)", "Laplace mechanism", "median", "Monte Carlo trials", "neighbouring datasets",
+            "percentile", "permute-and-flip", "pure and approximate DP", "report-noisy-max", "score",
+            "semidefinite program (SDP)", "sensitivity (Δ)", "standard deviation (sd)", "truncation",
+            "user-level privacy", "ε (epsilon)")
 
 # --------------------------------------------------------------------------------------- the page's grids
 

@@ -16,9 +16,17 @@ from .. import mechanisms
 from ..core.validation import EPSILON, Integer, validated
 from .plain_words import belief_after
 
-__all__ = ["COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "DEPLOYMENTS", "ODDS", "BELIEF",
+__all__ = ["GLOSSARY", "COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "DEPLOYMENTS", "ODDS", "BELIEF",
            "neighbouring_densities",
            "deployment_table", "takeaways"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("audit", "bias", "binary product distribution", "clipping", "differential privacy (DP)",
+            "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
+            "maximum likelihood estimate (MLE)", "median", "membership inference", "neighbouring datasets",
+            "parallel composition", "privacy profile", "pure and approximate DP", "Scheffé set", "score",
+            "sensitivity (Δ)", "total variation (TV)", "truncation", "user-level privacy", "δ (delta)", "ε (epsilon)")
 
 COUNT = 42  #: f(X): how many people in X have the property; f(X′) = COUNT + 1
 SEED = 0

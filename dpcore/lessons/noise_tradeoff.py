@@ -40,7 +40,8 @@ from .grids import nearest
 from .methods import LABELS
 from .questions import Question, bucket
 
-__all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
+__all__ = ["GLOSSARY",
+           "DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
            "TARGET_ERROR", "COMPOSITION_EPSILON", "CLOUD_RELEASES", "CLOUD_MAX_N", "CLOUD_MECHANISMS",
            "PROFILE_FLOOR", "PROFILE_EPSILONS", "COVER_RADIUS",
            "TRADEOFF_FRAMES", "TRADEOFF_ALPHA", "TINY_ALPHA", "tradeoff_curves", "tradeoff_caption",
@@ -50,6 +51,15 @@ __all__ = ["DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EP
            "samples_needed", "ComplexityRow", "cover_samples_needed", "sample_complexity_table", "complexity_rows",
            "delta_table", "accuracy_caption", "takeaways",
            "zcdp_gaussian_epsilon", "crossover_question"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("audit", "binary product distribution", "clipping", "composition", "differential privacy (DP)",
+            "exponential mechanism", "Gaussian differential privacy (μ-GDP)", "Gaussian mechanism", "heavy tails",
+            "hypothesis", "k (the letter)", "Laplace mechanism", "mean squared error (MSE)", "Monte Carlo trials",
+            "neighbouring datasets", "percentile", "privacy profile", "pure and approximate DP", "score",
+            "semidefinite program (SDP)", "sensitivity (Δ)", "standard deviation (sd)", "trade-off curve",
+            "type I and type II errors", "zCDP (ρ)", "δ (delta)", "ε (epsilon)", "ℓ₁ and ℓ₂ norms")
 
 # ---------------------------------------------------------------------------------------------------- page grids
 DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  #: the dimension axis (frames of "error vs n")

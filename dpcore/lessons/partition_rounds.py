@@ -38,11 +38,19 @@ from .grids import nearest
 from .methods import label
 from .questions import Question
 
-__all__ = ["DIMENSIONS", "N_GRID", "EPSILONS", "PROFILES", "TARGET_TV", "RATE_POWERS", "SAMPLING_CONSTANT",
+__all__ = ["GLOSSARY", "DIMENSIONS", "N_GRID", "EPSILONS", "PROFILES", "TARGET_TV", "RATE_POWERS", "SAMPLING_CONSTANT",
            "error_sweep", "rate_curve", "fit_rate_constant", "nearest_n", "OneRun", "RunDistance", "one_run",
            "one_run_caption", "run_caption", "block_table", "block_summary", "distance_table", "sweep_vs_n",
            "sweep_vs_dimension", "sweep_by_profile", "RateCurves", "rate_curves", "Complexity", "sample_complexity",
            "complexity_table", "takeaways", "composition_question"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("audit", "binary product distribution", "clipping", "composition", "differential privacy (DP)",
+            "Gaussian mechanism", "Kullback–Leibler divergence (KL)", "Laplace mechanism", "log–log plot", "median",
+            "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile", "post-processing",
+            "pure and approximate DP", "sensitivity (Δ)", "total variation (TV)", "zCDP (ρ)", "δ (delta)",
+            "ε (epsilon)", "ℓ₁ and ℓ₂ norms")
 
 DIMENSIONS = (16, 64, 256, 1024, 4096)  #: the dimensions d of the page (the "vs d" sweep)
 N_GRID = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)  #: the sweeps' n

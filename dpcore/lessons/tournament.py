@@ -34,7 +34,7 @@ from ..mechanisms import exponential
 from .grids import nearest
 from .questions import Question, bucket
 
-__all__ = ["PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED", "GROUP", "ONE_PER_USER",
+__all__ = ["GLOSSARY", "PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED", "GROUP", "ONE_PER_USER",
            "ITEM_LEVEL", "USER_METHODS", "SPACING", "N_GRID", "K_GRID", "EPSILON_FRAMES", "USER_N", "PER_USER",
            "USER_EPSILONS", "USER_TRIALS", "USER_HYPOTHESES", "TRUTH", "TARGET_TV", "ALPHA", "BETA", "MEANS",
            "COVER_AXIS", "PLANE_MEAN", "PLANE_N", "OPT", "OneRun", "Contest", "PlaneRun", "spaced_grid",
@@ -42,6 +42,13 @@ __all__ = ["PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED
            "item_sweep", "user_sweep", "needed_by_k", "users_needed", "privacy_term", "price_of_k", "k_growth",
            "users_needed_curves", "plane_run", "takeaways",
            "price_question"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("clipping", "composition", "differential privacy (DP)", "exponential mechanism", "group privacy",
+            "heavy tails", "hypothesis", "k (the letter)", "Laplace mechanism", "median", "Monte Carlo trials",
+            "neighbouring datasets", "percentile", "pure and approximate DP", "Scheffé set", "score", "sensitivity (Δ)",
+            "Student's t", "total variation (TV)", "user-level privacy", "ε (epsilon)")
 
 _ALPHA = Real(0, 0.25, low_open=True)
 _RESULT = InstanceOf(SweepResult, "a dpcore.experiments.SweepResult")

@@ -46,7 +46,8 @@ from ..estimators.truncated_mle import (
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep, trials_for_budget
 from .questions import Question, bucket
 
-__all__ = ["FAMILIES", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS_N_GRID", "BIAS_EPSILONS",
+__all__ = ["FAMILIES", "FAMILY_NAMES", "MOMENT_NAMES", "GLOSSARY", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE",
+           "BIAS_N_GRID", "BIAS_EPSILONS",
            "TRUE_MEAN", "WARM_START", "SURVIVAL_RADIUS", "DELTA", "TRUNCATED_MEAN", "SWEEP_BUDGET",
            "TRADEOFF_RADIUS_MAX", "SWEEP_METHODS",
            "BIAS_CORRECTION_METHODS", "OneRun", "moment_order", "law", "sweep_budget", "bias_frame", "one_run",
@@ -54,9 +55,23 @@ __all__ = ["FAMILIES", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE", "BIAS
            "private_slope", "slope_note", "bias_correction_sweep", "bias_correction", "bias_companions", "takeaways",
            "radius_question"]
 
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
+#: drawn by tests/app/test_plain_words.py
+GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
+            "exponential mechanism", "Gaussian differential privacy (μ-GDP)", "Gaussian mechanism", "gradient descent",
+            "heavy tails", "k (the letter)", "Laplace mechanism", "log–log plot", "Lomax (Pareto II)",
+            "maximum likelihood estimate (MLE)", "mean squared error (MSE)", "median", "moment", "moment matching",
+            "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile", "post-processing",
+            "pure and approximate DP", "sensitivity (Δ)", "standard deviation (sd)", "Student's t", "survival set",
+            "truncation", "two-point law", "warm start", "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
+
 FAMILIES = distributions.FAMILIES  #: the distributions the page offers
+#: What the page calls each family (the URL and the library keep the ids of :data:`FAMILIES`)
+FAMILY_NAMES = {"lomax": "Lomax (Pareto II)", "two-point": "two-point law", "student-t": "Student's t",
+                "gaussian": "Gaussian"}
 MOMENT_ORDERS = (2.0, 2.5, 3.0, 4.0, 6.0, 10.0, math.inf)  #: the moment orders k of the page (inf: the Gaussian)
 MOMENTS = tuple(f"{k:g}" for k in MOMENT_ORDERS)  #: the same, as the page's control labels them ("2" … "inf")
+MOMENT_NAMES = {"inf": "∞ (Gaussian)"}  #: how the control shows the moment orders that are not plain numbers
 N_GRID = (100, 300, 1000, 3000, 10_000, 30_000, 100_000)  #: n of the error-vs-n sweep
 MEAN_RANGE = 1000.0  #: public bound R on |μ|: the naive window is [−R, R]
 BIAS_N_GRID = (1000, 2000, 4000, 8000, 16_000, 32_000)  #: n of the bias-correction sweep
@@ -191,7 +206,8 @@ def one_run(family: str, moment_k: float, n: int, radius: float, epsilon: float,
              "private estimate": float(released.estimate)}
     return OneRun(sample, low, high, means, float(released.clipped_fraction),
                   float(dist.clipping_bias(dist.mean, radius)), math.sqrt(2) * float(released.noise_scale),
-                  f"{dist.family}, k = {moment_k:g}, n = {sample.size:,}, ε = {epsilon:g}")
+                  f"{FAMILY_NAMES[dist.family]}, k = {'∞' if math.isinf(moment_k) else f'{moment_k:g}'}, "
+                  f"n = {sample.size:,}, ε = {epsilon:g}")
 
 
 @validated(family=_FAMILY, moment_k=_MOMENT_K, n=_N, epsilon=EPSILON)
@@ -464,7 +480,7 @@ def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: floa
         _naive_vs_ksu20(result, moment_k),
         _slope_takeaway(private_slope(result, moment_k), theory_slope(moment_k), law(family, moment_k).family),
         f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = {radius:g} the bias is "
-        f"{one.bias:+.4f} and the noise sd {one.noise_sd:.4f}.",
+        f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}.",
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
         f"{matched_error:.4f} — {naive_error / matched_error:.0f}× smaller for the same privacy.",
     ]
@@ -480,10 +496,12 @@ def radius_question(family: str, moment_k: float, n: int, epsilon: float) -> Que
     '3 < t ≤ 10'
     """
     curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
-    tails = "Gaussian tails" if math.isinf(moment_k) else f"tails with E|X − μ|^{moment_k:g} = 1"
+    tails = ("Gaussian tails" if math.isinf(moment_k) else
+             f"tails with E|X − μ|^{moment_k:g} = 1: on average the {moment_k:g}-th power of a point's distance from "
+             "the mean μ is 1")
     return Question(
         key="radius",
-        prompt=(f"n = {n:,} points from the {family} distribution ({tails}) are clipped to the window "
+        prompt=(f"n = {n:,} points from the {FAMILY_NAMES[family]} distribution ({tails}) are clipped to the window "
                 f"[μ − t, μ + t], and their mean gets Laplace noise of scale 2t/(εn) at ε = {epsilon:g}. Which window "
                 "radius t gives the smallest error?"),
         choices=("t ≤ 1: clip hard, the least noise", "1 < t ≤ 3", "3 < t ≤ 10", "10 < t ≤ 30",

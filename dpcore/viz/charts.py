@@ -103,7 +103,7 @@ def scheffe_figure(sample, curves: dict[str, tuple[Any, Any]], shaded: Sequence[
              for index, (name, (x, y)) in enumerate(curves.items())]
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
-                             xaxis=dict(title=dict(text="x"), range=[lo, hi]),
+                             xaxis=dict(title=dict(text="data value x"), range=[lo, hi]),
                              yaxis=dict(title=dict(text="density"), range=[0, top]),
                              **(dict(shapes=shapes) if shapes else {})))
 
@@ -127,8 +127,8 @@ def win_matrix_figure(matrix, labels: Sequence[str], *, title: str = "", present
                    hovertemplate="row %{y} vs column %{x}: %{z}<extra></extra>")
     return figure([heatmap], dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                                   height=figure_height(presentation, animated=False) + 60, hovermode="closest",
-                                  xaxis=dict(title=dict(text="opponent H_j (mean)"), type="category"),
-                                  yaxis=dict(title=dict(text="hypothesis H_i (mean)"), type="category",
+                                  xaxis=dict(title=dict(text="opponent Hⱼ (its mean)"), type="category"),
+                                  yaxis=dict(title=dict(text="hypothesis Hᵢ (its mean)"), type="category",
                                              autorange="reversed", scaleanchor="x")))
 
 
@@ -337,8 +337,8 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
                   fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
-                             xaxis=dict(title=dict(text=f"x  (window [{low:.3g}, {high:.3g}]; {100 * (1 - shown):.1f} "
-                                                        "% of the sample lies beyond this axis)"),
+                             xaxis=dict(title=dict(text=f"data value x (window [{low:.3g}, {high:.3g}])<br>"
+                                                        f"{100 * (1 - shown):.1f} % of points beyond the axis"),
                                         range=[edges[0], edges[-1]]),
                              yaxis=dict(title=dict(text="count"), range=[0, top]), shapes=[window]))
 

@@ -131,6 +131,6 @@ def test_largest_dimension_shows_every_figure_with_the_same_traces_in_every_fram
     assert set(specs) == set(ANIMATED)
     for spec in specs.values():
         _assert_every_frame_has_the_same_traces(spec)
-    fitted = "naive Laplace: fitted c·d^2/(εn)"
+    fitted = "naive Laplace: fitted c·d²/(εn)"
     assert fitted in frame_traces(specs["tv_vs_n"], "0.1")
     assert not np.isfinite(decode(frame_traces(specs["tv_vs_n"], "0.1")[fitted]["y"])).any()

@@ -208,4 +208,4 @@ def test_every_figure_says_what_it_shows_in_words():
     at = run(page_path("truncation.py"), timeout=120)
     sentences = [text for text in texts(at.caption) if text.startswith("In words: ")]
     assert len(sentences) == len(charts(at))
-    assert any("total MSE falls from" in text and "to its lowest" in text for text in sentences)
+    assert any("total: mean squared error falls from" in text and "to its lowest" in text for text in sentences)

@@ -213,7 +213,8 @@ def test_sections_fill_their_prose_with_the_lesson_constants(default_page):
     assert [header.value for header in default_page.subheader] == HEADINGS
     shown = "\n".join(texts(default_page.markdown))
     assert "knowing only |μ| ≤ R = 1000." in shown
-    assert "mean μ* = 0.8, truncated to the survival set [−1.5, 1.5] around a warm start\n0." in shown
+    assert "Gaussian data with mean μ* = 0.8 (variance 1)." in shown
+    assert "*survival set*\nS = [c − r, c + r] are kept" in shown and "with r = 1.5 and c =\n0 a *warm start*" in shown
     assert "the *truncated* mean, 0.42, whatever n is" in shown
     assert "{{" not in shown and len(default_page.latex) == 1
 

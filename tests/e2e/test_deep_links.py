@@ -25,7 +25,7 @@ SAVED_LINKS = {
     "/exponential-mechanism?eps=1&n=300&seed=5": {
         "Privacy budget ε (log scale)": "1", "Sample size n (log scale)": "300", SEED: "5"},
     "/truncation-bias?k=4&family=student-t&eps=0.5&seed=2": {
-        "Bounded moment order k": "4", "Distribution": "student-t", "Privacy budget ε (log scale)": "0.5", SEED: "2"},
+        "Bounded moment order k": "4", "Distribution": "Student's t", "Privacy budget ε (log scale)": "0.5", SEED: "2"},
     "/scheffe-tournament?eps=0.3&k=81&m=4&seed=1": {
         "Privacy budget ε (log scale)": "0.3", "Hypotheses k": "81", "Examples per user m": "4", SEED: "1"},
     "/partitioning-rounds?eps=0.5&d=256&profile=two-level&seed=4": {

@@ -283,8 +283,8 @@ def test_one_run_centres_the_window_on_the_mean_and_releases_the_clipped_mean():
     assert run.means["clipped mean"] == pytest.approx(np.clip(run.sample, -2.0, 2.0).mean())
     assert run.bias == law.clipping_bias(0.0, 2.0) < 0  # Lomax is right-skewed: clipping pulls the mean down
     assert run.noise_sd == pytest.approx(math.sqrt(2) * 4 / 10_000)  # Lap(2t/(εn)) has sd √2·2t/(εn)
-    assert run.title == "lomax, k = 3, n = 10,000, ε = 1"
-    assert truncation_lesson.one_run("lomax", math.inf, 100, 1.0, 1.0, 0).title.startswith("gaussian, k = inf")
+    assert run.title == "Lomax (Pareto II), k = 3, n = 10,000, ε = 1"
+    assert truncation_lesson.one_run("lomax", math.inf, 100, 1.0, 1.0, 0).title.startswith("Gaussian, k = ∞")
 
 
 def test_the_tradeoff_is_the_exact_bias_noise_curve_and_its_best_radius():
@@ -331,7 +331,7 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
                                "n^-0.67): heavier tails")
     run, curve = truncation_lesson.one_run(**DEFAULTS), truncation_lesson.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     assert lines[2] == (f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = 2 the bias "
-                        f"is {run.bias:+.4f} and the noise sd {run.noise_sd:.4f}.")
+                        f"is {run.bias:+.4f} and the noise's standard deviation {run.noise_sd:.4f}.")
     corrected = truncation_lesson.bias_correction(PAGE_TRIALS, SEED, run=runner)
     naive_error, matched = (corrected.curve(method, "n", epsilon=1.0)["median"][-1]
                             for method in ("naive_truncated_mean", MOMENT_MATCHING))

@@ -37,7 +37,7 @@ def test_the_bottom_of_the_bias_noise_curve_is_the_figures_lowest_total_error():
     fig = truncation_figures.bias_noise_tradeoff("lomax", 3, 10_000, radius=2.0, epsilon=1.0)
     curve = truncation.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     lowest = np.argmin(curve["mse"])
-    assert (f"total MSE falls from {curve['mse'][0]:.3g} at {curve['radii'][0]:.3g} to its lowest, "
+    assert (f"total: mean squared error falls from {curve['mse'][0]:.3g} at {curve['radii'][0]:.3g} to its lowest, "
             f"{curve['mse'][lowest]:.3g} at {curve['radii'][lowest]:.3g}, then rises") in figure_summary(fig)
 
 

@@ -21,7 +21,7 @@ __all__ = ["rounds", "error_vs_n", "error_vs_dimension", "error_by_profile"]
 
 _PROFILE = Choice(lesson.PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
-_TV_TITLE = "TV distance d_TV(P, Q̂) (median)"
+_TV_TITLE = "TV distance between P and Q̂ (median)"
 _Y_TITLES = {"tv": _TV_TITLE, "kl": "KL(P ‖ Q̂) (median)"}
 
 
@@ -45,7 +45,8 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
               Series("Singhal (2023) rate", curves.n, curves.seed_000, kind="theory",
                      color=method_color("theory"))]
     for method, (power, curve) in curves.fitted.items():
-        series.append(Series(f"{label(method)}: fitted c·d^{power:g}/(εn)", curves.n, curve, kind="theory",
+        power_of_d = {1.0: "d", 1.5: "d√d", 2.0: "d²"}.get(float(power), f"d^{power:g}")  # no typed exponent
+        series.append(Series(f"{label(method)}: fitted c·{power_of_d}/(εn)", curves.n, curve, kind="theory",
                              color=method_color(method), group=label(method)))
     return series
 

@@ -47,9 +47,9 @@ def one_contest(a: float, b: float, k: int, n: int, epsilon: float, seed: int, p
     the Scheffé set, titled with p₁, p₂ and τ̂."""
     duel = lesson.contest(a, b, k, n, epsilon, seed)
     title = f"N({a:g}, 1) vs N({b:g}, 1): p₁ = {duel.p1:.3f}, p₂ = {duel.p2:.3f}, τ̂ = {duel.tau:.3f}"
-    return scheffe_figure(duel.data, {f"H_i = N({a:g}, 1)": (duel.grid, duel.density_i),
-                                      f"H_j = N({b:g}, 1)": (duel.grid, duel.density_j)},
-                          duel.shaded, shaded_name="Scheffé set W = {h_i > h_j}", title=title,
+    return scheffe_figure(duel.data, {f"Hᵢ = N({a:g}, 1)": (duel.grid, duel.density_i),
+                                      f"Hⱼ = N({b:g}, 1)": (duel.grid, duel.density_j)},
+                          duel.shaded, shaded_name="Scheffé set W = {hᵢ > hⱼ}", title=title,
                           presentation=presentation)
 
 

@@ -52,8 +52,8 @@ def bias_noise_tradeoff(family: str, moment_k: float, n: int, radius: float, eps
              for name, key, color in (("bias²", "bias_squared", OKABE_ITO["vermillion"]),
                                       ("noise variance", "noise_variance", OKABE_ITO["blue"]),
                                       ("sampling variance", "sampling_variance", OKABE_ITO["sky blue"]),
-                                      ("total MSE", "mse", OKABE_ITO["black"]))]
-    bound = Series("bias² bound A_k² t^−2(k−1)", radii, curve["bound"], kind="theory",
+                                      ("total: mean squared error", "mse", OKABE_ITO["black"]))]
+    bound = Series("bias² bound (Kamath et al. 2020)", radii, curve["bound"], kind="theory",
                    color=OKABE_ITO["vermillion"])
     markers = [Series(f"best t = {curve['best']:.3g}", [curve["best"]] * 2, [top * 1e-6, top], kind="baseline",
                       color=OKABE_ITO["bluish green"]),
@@ -95,12 +95,13 @@ def error_vs_n(family: str, epsilon: float, trials: int, seed: int, start: str |
     result = truncation.error_vs_n(family, epsilon, trials, seed, run=run)
 
     def title(moment_k: float) -> str:  # at k = inf the data are Gaussian, whatever the family
-        law = "Gaussian" if math.isinf(moment_k) else family
+        law = "Gaussian" if math.isinf(moment_k) else truncation.FAMILY_NAMES[family]
         return f"Error vs n, {law}, ε = {epsilon:g}"
     frames = sweep_frames(result, x="n", frame="moment_k", fixed={"epsilon": epsilon}, theory=_rate_series(epsilon),
                           label=_moment_label, title=title)
     return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ| (median, 10–90 % band)",
-                          frame_title="moment order k", title=f"Error vs n, {family}, ε = {epsilon:g}",
+                          frame_title="moment order k", title=f"Error vs n, {truncation.FAMILY_NAMES[family]}, "
+                          f"ε = {epsilon:g}",
                           presentation=presentation, start=start)
 
 

@@ -41,8 +41,8 @@ def test_partition_rounds_sweep_figures_name_methods_by_label_with_their_theory(
     assert [(trace.name, trace.legendgroup, trace.line.dash) for trace in lines[6:]] == [
         ("non-private rate 0.40√(d/n)", "non-private", "dash"),
         ("Singhal (2023) rate", "Singhal (2023) rate", "dash"),
-        ("partition rounds (pure): fitted c·d^1.5/(εn)", "partition rounds (pure)", "dash"),
-        ("naive Laplace: fitted c·d^2/(εn)", "naive Laplace", "dash")]
+        ("partition rounds (pure): fitted c·d√d/(εn)", "partition rounds (pure)", "dash"),
+        ("naive Laplace: fitted c·d²/(εn)", "naive Laplace", "dash")]
     assert [frame.name for frame in fig.frames] == ["0.1", "0.2", "0.5", "1", "2", "5"]
     assert fig.layout.sliders[0].active == 4
     assert fig.layout.title.text.replace("<br>", " ") == "TV error vs n (log-uniform, d = 64)"
