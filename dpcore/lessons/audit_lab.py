@@ -44,7 +44,7 @@ from ..core.validation import EPSILON, SEED, Array, Choice, InstanceOf, Integer,
 from ..mechanisms import exponential, gaussian, laplace, quantile_density
 from .questions import Question
 
-__all__ = ["MECHANISMS", "Mechanism", "Variant", "DRAWS", "CONFIDENCE", "variant_letters", "broken_letter",
+__all__ = ["GLOSSARY", "MECHANISMS", "Mechanism", "Variant", "DRAWS", "CONFIDENCE", "variant_letters", "broken_letter",
            "broken_question", "audit_draws",
            "audit_run", "audit_path", "draw_counts", "verdict", "reveal", "takeaways", "rates_text", "PLAYERS",
            "attack_rounds", "likelihood_ratio_guess", "attacker_rates", "likelihood_ratio_rates", "accuracy_bound",
@@ -54,6 +54,12 @@ DRAWS = 200_000  #: draws per dataset at the page's default: every planted bug i
 CONFIDENCE = 0.95
 DELTA = 1e-5  #: the δ the Gaussian mean claims
 N = 100  #: rows of the audited datasets
+
+#: The glossary's terms this page uses (dpcore.lessons.glossary; tests/app/test_plain_words.py)
+GLOSSARY = ("audit", "clipping", "Clopper–Pearson interval", "confidence interval", "differential privacy (DP)",
+            "exponential mechanism", "hypothesis", "Laplace mechanism", "median", "membership inference",
+            "Monte Carlo trials", "neighbouring datasets", "pure and approximate DP", "sensitivity (Δ)", "δ (delta)",
+            "ε (epsilon)")
 
 
 @dataclass(frozen=True)

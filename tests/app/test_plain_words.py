@@ -22,11 +22,6 @@ from dpcore.lessons.glossary import FORMS, TERMS  # noqa: E402
 from registry import PAGES  # noqa: E402
 
 IDS = [info.url_path or "home" for info in PAGES]
-#: The audit lab's terms, until its lesson module (another part of issue 28) declares its own ``GLOSSARY``.
-AUDIT_LAB = ("audit", "clipping", "Clopper–Pearson interval", "confidence interval", "differential privacy (DP)",
-             "exponential mechanism", "hypothesis", "Laplace mechanism", "median", "membership inference",
-             "Monte Carlo trials", "neighbouring datasets", "pure and approximate DP", "sensitivity (Δ)", "δ (delta)",
-             "ε (epsilon)")
 
 
 def lesson_of(info):
@@ -34,7 +29,7 @@ def lesson_of(info):
 
 
 def declared(info) -> tuple[str, ...]:
-    return getattr(lesson_of(info), "GLOSSARY", AUDIT_LAB if Path(info.script).stem == "audit_lab" else ())
+    return getattr(lesson_of(info), "GLOSSARY", ())
 
 
 def _figure_labels(spec: dict) -> list[str]:
