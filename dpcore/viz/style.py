@@ -15,7 +15,8 @@ from ..core.validation import Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
 from .constraints import FLAG, HEX_COLOR, NAME, TITLE
 
-__all__ = ["OKABE_ITO", "MIN_MARK_CONTRAST", "contrast", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS", "REFERENCE_COLORS", "method_color",
+__all__ = ["OKABE_ITO", "MIN_MARK_CONTRAST", "contrast", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS",
+           "REFERENCE_COLORS", "method_color",
            "template", "figure_title", "font_size", "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict",
            "wrapped"]
 
