@@ -78,7 +78,8 @@ METHOD_COLORS: dict[str, str] = {
     "minimum_distance": "#ED6C23",
     # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
     "partition_pure": "#0077BB",
-    "naive_laplace": "#EA6D44",  # Tol's light orange (darkened): cyan was too near the partition's blue
+    "naive_laplace": "#1B9E77",  # ColorBrewer Dark2 teal: cyan was too near the partition's blue, a darkened light
+    # orange too near the one-shot Gaussian's red
     "partition_zcdp": "#AA3377",
     "one_shot_gaussian": "#CC3311",
     "oracle_laplace": "#A2932C",  # Tol's olive, darkened
