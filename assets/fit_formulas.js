@@ -14,6 +14,15 @@
         const scale = Math.max(MIN_SCALE, (room / needed) * 0.98);
         formula.style.fontSize = `${parseFloat(getComputedStyle(formula).fontSize) * scale}px`;
       }
+      // A formula that still scrolls can be scrolled from the keyboard too (WCAG 2.1.1; axe's
+      // scrollable-region-focusable): it takes a Tab stop, named as what it is, only while it scrolls.
+      if (display.scrollWidth > display.clientWidth + 1) {
+        display.setAttribute('tabindex', '0');
+        display.setAttribute('role', 'region');
+        display.setAttribute('aria-label', 'formula, scrolls sideways');
+      } else if (display.getAttribute('tabindex') === '0') {
+        for (const name of ['tabindex', 'role', 'aria-label']) display.removeAttribute(name);
+      }
     }
   };
   let pending = null;
