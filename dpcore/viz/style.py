@@ -11,14 +11,14 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import Integer, InvalidParameterError, validated
+from ..core.validation import InstanceOf, Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
 from .constraints import FLAG, HEX_COLOR, NAME, TITLE
 
 __all__ = ["OKABE_ITO", "MIN_MARK_CONTRAST", "contrast", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS",
            "REFERENCE_COLORS", "method_color",
            "template", "figure_title", "font_size", "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict",
-           "wrapped"]
+           "wrapped", "narrow_layout"]
 
 # --------------------------------------------------------------------------------------- colours
 
@@ -176,6 +176,24 @@ def figure_title(text: str) -> dict:
     return dict(text=wrapped(text))
 
 
+@validated(below=Integer(low=1), narrow=InstanceOf(dict, "a dict of layout updates"),
+           wide=InstanceOf(dict, "a dict of layout updates"))
+def narrow_layout(below: int, narrow: dict, wide: dict) -> dict:
+    """A figure's ``layout.meta`` entry that gives it another layout on a narrow screen: the browser applies the
+    updates ``narrow`` (Plotly relayout paths, e.g. ``"xaxis2.domain"``, ``"annotations[1].y"``; not the height,
+    which Streamlit keeps) while
+    the figure is less than ``below`` pixels wide, and ``wide`` (the same paths, their values in the figure) again
+    above it (assets/fit_formulas.js). The server cannot know the screen; an exported figure keeps its wide layout.
+
+    >>> narrow_layout(560, {"height": 900}, {"height": 480})["dplab_narrow"]["below"]
+    560
+    """
+    if set(narrow) != set(wide):
+        raise InvalidParameterError(f"narrow and wide must update the same paths; got {sorted(narrow)} and "
+                                    f"{sorted(wide)}")
+    return dict(dplab_narrow=dict(below=below, layout=dict(narrow), wide=dict(wide)))
+
+
 @validated(title=TITLE)
 def slim_colorbar(title: str, **extra: Any) -> dict:
     """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
@@ -269,7 +287,7 @@ def template(presentation: bool = False) -> go.layout.Template:
         colorway=_FALLBACK,
         xaxis=axis,
         yaxis=axis,
-        legend=dict(orientation="h", x=0, xanchor="left", y=0, yref="container", yanchor="bottom",
+        legend=dict(orientation="h", x=0, xref="container", xanchor="left", y=0, yref="container", yanchor="bottom",
                     font=dict(size=max(14, round(0.85 * size))), bgcolor="rgba(255,255,255,0.9)", itemwidth=30),
         uniformtext=dict(minsize=14, mode="show"),
         hoverlabel=dict(font=dict(size=size)),

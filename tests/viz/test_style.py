@@ -25,6 +25,7 @@ VALID_CALLS = {
     "colorscale": dict(name="Blues"),
     "template_dict": dict(presentation=True),
     "contrast": dict(foreground="#0072B2", background="#FFFFFF"),
+    "narrow_layout": dict(below=560, narrow={"height": 900}, wide={"height": 480}),
 }
 
 
