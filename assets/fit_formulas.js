@@ -100,8 +100,11 @@
     for (const name of Object.keys(full).filter(key => /^[xy]axis\d*$/.test(key))) {
       const axis = full[name], text = textOf(gd.layout[name] && gd.layout[name].title);
       if (!text || !axis._length || axis.visible === false) continue;
-      // an x title may use the figure's width, a y title the plot's height
-      const room = name[0] === 'x' ? Math.min(full.width - 16, axis._length + 40) : axis._length;
+      // An x title may use the figure's width; a y title its axis's length, or, on a short axis, the length of the
+      // server's lines (dpcore.viz.animation.AXIS_TITLE_WIDTH): more lines would only take the plot's width.
+      const served = Math.max(...text.split(/\x3cbr\s*\/?>/i).map(line => widthOf(line, axis.title.font)));
+      const room = name[0] === 'x' ? Math.min(full.width - 16, axis._length + 40)
+        : Math.max(axis._length, Math.min(served + 1, full.height - 16));
       const wanted = wrap(text, room, axis.title.font);
       if (wanted !== text) update[`${name}.title.text`] = wanted;
     }

@@ -301,9 +301,9 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     wide = {"xaxis.domain": [0.0, 0.45], "xaxis2.domain": [0.55, 1.0],
             "yaxis.domain": [0.0, 1.0], "yaxis2.domain": [0.0, 1.0], "annotations[0].x": 0.225,
             "annotations[1].x": 0.775, "annotations[1].y": 1.0}
-    stacked = {"xaxis.domain": [0.0, 1.0], "xaxis2.domain": [0.0, 1.0], "yaxis.domain": [0.58, 1.0],
-               "yaxis2.domain": [0.0, 0.42], "annotations[0].x": 0.5, "annotations[1].x": 0.5,
-               "annotations[1].y": 0.42}
+    stacked = {"xaxis.domain": [0.0, 1.0], "xaxis2.domain": [0.0, 1.0], "yaxis.domain": [0.62, 1.0],
+               "yaxis2.domain": [0.0, 0.38], "annotations[0].x": 0.5, "annotations[1].x": 0.5,
+               "annotations[1].y": 0.38}
     layout["meta"] = narrow_layout(STACK_BELOW_PX, stacked, wide)
     return figure(data, layout)
 

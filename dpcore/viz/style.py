@@ -287,7 +287,7 @@ def template(presentation: bool = False) -> go.layout.Template:
         colorway=_FALLBACK,
         xaxis=axis,
         yaxis=axis,
-        legend=dict(orientation="h", x=0, xref="container", xanchor="left", y=0, yref="container", yanchor="bottom",
+        legend=dict(orientation="h", x=0, xanchor="left", y=0, yref="container", yanchor="bottom",
                     font=dict(size=max(14, round(0.85 * size))), bgcolor="rgba(255,255,255,0.9)", itemwidth=30),
         uniformtext=dict(minsize=14, mode="show"),
         hoverlabel=dict(font=dict(size=size)),
