@@ -86,6 +86,9 @@
   const fitChart = gd => {
     const full = gd._fullLayout;
     if (!full || !window.Plotly || !full.width) return;
+    // Not in presentation mode (its 22 px template): there a relayout left the titles inside Plotly's toolbar strip
+    // or on the plot's top tick label (to be understood); the server's wrapping fits a 1280 px projector.
+    if (full.font && full.font.size >= 22) return;
     if (gd.dplabWidth !== full.width) { gd.dplabWidth = full.width; gd.dplabFits = 0; }
     if (++gd.dplabFits > MAX_FITS) return;
     const update = narrowUpdate(gd, full);
