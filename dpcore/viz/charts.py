@@ -30,6 +30,7 @@ from .style import (
     colorscale,
     figure_title,
     method_color,
+    narrow_layout,
     slim_colorbar,
     template_dict,
 )
@@ -235,6 +236,8 @@ def trajectory_figure(points, trajectory, true_mean, *, title: str = "", present
 # --------------------------------------------------------------------------------------------------- clouds of releases
 
 
+#: Below this width (px) the two panels of :func:`release_clouds` stack (``style.narrow_layout``).
+STACK_BELOW_PX = 560
 _CIRCLE = np.linspace(0.0, 2.0 * np.pi, 181)
 
 
@@ -292,6 +295,16 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
                                         range=[focus[1] - half_width, focus[1] + half_width], scaleanchor=f"x{suffix}")
         layout["annotations"].append(dict(text=panel_title, font=dict(size=16), showarrow=False, x=sum(domain) / 2,
                                           xanchor="center", xref="paper", y=1.0, yanchor="bottom", yref="paper"))
+    # On a phone the panels stack (side by side, their titles ran into each other and the right panel's ticks
+    # into the left panel): the data on top, the releases below, each title over its own panel. Same height: the
+    # browser cannot change a Streamlit chart's height, and each square panel is as large as side by side.
+    wide = {"xaxis.domain": [0.0, 0.45], "xaxis2.domain": [0.55, 1.0],
+            "yaxis.domain": [0.0, 1.0], "yaxis2.domain": [0.0, 1.0], "annotations[0].x": 0.225,
+            "annotations[1].x": 0.775, "annotations[1].y": 1.0}
+    stacked = {"xaxis.domain": [0.0, 1.0], "xaxis2.domain": [0.0, 1.0], "yaxis.domain": [0.62, 1.0],
+               "yaxis2.domain": [0.0, 0.38], "annotations[0].x": 0.5, "annotations[1].x": 0.5,
+               "annotations[1].y": 0.38}
+    layout["meta"] = narrow_layout(STACK_BELOW_PX, stacked, wide)
     return figure(data, layout)
 
 

@@ -11,21 +11,25 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import Integer, InvalidParameterError, validated
+from ..core.validation import InstanceOf, Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
-from .constraints import FLAG, NAME, TITLE
+from .constraints import FLAG, HEX_COLOR, NAME, TITLE
 
-__all__ = ["OKABE_ITO", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS", "REFERENCE_COLORS", "method_color",
+__all__ = ["OKABE_ITO", "MIN_MARK_CONTRAST", "contrast", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS",
+           "REFERENCE_COLORS", "method_color",
            "template", "figure_title", "font_size", "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict",
-           "wrapped"]
+           "wrapped", "narrow_layout"]
 
 # --------------------------------------------------------------------------------------- colours
 
-#: Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour-vision deficiencies.
+#: Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour-vision deficiencies. Orange
+#: and sky blue are darkened (same hue, #E69F00 -> #C28600, #56B4E9 -> #1D99E0) to 3:1 against the white plot, the
+#: least WCAG 2.1 (1.4.11) asks of a line or mark a reader must see (:data:`MIN_MARK_CONTRAST`); the yellow only
+#: fills shaded regions.
 OKABE_ITO: dict[str, str] = {
     "black": "#000000",
-    "orange": "#E69F00",
-    "sky blue": "#56B4E9",
+    "orange": "#C28600",
+    "sky blue": "#1D99E0",
     "bluish green": "#009E73",
     "yellow": "#F0E442",
     "blue": "#0072B2",
@@ -33,10 +37,15 @@ OKABE_ITO: dict[str, str] = {
     "reddish purple": "#CC79A7",
 }
 
-# The pure yellow is too light for a line on white (contrast 1.2:1), so lines use a darkened yellow;
+#: The least contrast of a line or marker against the plot's white background (WCAG 2.1, 1.4.11 non-text contrast):
+#: every colour of :data:`METHOD_COLORS`, :data:`REFERENCE_COLORS` and the fallback palette reaches it
+#: (tests/viz/test_style.py). A lighter colour washed out on a projector.
+MIN_MARK_CONTRAST = 3.0
+
+# The pure yellow is too light for a line on white (contrast 1.3:1), so lines use a darkened yellow;
 # greys take the reference curves (theory, lower bound) so the methods keep the saturated hues.
-DARK_YELLOW = "#B09A00"  #: the yellow of lines and markers
-GREY, DARK_GREY = "#999999", "#555555"  #: reference curves: a lower bound, a theory curve
+DARK_YELLOW = "#A69100"  #: the yellow of lines and markers (3.2:1 on white)
+GREY, DARK_GREY = "#919191", "#555555"  #: reference curves: a lower bound, a theory curve
 
 #: The one method -> colour registry used by every page, keyed by the method ids of
 #: :data:`dpcore.lessons.methods.LABELS` (a test checks every id has a colour, distinct within each figure).
@@ -51,27 +60,29 @@ METHOD_COLORS: dict[str, str] = {
     "naive_window": OKABE_ITO["sky blue"],
     "clipped_laplace": OKABE_ITO["bluish green"],
     "exponential_mechanism": DARK_YELLOW,
-    # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme.
+    # Beyond Okabe-Ito's eight hues: Paul Tol's "muted" colour-blind-safe scheme (its lightest hues darkened, same
+    # hue, to MIN_MARK_CONTRAST on white).
     "ksu20": "#882255",
-    "private_part": "#44AA99",
+    "private_part": "#40A191",
     "naive_truncated_mean": "#117733",
     "truncated_mle_moments": "#332288",
     "truncated_mle_dpgd": "#AA4499",
     "user_level_clipped": "#EE3377",
     "group_privacy": "#999933",
     "one_per_user": "#661100",
-    "item_level": "#77AADD",  # Tol's light blue: sand was too near group privacy's olive
+    "item_level": "#5696D5",  # Tol's light blue (darkened): sand was too near group privacy's olive
     "report_noisy_max": "#CC6677",
-    "permute_and_flip": "#88CCEE",
+    "permute_and_flip": "#1F9AD8",  # Tol's cyan, darkened
     "private_selection": "#4477AA",
     "scheffe_tournament": "#228833",
-    "minimum_distance": "#EE7733",
+    "minimum_distance": "#ED6C23",
     # Paul Tol's "vibrant" and "bright" schemes (colour-blind safe) for the product-distribution page.
     "partition_pure": "#0077BB",
-    "naive_laplace": "#EE8866",  # Tol's light orange: cyan was too near the partition's blue
+    "naive_laplace": "#1B9E77",  # ColorBrewer Dark2 teal: cyan was too near the partition's blue, a darkened light
+    # orange too near the one-shot Gaussian's red
     "partition_zcdp": "#AA3377",
     "one_shot_gaussian": "#CC3311",
-    "oracle_laplace": "#CCBB44",
+    "oracle_laplace": "#A2932C",  # Tol's olive, darkened
 }
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [DARK_YELLOW]
@@ -80,6 +91,25 @@ _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow
 #: Colours of the reference lines of one-run figures (truth, clipped mean, private estimate).
 REFERENCE_COLORS = {"true mean": OKABE_ITO["black"], "clipped mean": OKABE_ITO["bluish green"],
                     "private estimate": OKABE_ITO["reddish purple"], "naive truncated mean": OKABE_ITO["orange"]}
+
+
+@validated(foreground=HEX_COLOR, background=HEX_COLOR)
+def contrast(foreground: str, background: str = "#FFFFFF") -> float:
+    """The WCAG 2 contrast ratio of two ``"#RRGGBB"`` colours, from 1 (the same) to 21 (black on white):
+    (L1 + 0.05) / (L2 + 0.05) of their relative luminances, the lighter one on top.
+
+    >>> round(contrast("#000000"), 2), round(contrast(OKABE_ITO["blue"]), 2), round(contrast("#F0E442"), 2)
+    (21.0, 5.19, 1.32)
+    """
+    lighter, darker = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of ``#RRGGBB``: the linearised sRGB channels weighted 0.2126, 0.7152, 0.0722."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
 @validated(name=NAME)
@@ -144,6 +174,24 @@ def figure_title(text: str) -> dict:
     'Error vs n, lomax, ε = 1<br>(median over trials)'
     """
     return dict(text=wrapped(text))
+
+
+@validated(below=Integer(low=1), narrow=InstanceOf(dict, "a dict of layout updates"),
+           wide=InstanceOf(dict, "a dict of layout updates"))
+def narrow_layout(below: int, narrow: dict, wide: dict) -> dict:
+    """A figure's ``layout.meta`` entry that gives it another layout on a narrow screen: the browser applies the
+    updates ``narrow`` (Plotly relayout paths, e.g. ``"xaxis2.domain"``, ``"annotations[1].y"``; not the height,
+    which Streamlit keeps) while
+    the figure is less than ``below`` pixels wide, and ``wide`` (the same paths, their values in the figure) again
+    above it (assets/fit_formulas.js). The server cannot know the screen; an exported figure keeps its wide layout.
+
+    >>> narrow_layout(560, {"height": 900}, {"height": 480})["dplab_narrow"]["below"]
+    560
+    """
+    if set(narrow) != set(wide):
+        raise InvalidParameterError(f"narrow and wide must update the same paths; got {sorted(narrow)} and "
+                                    f"{sorted(wide)}")
+    return dict(dplab_narrow=dict(below=below, layout=dict(narrow), wide=dict(wide)))
 
 
 @validated(title=TITLE)

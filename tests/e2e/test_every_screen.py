@@ -7,7 +7,16 @@ What is checked, per page and screen:
 * every text Plotly draws is at least 14 px on screen, and no figure title runs out of its figure;
 * an animated chart, with its Play button and frame slider, fits the viewport's height (on the projector), and its
   Play button and slider lie inside the screen, the slider at least half the figure wide;
-* no formula is wider than the column it sits in.
+* no formula is wider than the column it sits in;
+* the panel titles of a figure with several panels (its annotations) overlap neither each other nor any tick label,
+  and no tick label of one panel lies inside another panel's plot area;
+* no axis title and no legend entry runs out of its figure (cut at the screen's edge);
+* a chart title wraps by the figure's width, never before its first line is full (the browser's fit,
+  assets/fit_formulas.js, ran; not in presentation mode, which keeps the server's 30 characters a line);
+* no column of a table is hidden: an HTML table (the home page's deployments) never scrolls sideways and every header
+  cell lies on the screen (on a phone it turns into cards, its header hidden).
+
+The laptop (1440×900, every page at its defaults) is measured too.
 
 Screenshots of every page at both sizes go to ``$SCREENSHOT_DIR/screens`` (default ``artifacts/screenshots``).
 """
@@ -20,12 +29,13 @@ from registry import PAGES
 
 # Every question revealed (reveal=1), so that the figures behind predict-then-reveal questions are measured too.
 SCREENS = {"projector": (dict(width=1280, height=720), "present=1&reveal=1"),
-           "phone": (dict(width=390, height=844), "reveal=1")}
+           "phone": (dict(width=390, height=844), "reveal=1"),
+           "laptop": (dict(width=1440, height=900), "reveal=1")}
 MIN_PLOT_SHARE = 0.6
 MIN_TEXT_PX = 14
 MIN_PLOT_HEIGHT_PX = 150  # a long legend wrapping on a phone squeezed one plot to 39 px
 
-GEOMETRY = """() => {
+GEOMETRY = r"""() => {
     // Labels of one kind (the x ticks, the y ticks, the bars' values) drawn on top of one another: their pairs.
     const overlapping = gd => ['.xtick text', '.ytick text', '.bartext'].flatMap(sel => {
         const boxes = [...gd.querySelectorAll(sel)].filter(t => t.textContent.trim()
@@ -39,6 +49,48 @@ GEOMETRY = """() => {
         }));
         return pairs;
     });
+    const bounds = el => { const r = el.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top,
+                                                                        bottom: r.bottom, width: r.width}; };
+    const meets = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                            && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    // Panel titles (annotations) on one another or on tick labels; a panel's tick labels inside another panel.
+    const panelClashes = gd => {
+        const notes = [...gd.querySelectorAll('.annotation-text-g')].map(el => ({text: el.textContent, r: bounds(el)}))
+            .filter(n => n.r.width > 0);
+        const ticks = [...gd.querySelectorAll('.xtick text, .ytick text')].filter(t => t.textContent.trim())
+            .map(t => ({text: t.textContent, r: bounds(t), sub: t.closest('[class*="tick"]').parentElement}));
+        const clashes = [];
+        notes.forEach((a, i) => notes.slice(i + 1).forEach(b => {
+            if (meets(a.r, b.r)) clashes.push(`panel titles ${a.text} / ${b.text}`); }));
+        notes.forEach(n => ticks.forEach(t => { if (meets(n.r, t.r)) clashes.push(`${n.text} on tick ${t.text}`); }));
+        const plots = Object.keys(gd._fullLayout._plots || {});
+        if (plots.length > 1) {
+            const box = gd.getBoundingClientRect();
+            const areas = plots.map(id => { const p = gd._fullLayout._plots[id];
+                return {id, left: box.left + p.xaxis._offset, right: box.left + p.xaxis._offset + p.xaxis._length,
+                        top: box.top + p.yaxis._offset, bottom: box.top + p.yaxis._offset + p.yaxis._length}; });
+            for (const id of plots) {
+                const p = gd._fullLayout._plots[id];
+                for (const axis of [p.xaxis, p.yaxis]) {
+                    const labels = [...gd.querySelectorAll(`.${axis._id}tick text`)].map(bounds);
+                    for (const label of labels) for (const area of areas)
+                        if (area.id !== id && meets(label, area)) clashes.push(`${axis._id} tick in ${area.id}`);
+                }
+            }
+        }
+        return [...new Set(clashes)];
+    };
+    const canvas = document.createElement('canvas').getContext('2d');
+    // A title broken into lines while its first line had room for the next word: wrapped early (by characters).
+    const wrappedEarly = (gd, full) => {
+        const text = (gd.layout.title && (gd.layout.title.text ?? gd.layout.title)) || '';
+        const lines = String(text).split(/<br\s*\/?>/i);
+        if (lines.length < 2) return false;
+        canvas.font = `${full.title.font.size}px ${full.title.font.family}`;
+        const next = lines[1].split(' '), word = next[1] === '=' ? next.slice(0, 3).join(' ') : next[0];  // "a = b"
+        const firstAndNext = (lines[0] + ' ' + word).replace(/<[^>]+>/g, '');
+        return canvas.measureText(firstAndNext).width < 0.9 * (full.width * (1 - full.title.x) - 24);
+    };
     const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map(gd => {
         const full = gd._fullLayout, box = gd.getBoundingClientRect();
         const texts = [...gd.querySelectorAll('svg text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
@@ -53,12 +105,32 @@ GEOMETRY = """() => {
                 animated: !!(full.sliders && full.sliders.length), minFont: Math.min(...fonts),
                 smallest: texts[fonts.indexOf(Math.min(...fonts))]?.textContent.slice(0, 40) || '',
                 titleBox: rect('.gtitle'), play: rect('.updatemenu-button'), slider: rect('.slider-rail-rect'),
-                overlaps: overlapping(gd)};
+                overlaps: overlapping(gd), panelClashes: panelClashes(gd), wrappedEarly: wrappedEarly(gd, full),
+                // axis titles and legend entries: their boxes, to be inside the figure
+                cut: [...gd.querySelectorAll('.xtitle, .ytitle, .x2title, .y2title, .legendtext')]
+                    .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0)
+                    .map(t => ({text: t.textContent.slice(0, 40), r: bounds(t)}))
+                    .filter(t => t.r.left < Math.max(box.left, 0) - 1 || t.r.right > Math.min(box.right, innerWidth) + 1
+                                 || t.r.top < box.top - 1 || t.r.bottom > box.bottom + 1)
+                    .map(t => t.text)};
     });
+    // A table never hides a column: it does not scroll sideways and every header lies on the screen. HTML tables
+    // only: Streamlit's data grid (st.dataframe) scrolls its columns by design.
+    const tables = [...document.querySelectorAll('[data-testid="stMain"] table')]
+        .filter(el => el.getBoundingClientRect().width > 0).map(el => {
+            const scroller = el.parentElement;
+            const headers = [...el.querySelectorAll('th')].filter(th => getComputedStyle(th).display !== 'none'
+                && th.closest('thead') && getComputedStyle(th.closest('thead')).position !== 'absolute');
+            const offScreen = headers.filter(th => { const r = th.getBoundingClientRect();
+                return r.width > 0 && (r.right > innerWidth + 1 || r.left < -1); }).map(th => th.textContent);
+            return {text: (el.textContent || '').slice(0, 40), hidden: scroller.scrollWidth - scroller.clientWidth,
+                    offScreen};
+        });
     const formulas = [...document.querySelectorAll('.katex-display')].map(el => ({
         text: el.textContent.slice(0, 60), overflow: el.scrollWidth - el.clientWidth,
         right: el.getBoundingClientRect().right}));
-    return {charts, formulas, viewport: {width: innerWidth, height: innerHeight}};
+    return {charts, formulas, tables, fitted: !!window.dplabFitCharts,
+            viewport: {width: innerWidth, height: innerHeight}};
 }"""
 
 
@@ -82,6 +154,12 @@ def problems(found: dict, screen: str) -> list[str]:
             issues.append(f"{name}: plot area {chart['plotHeight']:.0f} px tall")
         if chart["overlaps"]:
             issues.append(f"{name}: labels on top of each other: {', '.join(chart['overlaps'][:3])}")
+        if chart["panelClashes"]:
+            issues.append(f"{name}: panels overlap: {', '.join(chart['panelClashes'][:3])}")
+        if chart["cut"]:
+            issues.append(f"{name}: cut at the figure's edge: {', '.join(chart['cut'][:3])}")
+        if chart["wrappedEarly"] and screen != "projector":  # presentation mode keeps the server's wrapping
+            issues.append(f"{name}: title wrapped before its line was full")
         title = chart["titleBox"]
         if title and (title["right"] > chart["right"] + 1 or title["left"] < chart["left"] - 1):
             issues.append(f"{name}: title runs out of the figure")
@@ -95,6 +173,12 @@ def problems(found: dict, screen: str) -> list[str]:
                     issues.append(f"{name}: {control} control off screen: {box}")
             if chart["slider"] and chart["slider"]["width"] < 0.5 * chart["width"]:
                 issues.append(f"{name}: frame slider {chart['slider']['width']:.0f} px long")
+    if not found["fitted"]:
+        issues.append("the charts' fit to the screen (assets/fit_formulas.js) did not run")
+    for table in found["tables"]:
+        if table["hidden"] > 1 or table["offScreen"]:
+            issues.append(f"table {table['text']!r}: {table['hidden']} px of columns hidden, off screen: "
+                          f"{table['offScreen']}")
     for formula in found["formulas"]:
         if formula["overflow"] > 1 or formula["right"] > width + 1:
             issues.append(f"formula {formula['text']!r} overflows by {formula['overflow']} px")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import plotly.io as pio
+import pytest
 
 from dpcore import viz
 from dpcore.lessons.methods import LABELS
@@ -23,6 +24,8 @@ VALID_CALLS = {
     "slim_colorbar": dict(title="score"),
     "colorscale": dict(name="Blues"),
     "template_dict": dict(presentation=True),
+    "contrast": dict(foreground="#0072B2", background="#FFFFFF"),
+    "narrow_layout": dict(below=560, narrow={"height": 900}, wide={"height": 480}),
 }
 
 
@@ -39,6 +42,35 @@ def test_registry_colours_are_distinct_hex():
     colours = [c.lower() for c in viz.METHOD_COLORS.values()]
     assert len(set(colours)) == len(colours)
     assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
+
+
+def test_the_contrast_ratio_is_wcags():
+    """WCAG 2's published examples: black on white 21:1, a colour on itself 1:1, #777777 on white just under 4.5:1,
+    symmetric in its two colours."""
+    assert viz.style.contrast("#000000") == 21.0 and viz.style.contrast("#123456", "#123456") == 1.0
+    assert viz.style.contrast("#777777") == pytest.approx(4.48, abs=0.01)
+    assert viz.style.contrast("#767676") == pytest.approx(4.54, abs=0.01)
+    assert viz.style.contrast("#0072B2", "#E5E5E5") == viz.style.contrast("#E5E5E5", "#0072B2")
+    assert viz.style.contrast("#F0E442") == pytest.approx(1.32, abs=0.01)  # Okabe-Ito's yellow: no line on white
+
+
+def test_every_line_and_mark_colour_stands_out_from_the_plot():
+    """Every colour a line or a marker is drawn in (methods, reference lines, the fallback palette, the Okabe-Ito hues
+    but the yellow, which only fills) reaches 3:1 against the white plot (WCAG 2.1, 1.4.11); printed when not."""
+    style = viz.style
+    colours = {**{f"method {key}": value for key, value in style.METHOD_COLORS.items()},
+               **{f"reference {key}": value for key, value in style.REFERENCE_COLORS.items()},
+               **{f"Okabe-Ito {key}": value for key, value in style.OKABE_ITO.items() if key != "yellow"},
+               **{f"fallback {i}": value for i, value in enumerate(style._FALLBACK)},
+               "dark yellow": style.DARK_YELLOW, "grey": style.GREY, "dark grey": style.DARK_GREY}
+    background = viz.template().layout.plot_bgcolor
+    assert background == "white"
+    low = {name: f"{value} {style.contrast(value):.2f}:1" for name, value in colours.items()
+           if style.contrast(value) < style.MIN_MARK_CONTRAST}
+    assert low == {}
+    assert style.MIN_MARK_CONTRAST == 3.0
+    # the axis lines and ticks too; the grid stays faint on purpose (it is not read, it guides)
+    assert style.contrast(viz.template().layout.xaxis.linecolor) >= 4.5
 
 
 def test_unknown_names_get_a_stable_palette_colour():
