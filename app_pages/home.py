@@ -1,6 +1,5 @@
 """Home: what differential privacy promises, seen on the Laplace mechanism, and a map of the lab."""
 
-from html import escape
 
 import streamlit as st
 
@@ -22,19 +21,6 @@ def course(present: bool) -> None:
             st.markdown("After it you can " + "; ".join(info.objectives) + ".")
 
 
-def reflowing_table(rows: list[dict]) -> str:
-    """``rows`` as an HTML table that fits its column on every screen: its cells wrap, so no column is cut or
-    scrolled out of sight on a laptop or a projector, and on a phone each row becomes a card of "column: value"
-    lines (assets/style.css, ``.dplab-table``). Explicit ARIA roles keep it a table for screen readers in both
-    layouts; every value is escaped.
-    """
-    head = "".join(f'<th role="columnheader" scope="col">{escape(name)}</th>' for name in rows[0])
-    body = "".join('<tr role="row">' + "".join(f'<td role="cell" data-label="{escape(name)}">{escape(str(value))}</td>'
-                                               for name, value in row.items()) + "</tr>" for row in rows)
-    return (f'<div class="dplab-table"><table role="table"><thead role="rowgroup"><tr role="row">{head}</tr></thead>'
-            f'<tbody role="rowgroup">{body}</tbody></table></div>')
-
-
 page = ui.Page(__file__, settings.SPECS)
 epsilon = page["eps"]
 page.intro()
@@ -42,7 +28,7 @@ with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)
 with page.section("deployments"):
-    st.markdown(reflowing_table(home.deployment_table()), unsafe_allow_html=True)
+    ui.show_table(home.deployment_table())
 with page.section("lab"):
     course(page.present)
 page.prose("how-to")

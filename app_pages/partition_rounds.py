@@ -1,6 +1,5 @@
 """Binary product distributions: pure DP and total variation by partitioning rounds."""
 
-import streamlit as st
 
 import ui
 from app_pages.settings import partition_rounds as settings
@@ -11,7 +10,6 @@ page = ui.Page(__file__, settings.SPECS)
 epsilon, dimension, n, profile = page["eps"], page["d"], page["n"], page["profile"]
 sweep = dict(delta=page["delta"], trials=page["trials"], seed=page["mc"])
 one_run = dict(profile=profile, dimension=dimension, n=n, epsilon=epsilon, delta=page["delta"], seed=page["seed"])
-table = dict(hide_index=True, width="stretch")
 
 page.intro()
 page.caption(lesson.one_run_caption, **one_run)
@@ -22,9 +20,9 @@ with page.section("one-run"):
     page.draw_again()
     if page.predict(lesson.composition_question, single):
         page.prose("blocks")
-        st.dataframe(lesson.block_table(single), **table)
+        ui.show_table(lesson.block_table(single))
         page.prose("no-composition", **lesson.block_summary(single))
-    st.dataframe(lesson.distance_table(single), **table)
+    ui.show_table(lesson.distance_table(single))
 
 with page.section("tv-vs-n", trials=page["trials"]):
     page.figure("tv_vs_n", figures.error_vs_n, animated=True, download=True, profile=profile, dimension=dimension,

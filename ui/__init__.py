@@ -8,6 +8,7 @@
 ``compute``          the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
                      (:func:`figure`, :func:`shared`), notebook snippets
 ``page``             :class:`Page`, the skeleton every page is written into
+``table``            :func:`show_table`: a lesson's rows as a table that fits every screen (a card per row on a phone)
 ``drawn``            :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
@@ -35,9 +36,10 @@ from .params import (
                      seed_spec,
                      trials_spec,
 )
+from .table import show_table
 from .text import PageText
 
 __all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
            "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
            "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
-           "trials_spec", "PageText", "attacker_game"]
+           "trials_spec", "PageText", "attacker_game", "show_table"]

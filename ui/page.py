@@ -38,6 +38,7 @@ from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mod
 from .drawn import Drawn
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
+from .table import show_table
 from .text import PageText
 
 __all__ = ["Page", "show_figure", "FIGURE_CALLS", "PAGE_SPECS"]
@@ -197,8 +198,8 @@ class Page:
 
     def table(self, rows: Callable[..., Sequence[dict]], /, *args: Any, **kwargs: Any) -> None:
         """A table of the rows the lesson function ``rows(*args, **kwargs)`` computes (once per setting:
-        :func:`ui.compute.shared`), the width of the page."""
-        st.dataframe(compute.shared(rows, *args, **kwargs), hide_index=True, width="stretch")
+        :func:`ui.compute.shared`), every column in view on every screen (:func:`ui.table.show_table`)."""
+        show_table(compute.shared(rows, *args, **kwargs))
 
     def takeaways(self, lines: Callable[..., Sequence[str]], /, *args: Any, **kwargs: Any) -> None:
         """"What to notice": the bullet points the lesson function ``lines(*args, **kwargs)`` computes from the

@@ -1,7 +1,9 @@
 """Shared helpers for the AppTest suites (see docs/testing.md §4)."""
 
 import base64
+import html
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +39,21 @@ def run(script: str, timeout: float = 30, answered: bool = True, **query: str) -
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()
+
+
+def tables(at: AppTest) -> list[list[dict[str, str]]]:
+    """The tables the page drew (``ui.show_table``), in order: each a list of rows, each row column -> cell text as
+    shown (HTML entities decoded)."""
+    found = []
+    for block in at.markdown:
+        if 'class="dplab-table"' not in block.value:
+            continue
+        columns = [html.unescape(name) for name in re.findall(r'<th role="columnheader" scope="col">(.*?)</th>',
+                                                              block.value)]
+        rows = re.findall(r'<tbody role="rowgroup">(.*)</tbody>', block.value)[0].split('<tr role="row">')[1:]
+        found.append([dict(zip(columns, (html.unescape(cell) for cell in re.findall(r'<td [^>]*>(.*?)</td>', row))))
+                      for row in rows])
+    return found
 
 
 def plotly_spec(at: AppTest, index: int = 0) -> dict:

@@ -11,6 +11,7 @@ from helpers import (
     page_fixture,
     page_path,
     run,
+    tables,
     texts,
 )
 
@@ -19,6 +20,7 @@ from dpcore.distributions import binary_product as products
 from dpcore.estimators import partition_rounds as product
 from dpcore.experiments import load_or_run
 from dpcore.lessons import partition_rounds as lesson
+from ui.table import cell_text
 
 PAGE = page_path("partition_rounds.py")
 ANIMATED = {"rounds": "round 1", "tv_vs_n": "1", "kl_vs_n": "1", "tv_vs_d": "1,000,000", "profiles": "log-uniform"}
@@ -58,9 +60,9 @@ def test_rounds_animation_replays_the_trace(default_page):
 
 def test_blocks_table_and_the_issue_numbers(default_page):
     """The sample-use table adds up to n; the TV-vs-n frame at ε = 1 shows the partition ≥ 2x below naive at n = 10⁶."""
-    table = default_page.dataframe[0].value
-    assert sum(int(v.replace(",", "")) for v in table["rows"]) == 1_000_000
-    assert set(table["ε on these rows"]) <= {"1", "0"}
+    table = tables(default_page)[0]
+    assert sum(int(row["rows"].replace(",", "")) for row in table) == 1_000_000
+    assert {row["ε on these rows"] for row in table} <= {"1", "0"}
     traces = frame_traces(charts(default_page)["tv_vs_n"], "1")
     n = decode(traces["naive Laplace"]["x"])
     at = int(np.flatnonzero(n == 1e6)[0])
@@ -82,9 +84,10 @@ def test_takeaways_and_tables_are_the_lessons_at_the_page_state(default_page):
     notes = lesson.takeaways(n=1_000_000, **state, run=stored)
     assert "\n".join(f"- {line}" for line in notes) in texts(default_page.markdown)
     single = lesson.one_run("log-uniform", 1024, 1_000_000, 1.0, 1e-6, 0)
-    shown = [frame.value.to_dict("records") for frame in default_page.dataframe]
-    assert shown[0] == lesson.block_table(single) and shown[1] == lesson.distance_table(single)
-    assert shown[2] == lesson.complexity_table(**state, run=stored)
+    shown = tables(default_page)
+    as_shown = lambda rows: [{name: cell_text(value) for name, value in row.items()} for row in rows]  # noqa: E731
+    assert shown[0] == as_shown(lesson.block_table(single)) and shown[1] == as_shown(lesson.distance_table(single))
+    assert shown[2] == as_shown(lesson.complexity_table(**state, run=stored))
     assert set(default_page.session_state[ui.FIGURE_CALLS]) == set(ANIMATED)
 
 
@@ -95,7 +98,7 @@ def test_extreme_controls(query):
     assert not at.exception and not at.error and not at.warning
     assert at.select_slider(key="w_eps").value == float(query["eps"])
     assert at.select_slider(key="w_d").value == int(query["d"])
-    how = set(at.dataframe[1].value["computed"])  # TV of the run: exact by enumeration only for d ≤ 16
+    how = {row["computed"] for row in tables(at)[1]}  # TV of the run: exact by enumeration only for d ≤ 16
     assert how == {"exact (enumeration)"} if query["d"] == "16" else all(h.startswith("Monte Carlo") for h in how)
 
 

@@ -11,7 +11,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from helpers import ROOT, charts, page_path, run, texts
+from helpers import ROOT, charts, page_path, run, tables, texts
 
 import registry
 from dpcore import experiments
@@ -47,7 +47,7 @@ def open_page(script: str, **query: str):
 
 
 def block_table_shown(at) -> bool:
-    return any("ε on these rows" in frame.value.columns for frame in at.dataframe)
+    return any("ε on these rows" in table[0] for table in tables(at))
 
 
 def blocks(node) -> list:
