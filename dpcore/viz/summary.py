@@ -161,7 +161,7 @@ def _curve(trace: dict, symbol: str) -> str:
                 f"{_number((y.min() + y.max()) / 2)}), across from {_number(x.min())} to {_number(x.max())}")
     order = np.argsort(x, kind="stable")
     x, y = x[order], y[order]
-    at = lambda i: f"{_number(y[i])} at {_at(symbol, x[i])}"  # noqa: E731
+    at = lambda i: f"{_number(float(y[i]))} at {_at(symbol, float(x[i]))}"  # noqa: E731
     spread = np.ptp(y)
     for inner, word, back in ((int(np.argmin(y)), "lowest", "rises"), (int(np.argmax(y)), "highest", "falls")):
         if 0 < inner < y.size - 1 and min(abs(y[inner] - y[0]), abs(y[inner] - y[-1])) > 0.05 * spread:
@@ -197,7 +197,7 @@ def _histogram(trace: dict, x_symbol: str) -> str:
         return f"{name} — no bars above 0"
     total = y.sum()
     share = np.cumsum(y) / total
-    low, high = x[np.searchsorted(share, 0.1)], x[min(np.searchsorted(share, 0.9), x.size - 1)]
+    low, high = x[int(np.searchsorted(share, 0.1))], x[min(int(np.searchsorted(share, 0.9)), x.size - 1)]
     tallest = int(np.argmax(y))
     return (f"{name} — bars from {_at(x_symbol, x[filled].min())} to {_number(x[filled].max())}, the tallest "
             f"({_number(y[tallest])}) at {_number(x[tallest])}, the middle 80 % between {_number(low)} and "
@@ -438,7 +438,7 @@ def figure_table(fig: go.Figure | dict, frame: str | None = None) -> tuple[list[
     first = next((trace for trace in traces if _kind(trace) not in ("", "band")), traces[0] if traces else {})
     x_title = _axis_title(layout, first, "x") or "x"
     y_title = _axis_title(layout, first, "y") or "y"
-    bands = {}
+    bands: dict[str, dict[bool, dict[float, float]]] = {}
     for trace in traces:
         if _kind(trace) == "band":
             name = _plain(trace.get("name"))
