@@ -32,6 +32,7 @@ from dpcore import viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
+from dpcore.viz.summary import figure_name, figure_table
 
 from . import compute
 from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
@@ -53,13 +54,51 @@ ANSWER = "answer_"  #: key prefix of the container holding a question's answer (
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
-def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False) -> None:
+TABLE = "table_"  #: key prefix of the "Data as a table" expander under a chart (its table is built only when open)
+FRAME = "table_frame_"  #: key prefix of the frame chosen for an animated chart's table
+
+
+def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summary: str | None = None) -> None:
     """Show a figure of :mod:`dpcore.viz` (already styled), or what is drawn of it, under a stable key; an animated one
-    in its own fragment, so that pressing Play or dragging its slider never reruns the page."""
+    in its own fragment, so that pressing Play or dragging its slider never reruns the page.
+
+    The chart's accessible name is its title (:func:`dpcore.viz.summary.figure_name`: the same at every rerun).
+    Given ``summary``, the chart is followed by it ("In words") and by its data as a table, built only when the
+    student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the page nor the chart)."""
     def draw() -> None:
         chart = fig.chart() if isinstance(fig, Drawn) else fig
-        st.plotly_chart(chart, key=key, width="stretch", theme=None, config={"displaylogo": False})
+        st.plotly_chart(chart, key=key, width="stretch", theme=None, config={"displaylogo": False},
+                        alt=figure_name(fig))
     st.fragment(draw)() if animated else draw()
+    if summary is not None:
+        st.caption(f"In words: {summary}")
+        st.fragment(_data_table)(fig, key)
+
+
+def _data_table(fig: go.Figure | Drawn, key: str) -> None:
+    """The chart's data in words and rounded numbers (:func:`dpcore.viz.summary.figure_table`), in an expander
+    whose content is built only when it is open; an animated chart's table shows one frame, the one it opens on
+    unless another is chosen."""
+    with st.expander("Data as a table", key=f"{TABLE}{key}", on_change="rerun", icon=":material/table_rows:") as box:
+        if not box.open:
+            return
+        frames = [frame.get("name") for frame in (fig.get("frames") if isinstance(fig, dict) else fig.frames) or []]
+        frame = None
+        if frames:
+            slider = ((fig.get("layout") if isinstance(fig, dict) else fig.layout.to_plotly_json()) or {})
+            steps = (slider.get("sliders") or [{}])[0]
+            opening = (steps.get("steps") or [{}])[steps.get("active") or 0].get("label", frames[0])
+            prefix = (steps.get("currentvalue") or {}).get("prefix") or "frame: "
+            frame = st.selectbox("Frame", frames, index=frames.index(opening) if opening in frames else 0,
+                                 key=f"{FRAME}{key}", format_func=lambda name: f"{prefix}{name}")
+        columns, rows = figure_table(fig, frame)
+        st.table({column: [_cell(row[i]) for row in rows] for i, column in enumerate(columns)}, hide_index=True,
+                 height=min(40 + 36 * len(rows), 420), alt=f"The data of the chart: {figure_name(fig)}")
+
+
+def _cell(text: str) -> str:
+    """A table cell's text, its Markdown characters escaped (st.table reads cells as Markdown)."""
+    return "".join(f"\\{char}" if char in "\\`*_[]<>#|~$" else char for char in text)
 
 
 class Page:
@@ -141,8 +180,7 @@ class Page:
         shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`)."""
         shown = len(compute.previews())
         fig, summary = compute.described(builder, self.present, **kwargs)
-        show_figure(fig, key, animated)
-        st.caption(f"In words: {summary}")
+        show_figure(fig, key, animated, summary)
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)

@@ -1,0 +1,110 @@
+"""Every chart of every page (at its defaults, every question revealed) has an accessible name, its title, and an
+"In words" paragraph a first-year can read: no float noise, no "-0", never "x is x", and a heat map or a histogram
+told as one, not as a line. Its data as a table is built only on request."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from dpcore.viz.summary import figure_name, figure_summary
+from registry import PAGES
+from tests.app.helpers import ROOT, active_frame, charts, decode, page_path, run
+
+NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?")
+
+
+def significant_digits(number: str) -> int:
+    """The significant digits of a number as written ("2,690" → 3, "0.000827" → 3, "1.9375105" → 8)."""
+    digits = number.lstrip("−-").replace(",", "")
+    whole, _, decimals = digits.partition(".")
+    return len((whole + decimals).lstrip("0")) if decimals else len(whole.strip("0"))
+
+
+def float_noise(text: str) -> list[str]:
+    """The numbers of ``text`` written with 5 significant digits or more (float noise: 2.5250000000000004)."""
+    return [number for number in NUMBER.findall(text) if significant_digits(number) >= 5]
+
+
+def test_the_noise_finder_finds_noise_and_passes_numbers_as_said():
+    assert float_noise("-1.9375105320022565 0, -2.5250000000000004 and 2.69e+03") == ["-1.9375105320022565",
+                                                                                       "-2.5250000000000004"]
+    assert float_noise("n = 1,000,000, d = 1024, 0.000827, 2,690, 4.41 × 10⁻⁷") == []
+
+
+@pytest.fixture(scope="module")
+def pages():
+    """Every page at its defaults with every question revealed: its charts' figures, names and paragraphs."""
+    shown = {}
+    for info in PAGES:
+        at = run(str(ROOT / info.script), timeout=300)
+        assert not at.exception, (info.url_path, at.exception)
+        words = [caption.value.removeprefix("In words: ") for caption in at.caption
+                 if caption.value.startswith("In words: ")]
+        charts = [(chart.key, json.loads(chart.proto.spec), chart.proto.alt) for chart in at.get("plotly_chart")]
+        shown[info.url_path or "home"] = charts, words
+    return shown
+
+
+def _kinds(spec: dict) -> set[str]:
+    kinds = set()
+    for trace in spec["data"]:
+        if trace.get("type") == "heatmap":
+            kinds.add("heat map")
+        if trace.get("type") == "bar" and decode(trace.get("x")).dtype.kind in "fiu" and decode(trace["x"]).size >= 8:
+            kinds.add("histogram")
+    return kinds
+
+
+def test_every_chart_has_its_title_as_accessible_name(pages):
+    for page, (shown, _) in pages.items():
+        for key, spec, alt in shown:
+            assert alt and alt == figure_name(spec), (page, key)
+            assert "<" not in alt and alt != "Chart", (page, key, alt)
+
+
+def test_every_chart_is_told_in_words_a_person_can_read(pages):
+    told = 0
+    for page, (shown, words) in pages.items():
+        assert len(words) == len(shown), page  # one paragraph under each chart
+        for (key, spec, _), paragraph in zip(shown, words):
+            assert paragraph == figure_summary(spec), (page, key)
+            assert not float_noise(paragraph), (page, key, float_noise(paragraph))
+            assert " x is x" not in paragraph and "e+0" not in paragraph and "e-0" not in paragraph.replace(
+                "1e-06", ""), (page, key, paragraph)  # δ = 1e-06 is a title's own text
+            assert not re.search(r"(?<![\w.])[−-]0(?![.\d])", paragraph), (page, key, paragraph)
+            for kind in _kinds(spec):
+                assert kind in paragraph, (page, key, kind, paragraph)
+            for trace in spec["data"]:
+                if trace.get("type") in ("bar", "heatmap") and trace.get("name"):
+                    assert f"{trace['name']} rises" not in paragraph and f"{trace['name']} falls" not in paragraph
+            assert len(paragraph) < 1400, (page, key, len(paragraph))  # one short paragraph
+            told += 1
+    assert told >= 30
+
+
+def test_the_clipping_histogram_says_where_its_mass_is_and_marks_the_means(pages):
+    shown, words = pages["truncation-bias"]
+    paragraph = words[[key for key, _, _ in shown].index("clipping_histogram")]
+    assert "A histogram of count against" in paragraph and "the middle 80 % between" in paragraph
+    assert "a vertical line marks true mean = 0" in paragraph and "The shaded region runs from −2 to 2." in paragraph
+
+
+def test_the_data_table_is_built_only_when_asked():
+    at = run(page_path("tournament.py"), timeout=300)
+    assert not at.table  # closed: nothing built
+    assert [box.label for box in at.expander].count("Data as a table") == len(at.get("plotly_chart"))
+    at.session_state["table_win_matrix"] = True
+    at.session_state["table_tv_vs_n"] = True
+    at.run()
+    assert not at.exception
+    tables = {len(table.value): table.value for table in at.table}
+    matrix = tables[41 * 41]
+    assert list(matrix.columns) == ["hypothesis H\\_i (mean)", "opponent H\\_j (mean)", "row vs column"] or \
+        list(matrix.columns) == ["hypothesis H_i (mean)", "opponent H_j (mean)", "row vs column"]
+    assert set(matrix.iloc[:, 2]) == {"wins", "tie", "loses"}
+    sweep = next(value for size, value in tables.items() if size != 41 * 41)
+    assert "10–90 % band" in sweep.columns and not any(float_noise(str(cell)) for cell in np.ravel(sweep.values))
+    opening = active_frame(charts(at)["tv_vs_n"])
+    assert at.selectbox(key="table_frame_tv_vs_n").value == opening  # the frame the chart opens on
