@@ -63,7 +63,8 @@ def test_the_bottom_of_the_bias_noise_curve_and_the_marker_lines():
     curve = truncation.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     lowest = np.argmin(curve["mse"])
     summary = figure_summary(fig)
-    assert (f"total: mean squared error falls from {_number(curve['mse'][0])} at t = {_number(curve['radii'][0])} to its lowest, "
+    assert (f"total: mean squared error falls from {_number(curve['mse'][0])} at t = {_number(curve['radii'][0])} "
+            "to its lowest, "
             f"{_number(curve['mse'][lowest])} at t = {_number(curve['radii'][lowest])}, then rises") in summary
     marks = go.Figure(fig).to_dict()
     marks["data"] = [trace for trace in marks["data"] if trace["name"].startswith(("best t", "your t"))]
