@@ -350,8 +350,8 @@ def clipping_histogram(sample, low: float, high: float, means: dict[str, float],
                   fillcolor=OKABE_ITO["sky blue"], opacity=0.12, line=dict(width=0), layer="below")
     return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
                              barmode="overlay", height=figure_height(presentation, animated=False), hovermode="closest",
-                             xaxis=dict(title=dict(text=f"data value x (window [{low:.3g}, {high:.3g}])<br>"
-                                                        f"{100 * (1 - shown):.1f} % of points beyond the axis"),
+                             xaxis=dict(title=dict(text=f"data value x; window [{low:.3g}, {high:.3g}]<br>"
+                                                        f"({100 * (1 - shown):.1f} % of points lie beyond the axis)"),
                                         range=[edges[0], edges[-1]]),
                              yaxis=dict(title=dict(text="count"), range=[0, top]), shapes=[window]))
 
