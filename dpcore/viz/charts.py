@@ -221,7 +221,7 @@ def direction_disk(radius, angle, scores, marks: dict[str, float], *, title: str
 def trajectory_figure(points, trajectory, true_mean, *, title: str = "", presentation: bool = False) -> go.Figure:
     """Points (e.g. bucket means), an estimator's path from its start to its estimate, and the true mean."""
     data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="bucket means",
-                 marker=dict(color="#BBBBBB", size=8)),
+                 marker=dict(color=GREY, size=8)),
             dict(type="scatter", x=trajectory[:, 0], y=trajectory[:, 1], mode="lines+markers+text",
                  name="private estimate, step by step",
                  text=[f"μ̃{i + 1}" for i in range(len(trajectory))], textposition="top center",
@@ -269,7 +269,7 @@ def release_clouds(points, center, radius: float, releases: dict[str, np.ndarray
     left, right = dict(xaxis="x", yaxis="y"), dict(xaxis="x2", yaxis="y2")  # two panels side by side
     circle_x, circle_y = _circle(center, radius)
     data = [dict(type="scatter", x=points[:, 0], y=points[:, 1], mode="markers", name="data",
-                 marker=dict(color="#BBBBBB", size=5), **left),
+                 marker=dict(color=GREY, size=5), **left),
             dict(type="scatter", x=circle_x, y=circle_y, mode="lines", name=f"clipping ball, C = {radius:.2f}",
                  line=dict(color=grey, dash="dash"), **left)]
     clouds = {LABELS.get(name, name): np.asarray(cloud, dtype=float) for name, cloud in releases.items()}

@@ -104,3 +104,18 @@ def test_template_fonts_are_projector_sized():
 def test_template_is_registered():
     assert pio.templates["dplab"].layout.font.size == viz.template().layout.font.size
     assert pio.templates["dplab_presentation"].layout.font.size == viz.template(True).layout.font.size
+
+
+def test_no_figure_draws_in_a_colour_of_its_own_below_three_to_one():
+    """A figure module that writes a colour literal instead of using the registry must meet the same 3:1 (the light
+    grey #BBBBBB of the data dots and the election's vote bars, 1.9:1, did not); a white midpoint of a diverging
+    colour scale and the minor grid are not marks."""
+    import re
+    from pathlib import Path
+
+    root = Path(viz.__file__).parent
+    literals = {(path.name, colour) for path in [root / "charts.py", *sorted((root / "figures").glob("*.py"))]
+                for colour in re.findall(r'"(#[0-9A-Fa-f]{6})"', path.read_text())}
+    low = {(name, colour) for name, colour in literals
+           if viz.style.contrast(colour) < viz.style.MIN_MARK_CONTRAST and colour.upper() != "#FFFFFF"}
+    assert literals and low == set()

@@ -20,7 +20,7 @@ from ...lessons.methods import label
 from ..animation import FrameData, Series, animated_sweep, line_figure, sweep_frames, theory_series
 from ..charts import bar_figure, direction_disk, trajectory_figure
 from ..constraints import FLAG
-from ..style import METHOD_COLORS, OKABE_ITO, method_color
+from ..style import GREY, METHOD_COLORS, OKABE_ITO, method_color
 
 __all__ = ["CONVENTIONS", "election_bars", "election_sweep", "user_level_errors", "selection_loss", "median_score",
            "median_density", "median_error", "sdp_disk", "sdp_path"]
@@ -44,7 +44,7 @@ def election_bars(epsilon: float, seed: int, presentation: bool = False) -> go.F
     exact = dict(zip(CONVENTIONS, (result["standard"], result["monotone"])))
     return bar_figure(list(lesson.CANDIDATES), {"votes ÷ total": votes / votes.sum(), **exact,
                                                 f"{lesson.ELECTION_DRAWS:,} draws (factor 2)": result["sampled"]},
-                      colors=("#BBBBBB", *_CONVENTION_COLORS, OKABE_ITO["bluish green"]),
+                      colors=(GREY, *_CONVENTION_COLORS, OKABE_ITO["bluish green"]),
                       x_title="candidate (A: 15 votes, B: 19, C: 20)", y_title="P(announced)",
                       title=f"Who wins a private election at ε = {epsilon:g}?", presentation=presentation)
 
