@@ -46,7 +46,7 @@ from .drawn import Drawn
 from .progressive import ANY_RUN, QUICK_SECONDS, LruMap, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "reproduction_mark", "reproduced_trials", "start_worker",
-           "sweep", "previews", "shared", "figure", "described", "snippet"]
+           "sweep", "previews", "shared", "figure", "described", "snippet", "INSTALL"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -373,19 +373,32 @@ def _literal(value: Any) -> str:
     return f'float("{value}")' if isinstance(value, float) and math.isinf(value) else repr(value)
 
 
+#: How to get ``dpcore`` (not on PyPI: it comes with the lab), said by every download (README, "dpcore in a notebook").
+INSTALL = ("How to get dpcore, the lab's Python library (it is not on PyPI: it comes with the lab):",
+           "in a copy of the lab's repository (the folder holding README.md and pyproject.toml), run",
+           '    pip install -e ".[viz]"',
+           "(numpy, scipy and plotly come with it; the README's section \"dpcore in a notebook\" says more).")
+
+
 def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:
     """Python that rebuilds ``builder(**kwargs)`` in a notebook and prints its data (the page's CSV download).
 
+    It starts by saying how to get ``dpcore`` (:data:`INSTALL`), which is not on PyPI.
+
     >>> from dpcore.viz.figures import home
-    >>> print(snippet(home.neighbouring_densities, start="1").splitlines()[4])
+    >>> lines = snippet(home.neighbouring_densities, start="1").splitlines()
+    >>> print(lines[-4])
     fig = home.neighbouring_densities(start='1')
+    >>> any("pip install -e" in line for line in lines[:lines.index("from dpcore import viz")])
+    True
     >>> from dpcore.viz.figures import truncation
-    >>> print(snippet(truncation.clipping_window, moment_k=float("inf")).splitlines()[4])
+    >>> print(snippet(truncation.clipping_window, moment_k=float("inf")).splitlines()[-4])
     fig = truncation.clipping_window(moment_k=float("inf"))
     """
     package, _, module = builder.__module__.rpartition(".")
     arguments = ", ".join(f"{name}={_literal(value)}" for name, value in kwargs.items())
-    return (f'"""Rebuild a figure of Private Estimation Lab in a notebook: the same numbers as the page."""\n'
+    return ('"""Rebuild a figure of Private Estimation Lab in a notebook: the same numbers as the page.\n\n'
+            + "\n".join(INSTALL) + '\n"""\n'
             f"from dpcore import viz\nfrom {package} import {module}\n\n"
             f"fig = {module}.{builder.__name__}({arguments})\n"
             "print(viz.figure_table_csv(fig))  # the plotted numbers: the page's 'Data (CSV)' download\n"
