@@ -37,6 +37,7 @@ from dpcore.viz.summary import figure_name, figure_table
 from . import compute
 from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
+from .embed import show_embed
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
 from .table import show_table
@@ -250,8 +251,9 @@ class Page:
 
     def go_deeper(self, **fields: Any) -> None:
         """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
-        chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet; last,
-        the link to the next page of the course."""
+        chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet; then
+        the code that embeds the page in slides (:func:`ui.embed.show_embed`); last, the link to the next page of the
+        course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
         self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads", key=DEEPER,
@@ -263,14 +265,14 @@ class Page:
     def _deeper(self, fields: dict) -> None:
         for _, text in self.text.blocks("go-deeper", **fields):
             st.markdown(text)
-        if not self._downloads:
-            return
-        figures = {key: shown or compute.figure(builder, False, **kwargs)
-                   for key, (builder, kwargs, shown) in self._downloads.items()}
-        key = st.selectbox("Download a figure", list(figures), key="download_figure",
-                           format_func=lambda key: figures[key].title or key)
-        builder, kwargs, _ = self._downloads[key]
-        _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+        if self._downloads:
+            figures = {key: shown or compute.figure(builder, False, **kwargs)
+                       for key, (builder, kwargs, shown) in self._downloads.items()}
+            key = st.selectbox("Download a figure", list(figures), key="download_figure",
+                               format_func=lambda key: figures[key].title or key)
+            builder, kwargs, _ = self._downloads[key]
+            _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+        show_embed(self.info, self.present)
 
     def next_page(self) -> None:
         """The link to the next page of the course (registry order); the last page leads back to the start."""

@@ -1,0 +1,79 @@
+"""The "Embed" code in every page's "Go deeper" (ui.embed): an <iframe> of the page at its current settings in
+Streamlit's embed mode, presentation mode when ticked, never the teacher view; and the downloads that say how to get
+dpcore (the notebook snippet, the CSV)."""
+
+import re
+from html import unescape
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from helpers import ROOT, run
+
+import ui
+from dpcore.viz.figures import home as home_figures
+from ui.drawn import Drawn
+from ui.page import data_csv
+
+HOME = str(ROOT / "app_pages" / "home.py")
+
+
+def iframe_src(at) -> tuple[str, dict[str, list[str]]]:
+    codes = [block.value for block in at.code if "<iframe" in block.value]
+    assert len(codes) == 1, [block.value[:80] for block in at.code]
+    src = unescape(re.search(r'src="([^"]+)"', codes[0]).group(1))
+    return src, parse_qs(urlsplit(src).query)
+
+
+def opened(script: str, **query: str):
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file(script, default_timeout=600)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.session_state["go_deeper"] = True
+    return at.run()
+
+
+def test_the_embed_code_carries_the_page_settings_in_embed_mode_and_never_the_teacher_view():
+    at = opened(HOME, eps="0.5", teacher="1")
+    assert not at.exception
+    src, query = iframe_src(at)
+    assert query["eps"] == ["0.5"] and query["embed"] == ["true"]
+    assert "teacher" not in query and "present" not in query
+    assert urlsplit(src).path == "/"
+    box = at.checkbox(key="embed_present")
+    assert box.value is False
+    box.check().run()
+    assert iframe_src(at)[1]["present"] == ["1"]
+    assert not at.warning  # no address known outside a browser: no "localhost" warning either
+
+
+def test_in_presentation_mode_the_embed_starts_in_presentation_mode():
+    at = opened(str(ROOT / "app_pages" / "truncation.py"), present="1", eps="2")
+    assert not at.exception
+    src, query = iframe_src(at)
+    assert urlsplit(src).path == "/truncation-bias"
+    assert query["present"] == ["1"] and query["eps"] == ["2"] and query["embed"] == ["true"]
+    at.checkbox(key="embed_present").uncheck().run()
+    assert "present" not in iframe_src(at)[1]
+
+
+def test_the_embed_code_is_built_only_when_go_deeper_is_open():
+    at = run(HOME)
+    assert not [block for block in at.code if "<iframe" in block.value]
+
+
+def test_the_snippet_and_the_csv_say_how_to_get_dpcore():
+    code = ui.snippet(home_figures.neighbouring_densities, start="1")
+    header = code.split('"""')[1]
+    assert 'pip install -e ".[viz]"' in header and "README" in header
+    table = data_csv(Drawn.of(home_figures.neighbouring_densities(start="1")))
+    comments = [line for line in table.splitlines() if line.startswith("#")]
+    assert any('pip install -e ".[viz]"' in line for line in comments)
+    assert table.splitlines()[len(comments)] == "frame,trace,x,y"  # the numbers follow the comment lines
+
+
+@pytest.mark.parametrize("address, local", [("http://localhost:8501/x", True), ("http://127.0.0.1:9", True),
+                                            ("http://[::1]:8501", True), ("http://192.168.1.20:8501", False),
+                                            ("https://lab.example.org/truncation", False)])
+def test_local_addresses(address, local):
+    assert ui.embed.is_local(address) is local

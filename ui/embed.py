@@ -1,0 +1,95 @@
+"""The "Embed" code of a page (in its "Go deeper"): an ``<iframe>`` of the page at its current settings, for slides
+and learning-management systems.
+
+The address is the page's own, with the settings of its URL (every control, and a chart's frame when the link set
+one), plus Streamlit's embed mode (``embed=true``: no toolbar, no menu, no padding for the app's header) and, when the
+teacher ticks it, presentation mode (``present=1``). The teacher view (``teacher``) is never embedded: slides are
+projected, and the teacher view shows the answers.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from registry import PageInfo
+
+from .chrome import PRESENT, TEACHER
+
+__all__ = ["EMBED", "embed_url", "embed_code", "is_local", "show_embed"]
+
+EMBED = "embed"  #: Streamlit's URL key of its embed mode
+PRESENT_BOX = "embed_present"  # widget key: the "presentation mode" box of the Embed code
+HEIGHT = 800  #: the frame's height in pixels on a slide (a page scrolls inside it)
+_LEFT_OUT = {TEACHER, PRESENT, EMBED, "embed_options"}  # never copied from the page's URL into the embed
+
+
+def embed_url(address: str, query: Mapping[str, str], present: bool = False) -> str:
+    """The page at ``address`` (scheme, host and path, no query) with the settings ``query`` (its URL's), in
+    Streamlit's embed mode, in presentation mode if ``present``; never the teacher view.
+
+    >>> embed_url("http://lab.example.org/truncation", {"eps": "0.5", "teacher": "1", "present": "1"})
+    'http://lab.example.org/truncation?eps=0.5&embed=true'
+    >>> embed_url("http://lab.example.org", {"eps": "2"}, present=True)
+    'http://lab.example.org/?eps=2&present=1&embed=true'
+    """
+    parts = urlsplit(address)
+    path = parts.path or "/"
+    kept = [(key, value) for key, value in query.items() if key not in _LEFT_OUT]
+    kept += [(PRESENT, "1")] if present else []
+    return f"{parts.scheme}://{parts.netloc}{path}?" + urlencode(kept + [(EMBED, "true")])
+
+
+def embed_code(url: str, title: str, height: int = HEIGHT) -> str:
+    """The ``<iframe>`` to paste into a slide or a course page: full width, ``height`` pixels, no border, named by
+    ``title`` for screen readers, loaded when scrolled to.
+
+    >>> print(embed_code("http://lab.example.org/?eps=2&embed=true", "Home"))
+    <iframe src="http://lab.example.org/?eps=2&amp;embed=true" title="Home (Private Estimation Lab)"
+      width="100%" height="800" style="border: 0;" loading="lazy" allow="clipboard-write; fullscreen"></iframe>
+    """
+    return (f'<iframe src="{html.escape(url)}" title="{html.escape(title)} (Private Estimation Lab)"\n'
+            f'  width="100%" height="{height}" style="border: 0;" loading="lazy" allow="clipboard-write; fullscreen">'
+            "</iframe>")
+
+
+def is_local(address: str) -> bool:
+    """Whether ``address`` names this computer only (``localhost``, a loopback or unspecified address): another
+    computer opening it reaches itself, not the lab.
+
+    >>> is_local("http://localhost:8501/truncation"), is_local("http://127.0.0.1:8501"), is_local("https://lab.org")
+    (True, True, False)
+    """
+    host = (urlsplit(address).hostname or "").lower()
+    return host in ("localhost", "0.0.0.0", "::", "::1") or host.startswith("127.") or host.endswith(".localhost")
+
+
+def _address(info: PageInfo) -> tuple[str, bool]:
+    """The page's address as this browser reaches it (``st.context.url``, without its query) and ``True``; outside a
+    browser (a test), its path on a local server and ``False``."""
+    url = st.context.url
+    return (url, True) if url else (f"http://localhost:8501/{info.url_path}", False)
+
+
+def show_embed(info: PageInfo, present: bool) -> None:
+    """The "Embed this page" part of "Go deeper": a box for presentation mode (ticked in presentation mode), the
+    ``<iframe>`` code with a copy button, and what it does; a warning when the address is this computer's own."""
+    st.markdown("**Embed this page in slides or a course site**")
+    if PRESENT_BOX not in st.session_state:
+        st.session_state[PRESENT_BOX] = present
+    framed = st.checkbox("In presentation mode (bigger text, no explanations)", key=PRESENT_BOX,
+                         help="Adds present=1 to the embedded page's address.")
+    address, known = _address(info)
+    url = embed_url(address, st.query_params.to_dict(), framed)
+    st.code(embed_code(url, info.title), language="html", wrap_lines=True)
+    st.caption("Copy this code (the button at its top right) into a slide or a course page that accepts HTML: it "
+               "shows this page with the settings it has now, without Streamlit's menu. Students can still move "
+               "every control inside it.")
+    if known and is_local(address):
+        st.warning("This address is this computer's own (localhost): another computer opening it finds nothing. "
+                   "To embed for students, open the lab at an address they can reach (for example served with "
+                   "`./lab.sh serve --host 0.0.0.0`, opened by this computer's network name) and copy the code "
+                   "from there.", icon=":material/warning:")
