@@ -8,7 +8,10 @@
 //   region, and after "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of
 //   the page;
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
-//   "content_cut icon Truncation bias").
+//   "content_cut icon Truncation bias");
+// - the address bar follows an animated chart's frame (ui.frames): once the chart rests on a frame other than the one
+//   the page opens it on, the link holds frame_CHART=FRAME (history.replaceState: no rerun, and nothing written
+//   while Play runs), so a copied link opens the chart on the frame on screen.
 (() => {
   if (window.dplabA11y) return;
   window.dplabA11y = true;
@@ -141,9 +144,61 @@
                              'plotly_relayout']) {
           gd.on(event, () => setTimeout(() => syncSlider(gd), 0));
         }
+        for (const event of ['plotly_animatingframe', 'plotly_animated', 'plotly_animationinterrupted',
+                             'plotly_sliderchange', 'plotly_afterplot']) {
+          gd.on(event, () => {
+            if (event === 'plotly_afterplot') gd.dplabStale = false;  // drawn anew: this page's
+            frameKeysSoon();
+          });
+        }
       }
     }
   };
+
+  // ------------------------------------------------------------------ the link follows the frame
+  // Each animated chart carries layout.meta.dplab_frame = {key: its URL key, start: the frame the page opens it on
+  // without that key}. The address holds key=frame while the chart rests elsewhere than on start, and loses it when
+  // the chart is back there. Written a second after the last frame change, so Play (a frame every 0.8 s) writes once,
+  // when it stops; with the original replaceState, so it adds no history entry and reruns nothing.
+  const history = window.history, replace = history.replaceState.bind(history);
+  const FRAME_WRITE_MS = 1000;
+  const frameKeys = () => {
+    const url = new URL(window.location.href);
+    let changed = false;
+    for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+      const meta = gd.layout && gd.layout.meta && gd.layout.meta.dplab_frame;
+      const slider = sliderOf(gd);
+      if (!meta || gd.dplabStale || !slider || !slider.steps || !slider.steps.length) continue;
+      const step = slider.steps[slider.active || 0];
+      if (!step) continue;
+      const wanted = step.label === meta.start ? null : step.label;
+      if (url.searchParams.get(meta.key) !== wanted) {
+        if (wanted === null) url.searchParams.delete(meta.key);
+        else url.searchParams.set(meta.key, wanted);
+        changed = true;
+      }
+    }
+    if (changed) replace(history.state, '', url.toString());
+  };
+  let frameTimer = null;
+  const frameKeysSoon = (wait = FRAME_WRITE_MS) => {
+    clearTimeout(frameTimer);
+    frameTimer = setTimeout(frameKeys, wait);
+  };
+  // Streamlit writes the address after a rerun (the controls' values): the frames still on screen go back into it.
+  for (const name of ['pushState', 'replaceState']) {
+    const original = history[name].bind(history);
+    history[name] = (...args) => {
+      const before = window.location.pathname;
+      const result = original(...args);
+      // Another page: the charts still on screen are the old page's until it is drawn; their frames are not its.
+      if (window.location.pathname !== before) {
+        for (const gd of document.querySelectorAll('.js-plotly-plot')) gd.dplabStale = true;
+      }
+      frameKeysSoon(0);
+      return result;
+    };
+  }
 
   // ------------------------------------------------------------------ icons beside words
   const icons = () => {

@@ -32,9 +32,9 @@ from dpcore import viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
-from dpcore.viz.summary import figure_name, figure_table
+from dpcore.viz.summary import figure_name, figure_summary, figure_table
 
-from . import compute
+from . import compute, frames
 from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
 from .embed import show_embed
@@ -64,13 +64,23 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summar
     in its own fragment, so that pressing Play or dragging its slider never reruns the page.
 
     The chart's accessible name is its title (:func:`dpcore.viz.summary.figure_name`: the same at every rerun).
+    An animated chart opens on the frame its link names (``?frame_<key>=…``, :mod:`ui.frames`), saying so.
     Given ``summary``, the chart is followed by it ("In words") and by its data as a table, built only when the
     student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the page nor the chart)."""
+    linked = None
+    if animated and isinstance(fig, dict):  # the frame a link asks for (ui.frames), and the mark for a11y.js
+        shown, linked = frames.from_link(fig, key)
+        if linked is not None and summary is not None:
+            summary = figure_summary(shown)
+        fig = shown
+
     def draw() -> None:
         chart = fig.chart() if isinstance(fig, Drawn) else fig
         st.plotly_chart(chart, key=key, width="stretch", theme=None, config={"displaylogo": False},
                         alt=figure_name(fig))
     st.fragment(draw)() if animated else draw()
+    if linked is not None:
+        st.caption(linked)
     if summary is not None:
         st.caption(f"In words: {summary}")
         st.fragment(_data_table)(fig, key)

@@ -200,6 +200,8 @@ def test_a_page_end_to_end_with_the_keyboard_only(page: Page, base_url: str, con
     with page.expect_download(timeout=PAGE_TIMEOUT) as download:
         page.keyboard.press("Enter")
     assert download.value.suggested_filename == "error_vs_n.csv"
-    rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    text = open(download.value.path(), encoding="utf-8").read()
+    assert text.startswith("# ") and 'pip install -e ".[viz]"' in text  # what the numbers are, how to get dpcore
+    rows = [row for row in csv.reader(io.StringIO(text)) if row and not row[0].startswith("#")]
     assert len(rows) > 10 and len(rows[0]) >= 3
     assert console_errors == []
