@@ -97,3 +97,28 @@ def test_the_embed_code_shows_the_page_with_its_charts_inside_a_local_html_file(
     assert drawn >= 2, drawn
     page.screenshot(path=screenshot_dir / "embedded-page.png")
     assert console_errors == []
+
+
+def test_play_writes_the_link_once_it_stops_and_a_sidebar_move_takes_the_frame_back(page: Page, base_url: str,
+                                                                                    console_errors):
+    page.goto(base_url + "/?eps=1", timeout=PAGE_TIMEOUT)
+    page.wait_for_selector(f"{HOME_CHART} g.slider-group[role=slider]", timeout=PAGE_TIMEOUT)
+    settled(page)
+    page.locator(f"{HOME_CHART} g.updatemenu-button").first.focus()
+    page.keyboard.press("Enter")  # Play: 1 → 1.5 → 2 → 3 → 5, a frame every 0.8 s
+    page.wait_for_function(f"() => document.querySelector('{HOME_CHART}')._fullLayout.sliders[0].active === 8",
+                           timeout=10_000)  # ε = 2: playing
+    assert "frame_home_densities" not in query(page.url)  # nothing written while it plays
+    page.wait_for_function("() => new URLSearchParams(location.search).get('frame_home_densities') === '5'",
+                           timeout=15_000)  # written once, where it stopped
+    assert query(page.url)["eps"] == "1"
+
+    # The sidebar's ε moved (one step right, 1 → 1.5): the page reruns, the chart opens on the sidebar's ε again and
+    # the link's frame goes.
+    page.get_by_role("slider", name="Privacy budget ε (log scale)").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('eps') === '1.5'", timeout=PAGE_TIMEOUT)
+    settled(page)
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('frame_home_densities')", timeout=10_000)
+    assert frame_label(page) == "1.5"
+    assert console_errors == []
