@@ -10,7 +10,9 @@
 
 from urllib.parse import parse_qsl, urlsplit
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from test_axe import TAGS, failures
 from test_deep_links import PAGE_TIMEOUT
 
 HOME_CHART = ".st-key-home_densities .js-plotly-plot"
@@ -82,6 +84,18 @@ def test_the_embed_code_shows_the_page_with_its_charts_inside_a_local_html_file(
     expect(code).to_be_visible(timeout=PAGE_TIMEOUT)
     snippet = code.inner_text()
     assert "embed=true" in snippet and "eps=2" in snippet
+    box = page.get_by_role("checkbox", name="In presentation mode")
+    box.focus()
+    page.keyboard.press("Space")  # by keyboard: the code gains present=1
+    expect(code).to_contain_text("present=1", timeout=PAGE_TIMEOUT)
+    page.keyboard.press("Space")
+    expect(code).not_to_contain_text("present=1", timeout=PAGE_TIMEOUT)
+    settled(page)
+    snippet = code.inner_text()
+    page.wait_for_timeout(500)
+    response = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS},
+                                        "resultTypes": ["violations"]}).response
+    assert failures(response) == []  # Go deeper open, the Embed part included
 
     lesson = tmp_path / "lesson.html"
     lesson.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Lesson</title></head>"
