@@ -2,10 +2,10 @@ r"""Lesson "Class poll": the class's own answers to a page's question, released 
 
 Each student votes once for one of the question's choices; when the teacher reveals, the vote counts are released
 with the two-sided geometric (or Laplace) mechanism at the ε the teacher picks
-(:func:`dpcore.mechanisms.poll_histogram`) and shown next to the true counts, with one sentence saying what that ε means for any one student's vote: whatever
-the class sees was at most :math:`e^{\varepsilon}` times likelier with that student's actual vote than with another,
-so the odds that they chose one answer rather than another move by at most that factor (Nanayakkara et al. 2023 on ε
-as odds).
+(:func:`dpcore.mechanisms.poll_histogram`) and shown next to the true counts, with one sentence saying what that ε
+means for any one student's vote: whatever the class sees was at most :math:`e^{\varepsilon}` times likelier with
+that student's actual vote than with another, so the odds that they chose one answer rather than another move by at
+most that factor (Nanayakkara et al. 2023 on ε as odds).
 
 A release is drawn once per reveal, from a seed recorded with the room, so every rerun and every replica shows the
 same numbers: drawing again on each rerun would give the class many independent releases, whose average converges
@@ -114,7 +114,8 @@ def mean_error(epsilon: float, noise: str = "geometric", neighbours: str = "chan
 
 
 @validated(counts=Array(ndim=(1,), min_size=1, low=0),
-           labels=InstanceOf((tuple, list), "a list of the choices' labels"), epsilon=EPSILON, noise=Choice(NOISES), neighbours=Choice(NEIGHBOURS), seed=Seed())
+           labels=InstanceOf((tuple, list), "a list of the choices' labels"), epsilon=EPSILON, noise=Choice(NOISES),
+           neighbours=Choice(NEIGHBOURS), seed=Seed())
 def poll_result(counts, labels: Sequence[str], epsilon: float = DEFAULT_EPSILON, noise: str = "geometric",
                 neighbours: str = "change", seed: int | None = 0) -> PollResult:
     """The poll's counts released at ``epsilon`` next to the true ones, and what ε means for one student.
