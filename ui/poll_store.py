@@ -110,7 +110,8 @@ class Room:
     """A room as every replica sees it.
 
     ``expires`` and ``created`` are Unix times; ``epsilon`` and ``seed`` are set once, at the reveal (``None``
-    before); ``closed`` is true once the teacher closed it or it expired.
+    before); ``closed`` is true once the teacher closed it or it expired. The ``seed`` is secret: whoever knows it can
+    redraw the DP noise and subtract it, so it is never shown, logged or put in a link.
     """
 
     code: str
