@@ -8,8 +8,9 @@ that student's actual vote than with another, so the odds that they chose one an
 most that factor (Nanayakkara et al. 2023 on ε as odds).
 
 A release is drawn once per reveal, from a secret random seed recorded with the room (whoever knows the seed can
-subtract the noise), so every rerun and every replica shows the same numbers: drawing again on each rerun would give the class many independent releases, whose average converges
-to the true counts (their ε add up, docs/algorithms.md §0.5).
+subtract the noise), so every rerun and every replica shows the same numbers: drawing again on each rerun would give
+the class many independent releases, whose average converges to the true counts (their ε add up,
+docs/algorithms.md §0.5).
 """
 
 from __future__ import annotations
@@ -120,8 +121,8 @@ def poll_result(counts, labels: Sequence[str], epsilon: float = DEFAULT_EPSILON,
                 neighbours: str = "change", seed: int | None = None) -> PollResult:
     """The poll's counts released at ``epsilon`` next to the true ones, and what ε means for one student.
 
-    ``seed`` makes the release reproducible: draw it once per reveal, at random, and keep it with the room
-    (the app keeps it in its poll store), so that reruns show the same release rather than new ones. It must stay secret:
+    ``seed`` makes the release reproducible: draw it once per reveal, at random, and keep it with the room (the app
+    keeps it in its poll store), so that reruns show the same release rather than new ones. It must stay secret:
     whoever knows the seed can redraw the noise and subtract it. ``None`` (the default) draws fresh OS entropy.
 
     >>> result = poll_result([12, 7, 0], ["yes", "no", "not sure"], epsilon=1000.0, seed=0)
