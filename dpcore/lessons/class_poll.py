@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..core.guarantees import diagnostic, public, released
-from ..core.validation import EPSILON, Array, Choice, InstanceOf, InvalidParameterError, Seed, validated
+from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, InvalidParameterError, Seed, validated
 from ..mechanisms.poll import NEIGHBOURS, NOISES
 
 __all__ = ["EPSILONS", "DEFAULT_EPSILON", "PollResult", "poll_result", "odds_sentence", "mean_error"]
@@ -57,6 +57,8 @@ class PollResult:
         The expected absolute error of each released count before rounding and clamping.
     guarantee : str, public
         The privacy statement.
+    answer : int or None, public
+        The index of the right choice, if the question has one.
     """
 
     labels: tuple[str, ...] = public()
@@ -67,6 +69,7 @@ class PollResult:
     sentence: str = public()
     mean_error: float = public()
     guarantee: str = public()
+    answer: int | None = public()
 
 
 def _factor(epsilon: float) -> str:
@@ -116,14 +119,16 @@ def mean_error(epsilon: float, noise: str = "geometric", neighbours: str = "chan
 
 @validated(counts=Array(ndim=(1,), min_size=1, low=0),
            labels=InstanceOf((tuple, list), "a list of the choices' labels"), epsilon=EPSILON, noise=Choice(NOISES),
-           neighbours=Choice(NEIGHBOURS), seed=Seed())
+           neighbours=Choice(NEIGHBOURS), seed=Seed(), answer=Integer(low=0))
 def poll_result(counts, labels: Sequence[str], epsilon: float = DEFAULT_EPSILON, noise: str = "geometric",
-                neighbours: str = "change", seed: int | None = None) -> PollResult:
+                neighbours: str = "change", seed: int | None = None, answer: int | None = None) -> PollResult:
     """The poll's counts released at ``epsilon`` next to the true ones, and what ε means for one student.
 
     ``seed`` makes the release reproducible: draw it once per reveal, at random, and keep it with the room (the app
     keeps it in its poll store), so that reruns show the same release rather than new ones. It must stay secret:
     whoever knows the seed can redraw the noise and subtract it. ``None`` (the default) draws fresh OS entropy.
+    ``answer``, the index of the right choice (a predict question's :attr:`~dpcore.lessons.questions.Question.answer`),
+    marks its row.
 
     >>> result = poll_result([12, 7, 0], ["yes", "no", "not sure"], epsilon=1000.0, seed=0)
     >>> result.released_counts.tolist(), result.answered
@@ -133,10 +138,13 @@ def poll_result(counts, labels: Sequence[str], epsilon: float = DEFAULT_EPSILON,
     """
     if len(labels) != counts.size or not all(isinstance(label, str) for label in labels):
         raise InvalidParameterError(f"labels must be {counts.size} texts, one per count; got {len(labels)} labels")
+    if answer is not None and answer >= counts.size:
+        raise InvalidParameterError(f"answer must index one of the {counts.size} choices; got {answer}")
     release = mechanisms.poll_histogram(counts, epsilon, noise=noise, neighbours=neighbours, rng=seed)
     true_counts = counts.astype(np.int64)
     rows = [{"answer": label, "true count": int(true), "released count": int(shown)}
-            for label, true, shown in zip(labels, true_counts, release.counts)]
+            | ({"right answer": "yes" if index == answer else ""} if answer is not None else {})
+            for index, (label, true, shown) in enumerate(zip(labels, true_counts, release.counts))]
     return PollResult(labels=tuple(labels), true_counts=true_counts, released_counts=release.counts,
                       answered=int(true_counts.sum()), rows=rows, sentence=odds_sentence(epsilon, neighbours),
-                      mean_error=mean_error(epsilon, noise, neighbours), guarantee=release.guarantee)
+                      mean_error=mean_error(epsilon, noise, neighbours), guarantee=release.guarantee, answer=answer)

@@ -13,7 +13,7 @@ from dpcore.lessons import class_poll
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
     "poll_result": dict(counts=np.array([5, 2, 0]), labels=["A", "B", "C"], epsilon=1.0, noise="geometric",
-                        neighbours="change", seed=0),
+                        neighbours="change", seed=0, answer=1),
     "odds_sentence": dict(epsilon=1.0, neighbours="change"),
     "mean_error": dict(epsilon=1.0, noise="laplace", neighbours="change"),
 }
@@ -75,3 +75,11 @@ def test_labels_must_match_the_counts():
         class_poll.poll_result([1, 2], ["a", 2])
     with pytest.raises(ValueError, match="counts must be whole numbers"):
         class_poll.poll_result([1.5, 2], ["a", "b"])
+
+
+def test_the_right_answer_is_marked_when_there_is_one():
+    marked = class_poll.poll_result([3, 9, 2], LABELS, 1.0, seed=0, answer=1)
+    assert [row["right answer"] for row in marked.rows] == ["", "yes", ""] and marked.answer == 1
+    assert "right answer" not in class_poll.poll_result([3, 9, 2], LABELS, 1.0, seed=0).rows[0]
+    with pytest.raises(ValueError, match="answer must index one of the 3 choices"):
+        class_poll.poll_result([3, 9, 2], LABELS, 1.0, answer=3)
