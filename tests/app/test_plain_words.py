@@ -62,6 +62,7 @@ class Drawn:
         for key, value in {"reveal": "1", "teacher": "1"}.items():
             at.query_params[key] = value
         at.session_state["go_deeper"] = True
+        at.session_state["teacher_notes"] = True  # the teacher view's notes, folded until opened
         at.run()
         assert not at.exception, at.exception
         glossary = {element.value for expander in at.sidebar.expander if expander.label == "Glossary"
