@@ -67,8 +67,9 @@ class Drawn:
         assert not at.exception, at.exception
         glossary = {element.value for expander in at.sidebar.expander if expander.label == "Glossary"
                     for element in [*expander.markdown, *expander.caption]}
-        self.prose = [element.value for kind in ("markdown", "caption", "latex", "info", "warning", "success",
-                                                 "subheader", "header")
+        # a link's address is not words a student reads (the teacher's links carry the page's settings: family=lomax)
+        self.prose = [re.sub(r"\]\(/[^)\s]*\)", "](…)", element.value)
+                      for kind in ("markdown", "caption", "latex", "info", "warning", "success", "subheader", "header")
                       for element in getattr(at, kind)
                       if element.value not in glossary and not element.value.startswith("In words:")]
         self.controls, self.options = [], {}
