@@ -85,7 +85,7 @@ def setup_page(title: str, icon: str) -> None:
     if presenting:
         st.html(f"<style>{asset('present.css')}</style>")
     if presenting or teaching:  # one row of buttons, each leaving its mode and keeping every other setting
-        with st.container(horizontal=True, gap="medium", key="leave_modes"):
+        with st.container(horizontal=True, gap="small", key="leave_modes"):
             if presenting:
                 st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                           on_click=_leave, args=(PRESENT, _PRESENTING), key="leave_presentation")
