@@ -145,6 +145,19 @@ def test_live_links_keep_the_current_settings_or_only_the_modes_on_another_page(
     assert live_links("[a](/here?eps=3)", "here", {}) == "[a](/here?eps=3)"
 
 
+def test_a_forged_value_in_the_url_cannot_write_markdown_into_the_teachers_links():
+    """A key the page does not know stays in the URL as typed; in the links it is percent-encoded, never Markdown."""
+    forged = {"x": ") [click](https://evil.example) ![img](/a)", "teacher": "1"}
+    text = live_links("- [a](/here?eps=3&teacher=1)", "here", forged)
+    assert text == "- [a](/here?eps=3&teacher=1&x=%29+%5Bclick%5D%28https:%2F%2Fevil.example%29+%21%5Bimg%5D%28%2Fa%29)"
+    assert text.count("](") == 1 and "evil.example)" not in text
+    at = open_page("truncation.py", teacher="1", x=forged["x"])
+    at.session_state[NOTES] = True
+    at.run()
+    shown = "\n".join(texts(expander(at, NOTES_LABEL).markdown))
+    assert len(LINK.findall(shown)) == 3 and "https://evil" not in shown and "[click]" not in shown
+
+
 def test_leave_teacher_view_drops_the_flag_and_keeps_every_other_setting():
     at = open_page("truncation.py", present="1", teacher="1", eps="0.5")
     leave = at.button(key="leave_teacher")
