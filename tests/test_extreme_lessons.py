@@ -32,6 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpcore.experiments import run_now
+from dpcore.lessons import class_poll as cp
 from dpcore.lessons import exponential_mechanism as em
 from dpcore.lessons import home
 from dpcore.lessons import noise_tradeoff as nt
@@ -225,6 +226,11 @@ def election_sums_to_one(output) -> None:
 
 
 ANALYTIC_CASES = [
+    # class poll: what ε means for one vote, and the expected error of a released count
+    Case("class_poll.odds_sentence", lambda e, d, draw: cp.odds_sentence(e, draw(sizes("change", "add-remove")))),
+    Case("class_poll.mean_error",
+         lambda e, d, draw: cp.mean_error(e, draw(sizes("geometric", "laplace")), draw(sizes("change", "add-remove"))),
+         nonnegative="."),
     # home: the Laplace densities divided by their peak, and the takeaways (e^ε, the attacker's certainty)
     Case("home.neighbouring_densities", lambda e, d, draw: home.neighbouring_densities(e),
          unit=r"\['(on_x|on_x_prime|floor)'\]"),
@@ -325,7 +331,16 @@ def partition_run_is_valid(output) -> None:
         assert np.array_equal(np.isnan(block.estimates), ~block.coordinates)
 
 
+def poll_result(epsilon, draw):
+    """The class poll at one, three and four choices (none, some and many votes), either noise and relation."""
+    counts = draw(sizes((0,), (12, 7, 0), (500, 0, 3, 1)))
+    return cp.poll_result(list(counts), [f"answer {i}" for i in range(len(counts))], epsilon,
+                          draw(sizes("geometric", "laplace")), draw(sizes("change", "add-remove")), draw(SEEDS))
+
+
 ONE_RUN_CASES = [
+    Case("class_poll.poll_result", lambda e, d, draw: poll_result(e, draw),
+         nonnegative=r"\.(true_counts|released_counts|answered|mean_error)$|'(true|released) count'"),
     Case("exponential_mechanism.election", lambda e, d, draw: em.election(e, draw(SEEDS)), unit=".",
          check=election_sums_to_one),
     Case("exponential_mechanism.median_run", lambda e, d, draw: em.median_run(draw(sizes(1, 10, 3000)), e,

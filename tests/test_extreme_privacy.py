@@ -140,7 +140,9 @@ def test_noise_mechanisms_release_finite_values_at_extreme_epsilon(epsilon):
     for release in (mechanisms.laplace(values, 1.0, epsilon, rng=0),
                     mechanisms.gaussian(values, 1.0, epsilon, 1e-6, rng=0),
                     mechanisms.zcdp_gaussian(values, 1.0, epsilon, rng=0),
-                    mechanisms.laplace_histogram([0.1, 0.7], [0.0, 0.5, 1.0], epsilon, rng=0)):
+                    mechanisms.laplace_histogram([0.1, 0.7], [0.0, 0.5, 1.0], epsilon, rng=0),
+                    mechanisms.poll_histogram([3, 0, 1], epsilon, rng=0).noisy,
+                    mechanisms.poll_histogram([3, 0, 1], epsilon, noise="laplace", rng=0).noisy):
         assert np.all(np.isfinite(release))
     spread = np.std(mechanisms.laplace(np.zeros(10_000), 1.0, epsilon, rng=1))
     assert spread == pytest.approx(math.sqrt(2) / epsilon, rel=0.05)  # the scale asked for: Δ/ε

@@ -83,6 +83,22 @@ def histogram_audit(epsilon_used):
                                      audit.threshold_counts(on_neighbour[:, 0] - on_neighbour[:, 1], thresholds), DRAWS)
 
 
+def poll_audit(noise, neighbours="change", calibrated=None, epsilon=EPSILON, draws=DRAWS):
+    """The class poll's raw release (dpcore.mechanisms.poll) on worst-case neighbours. "change": one vote moved from
+    choice 0 to choice 1, counts (1, 0) against (0, 1), event {y0 >= 1, y1 <= 0} for the geometric noise, {y0 > 1,
+    y1 < 0} for Laplace: its ratio is exactly e^ε (both counts move, each carrying ε/2). "add-remove": (1, 0) against
+    (0, 0), event {y0 >= 1} (Laplace: {y0 > 1}): ratio e^ε. ``calibrated`` is the relation the noise is sized for
+    (the broken variant sizes "change" for "add-remove": Δ1 = 1 where it is 2, so 2ε)."""
+    neighbour = [0, 1] if neighbours == "change" else [0, 0]
+    on = [mechanisms.poll_histogram(np.broadcast_to(counts, (draws, 2)), epsilon, noise=noise,
+                                    neighbours=calibrated or neighbours, rng=seed).noisy
+          for counts, seed in (([1, 0], 1), (neighbour, 2))]
+    above, below = (1.0, 0.0) if noise == "laplace" else (0.5, 0.5)
+    statistic = [np.minimum(y[:, 0] - above, below - y[:, 1]) if neighbours == "change" else y[:, 0] - above
+                 for y in on]
+    return audit.epsilon_lower_bound(*(audit.threshold_counts(t, np.array([0.0])) for t in statistic), draws)
+
+
 # name -> (audit, the fraction of the claimed epsilon the audit must see: its power). The classical
 # Gaussian calibration is conservative at eps = 1 (sigma 4.84 where 3.73 suffices), so less is visible.
 CORRECT = {
@@ -92,6 +108,10 @@ CORRECT = {
     "exponential, factor 2": (lambda: selection_audit(exponential(False), NON_MONOTONE), 0.85),
     "exponential, monotone scores": (lambda: selection_audit(exponential(True), MONOTONE), 0.85),
     "Laplace histogram (eps=1)": (lambda: histogram_audit(EPSILON), 0.7),
+    "poll, geometric, change one vote": (lambda: poll_audit("geometric"), 0.9),
+    "poll, geometric, add or remove one vote": (lambda: poll_audit("geometric", "add-remove"), 0.9),
+    "poll, Laplace, change one vote": (lambda: poll_audit("laplace"), 0.9),
+    "poll, Laplace, add or remove one vote": (lambda: poll_audit("laplace", "add-remove"), 0.9),
 }
 BROKEN = {
     "Laplace, noise halved": lambda: scalar_audit(laplace(noise_factor=0.5)),
@@ -99,6 +119,8 @@ BROKEN = {
     "Gaussian, sigma halved": lambda: scalar_audit(gaussian(sigma_factor=0.5), DELTA),
     "exponential without factor 2": lambda: selection_audit(exponential(True), NON_MONOTONE),
     "Laplace histogram, noise halved": lambda: histogram_audit(2 * EPSILON),
+    "poll, geometric, a changed vote with add-remove noise": lambda: poll_audit("geometric", calibrated="add-remove"),
+    "poll, Laplace, a changed vote with add-remove noise": lambda: poll_audit("laplace", calibrated="add-remove"),
 }
 
 
@@ -413,10 +435,21 @@ def partition_rounds_extreme(block, factor):
     return run
 
 
+def poll_extreme(noise):
+    """The class poll's release, one vote changed (poll_audit's event, p ≈ 1/4 at a tiny ε: c = 1). Broken: noise sized
+    for add-remove neighbours (Δ1 = 1 where a changed vote moves two counts)."""
+    def run(epsilon, draws, broken=False):
+        return poll_audit(noise, calibrated="add-remove" if broken else None, epsilon=epsilon,
+                          draws=draws).epsilon_lower_bound, epsilon
+    return run
+
+
 # name -> (audit, its broken variant, [(tiny setting, draws), (large setting, draws)]). The quantile and the round
 # stop at ε = 0.02: at 0.01 they need 4x the draws (8·10^6 quantiles, 1.2·10^7 rounds: 8 to 11 s of CPU each).
 EXTREME_AUDITS = {
     "Laplace histogram": (histogram_extreme, "noise halved", [(0.01, 3 * 10**6), (5.0, DRAWS)]),
+    "poll, geometric": (poll_extreme("geometric"), "add-remove noise", [(0.01, 3 * 10**6), (5.0, DRAWS)]),
+    "poll, Laplace": (poll_extreme("laplace"), "add-remove noise", [(0.01, 3 * 10**6), (5.0, DRAWS)]),
     "report noisy max": (noisy_max_extreme, "Lap(1/eps) on non-monotone scores", [(0.01, 5 * 10**6), (5.0, 200_000)]),
     "permute-and-flip": (permute_and_flip_extreme, "factor 2 dropped", [(0.01, 2 * 10**6), (5.0, DRAWS)]),
     "private quantile": (quantile_extreme, "factor 2 dropped", [(0.02, 2 * 10**6), (5.0, 200_000)]),

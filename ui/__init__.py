@@ -11,6 +11,8 @@
 ``table``            :func:`show_table`: a lesson's rows as a table that fits every screen (a card per row on a phone)
 ``drawn``            :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
+``poll_store``       the class poll's vote store: rooms, one vote per tab, reveal, expiry (SQLite in WAL mode, shared
+                     by every replica; not imported here)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
 ``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,

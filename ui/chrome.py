@@ -1,6 +1,7 @@
 """What every page shares around its content: the stylesheet, the formulas' fit to the screen, keyboard and
-screen-reader access, presentation mode (kept across navigation, left with one button), the title, the footer, and
-the guard that turns a dpcore parameter error into a message in the page instead of a traceback."""
+screen-reader access, presentation mode and the teacher view (each kept across navigation, each left with one button),
+the title, the footer, and the guard that turns a dpcore parameter error into a message in the page instead of a
+traceback."""
 
 from __future__ import annotations
 
@@ -46,14 +47,16 @@ def presentation_mode() -> bool:
 
 
 def teacher_mode() -> bool:
-    """Whether the teacher view is on (discussion questions with their answers, settings worth showing live, the
-    answers of the predict-then-reveal questions): ``?teacher=1`` in the URL, kept across navigation."""
+    """Whether the teacher view is on: ``?teacher=1`` in the URL, kept across navigation. It adds, folded, the
+    discussion questions with their answers, the settings worth showing live, and each predict question's answer
+    for the teacher's eyes; it never answers a question for the class (``ui.Page.predict``)."""
     return _sticky_flag(TEACHER, _TEACHING)
 
 
-def _leave_presentation() -> None:
-    st.session_state[_PRESENTING] = False
-    st.query_params.pop(PRESENT, None)
+def _leave(url_key: str, state_key: str) -> None:
+    """Turn a sticky switch off (:func:`_sticky_flag`): off in this tab, gone from the URL; every other key stays."""
+    st.session_state[state_key] = False
+    st.query_params.pop(url_key, None)
 
 
 @functools.cache
@@ -78,10 +81,18 @@ def setup_page(title: str, icon: str) -> None:
     # One script element for both: formulas fit their column; every control by keyboard, every change announced.
     # Streamlit's sanitiser drops a script whose text holds "<" before a letter, "/" or "!": the scripts hold none.
     st.html(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>", unsafe_allow_javascript=True)
-    if presentation_mode():
+    presenting, teaching = presentation_mode(), teacher_mode()
+    if presenting:
         st.html(f"<style>{asset('present.css')}</style>")
-        st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
-                  on_click=_leave_presentation, key="leave_presentation")
+    if presenting or teaching:  # one row of buttons, each leaving its mode and keeping every other setting
+        with st.container(horizontal=True, gap="small", key="leave_modes"):
+            if presenting:
+                st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
+                          on_click=_leave, args=(PRESENT, _PRESENTING), key="leave_presentation")
+            if teaching:
+                st.button("Leave teacher view", icon=":material/school:", type="tertiary", on_click=_leave,
+                          args=(TEACHER, _TEACHING), key="leave_teacher",
+                          help="Back to the students' page: the teacher's notes go, the settings stay.")
     st.title(f"{icon} {title}", anchor=heading_anchor(title))
 
 

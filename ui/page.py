@@ -11,7 +11,8 @@
     page.go_deeper()                                     # the <!-- go-deeper --> part and every figure's downloads
 
 Prose is hidden in presentation mode (``?present=1``); headings, formulas, figures, questions and takeaways are not.
-``?teacher=1`` adds the Markdown's ``<!-- teacher -->`` part (discussion, live settings) and answers every question.
+``?teacher=1`` adds, folded, the Markdown's ``<!-- teacher -->`` part (discussion, live settings) and each question's
+answer for the teacher; the class's answers still wait for "Reveal" (``?reveal=1`` shows them all at once).
 A figure or text drawn from a quick pass (:mod:`ui.progressive`) says so, and the page reruns by itself when the
 requested runs are ready.
 """
@@ -19,10 +20,12 @@ requested runs are ready.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -35,7 +38,7 @@ from dpcore.lessons.questions import Question
 from dpcore.viz.summary import figure_name, figure_summary, figure_table
 
 from . import compute, frames
-from .chrome import guard, page_link, presentation_mode, setup_page, teacher_mode
+from .chrome import PRESENT, TEACHER, guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
 from .embed import show_embed
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
@@ -43,7 +46,7 @@ from .progressive import Preview
 from .table import show_table
 from .text import PageText
 
-__all__ = ["Page", "show_figure", "FIGURE_CALLS", "PAGE_SPECS"]
+__all__ = ["Page", "show_figure", "live_links", "FIGURE_CALLS", "PAGE_SPECS"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
@@ -52,6 +55,9 @@ GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's in
 DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its content is built only then)
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 ANSWER = "answer_"  #: key prefix of the container holding a question's answer (a live region, focused after Reveal)
+PEEK = "peek_"  #: key prefix of the teacher's folded copy of a question's answer (built only when opened)
+NOTES = "teacher_notes"  #: key of the teacher's folded notes: discussion, settings to show live (built when opened)
+LINK = re.compile(r"\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: ](/path?query)
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
@@ -140,6 +146,7 @@ class Page:
         self.teacher = teacher_mode()
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict, Drawn | None]] = {}  # key -> builder, kwargs, figure
+        self._notes: Any = None  # where the teacher's notes go (filled last, when every control is in the URL)
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -168,9 +175,19 @@ class Page:
             st.caption(f"About {self.info.minutes} minutes in class. First: {self.info.needs}.")
         self.prose("intro", **fields)
         if self.teacher and "teacher" in self.text.parts:
-            with st.expander("Teacher view: questions for discussion, settings to show live", expanded=not self.present,
-                             icon=":material/school:"):
-                st.markdown("\n\n".join(text for _, text in self.text.blocks("teacher")))
+            self._notes = st.empty()  # filled by go_deeper(), once the controls drawn in the page are in the URL too
+
+    def _teacher_notes(self) -> None:
+        """The teacher view's notes (the Markdown part ``teacher``) under the intro, folded: nothing of them is sent
+        to the screen (a projector) until the teacher opens them. Their "settings to show live" links keep the
+        page's current settings and modes (``present=1`` too), changing only what each link sets."""
+        if self._notes is None:
+            return
+        with self._notes.container(), st.expander("Teacher view: questions for discussion, settings to show live",
+                                                  key=NOTES, on_change="rerun", icon=":material/school:") as notes:
+            if notes.open:
+                st.markdown(live_links("\n\n".join(text for _, text in self.text.blocks("teacher")),
+                                       self.info.url_path, st.query_params.to_dict()))
 
     @contextmanager
     def section(self, part: str, **fields: Any) -> Iterator[None]:
@@ -211,14 +228,15 @@ class Page:
         The student picks a choice and reveals; the answer, computed from the numbers the figure draws, appears with
         the figure, in a container keyed ``answer_<question key>``: ``assets/a11y.js`` makes it a polite live region
         and moves the keyboard focus to it right after the reveal. A revealed question stays revealed in this browser
-        tab while the settings change (its answer is recomputed for them). ``?reveal=1`` and the teacher view show
-        everything at once."""
+        tab while the settings change (its answer is recomputed for them). ``?reveal=1`` shows everything at once
+        (a handout, a test). The teacher view reveals nothing by itself (the class guesses first): it adds the
+        answer in a folded box, sent to the screen only when the teacher opens it."""
         question = compute.shared(ask, *args, **kwargs)
         guesses = st.session_state.setdefault(GUESSES, {})
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
             st.markdown(f"{'### ' if self.present else ''}**Predict first:** {question.prompt}")
-            if key in guesses or self.teacher or st.query_params.get(REVEAL) == "1":
+            if key in guesses or st.query_params.get(REVEAL) == "1":
                 guess = guesses.get(key)
                 # assets/a11y.js makes this container a live region (a screen reader reads its new answer when the
                 # settings change) and moves the keyboard focus to it right after "Reveal", so it is read at once.
@@ -236,6 +254,11 @@ class Page:
                 guesses[key] = None if chosen is None else question.choices.index(chosen)
             st.button("Reveal the answer and the figure", key=f"reveal_{question.key}", on_click=reveal,
                       icon=":material/visibility:", type="primary")
+            if self.teacher:
+                with st.expander("For the teacher: the answer, before the class sees it", key=f"{PEEK}{question.key}",
+                                 on_change="rerun", icon=":material/school:") as peek:
+                    if peek.open:
+                        st.markdown(f":material/lightbulb: {question.feedback(None)}")
         return False
 
     # -------------------------------------------------------------------- computed text
@@ -265,6 +288,7 @@ class Page:
         the code that embeds the page in slides (:func:`ui.embed.show_embed`); last, the link to the next page of the
         course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
+        self._teacher_notes()
         self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads", key=DEEPER,
                          on_change="rerun") as deeper:
@@ -306,6 +330,22 @@ class Page:
                     icon=":material/hourglass_top:")
         with self._status.container():
             progress()
+
+
+def live_links(markdown: str, url_path: str, current: dict[str, str]) -> str:
+    """The teacher's Markdown with each link to a page of the lab (``](/path?query)``) keeping the settings on screen
+    (``current``, the URL's query): a link to this page (``url_path``) keeps every current key but those it sets; a
+    link to another page keeps the modes (presentation, teacher). So "Settings to show live", opened in a new tab from
+    a projector, opens in presentation mode at the page's settings, changed only where the link says."""
+    def keep(match: re.Match) -> str:
+        parts = urlsplit(match.group(1))
+        setting = dict(parse_qsl(parts.query, keep_blank_values=True))
+        kept = current if parts.path.strip("/") == url_path else {key: current[key] for key in (PRESENT, TEACHER)
+                                                                   if key in current}
+        query = urlencode({**setting, **{key: value for key, value in kept.items() if key not in setting}},
+                          safe=",:")
+        return f"]({parts.path}{'?' if query else ''}{query})"
+    return LINK.sub(keep, markdown)
 
 
 def _set_seed(seed: int) -> None:

@@ -9,6 +9,7 @@ screen readers in both layouts; every value is escaped, so a table never renders
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -19,14 +20,14 @@ __all__ = ["cell_text", "reflowing_table", "show_table"]
 
 
 def cell_text(value: Any) -> str:
-    """A cell's value as the table shows it: a float to four significant digits (thousands separated), anything else
-    as it is.
+    """A cell's value as the table shows it: a float below 1,000 to four significant digits, a larger one as a whole
+    number with thousands separated; anything else as it is.
 
-    >>> cell_text(0.123456), cell_text(12345.678), cell_text(1_000_000), cell_text("exact")
-    ('0.1235', '12,350', '1000000', 'exact')
+    >>> cell_text(0.123456), cell_text(12345.678), cell_text(2.5e-7), cell_text(1_000_000), cell_text("exact")
+    ('0.1235', '12,346', '2.5e-07', '1000000', 'exact')
     """
-    if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1e15 else f"{value:.3g}"
+    if isinstance(value, float) and math.isfinite(value):
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
     return str(value)
 
 

@@ -6,6 +6,7 @@ call these functions and draw what they return.
 
 from . import (
            audit_lab,
+           class_poll,
            exponential_mechanism,
            glossary,
            grids,
@@ -18,5 +19,5 @@ from . import (
            truncation,
 )
 
-__all__ = ["audit_lab", "exponential_mechanism", "glossary", "grids", "home", "methods", "noise_tradeoff",
+__all__ = ["audit_lab", "class_poll", "exponential_mechanism", "glossary", "grids", "home", "methods", "noise_tradeoff",
            "partition_rounds", "plain_words", "tournament", "truncation"]

@@ -26,7 +26,8 @@ GLOSSARY = ("audit", "bias", "binary product distribution", "clipping", "differe
             "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
             "maximum likelihood estimate (MLE)", "median", "membership inference", "neighbouring datasets",
             "parallel composition", "privacy profile", "pure and approximate DP", "Scheffé set", "score",
-            "sensitivity (Δ)", "total variation (TV)", "truncation", "user-level privacy", "δ (delta)", "ε (epsilon)")
+            "sensitivity (Δ)", "total variation (TV)", "truncation", "user-level privacy", "zCDP (ρ)", "δ (delta)",
+            "ε (epsilon)")
 
 COUNT = 42  #: f(X): how many people in X have the property; f(X′) = COUNT + 1
 SEED = 0

@@ -210,9 +210,18 @@ def test_the_download_choices_read_as_one_line_titles():
                       "Variant A: the bound as draws grow"]  # wrapped titles, without their <br>
 
 
-def test_the_teacher_view_shows_the_answer_and_the_verdict_at_once():
-    at = run_page(answered=False, teacher="1", mechanism="private-median")
+def test_the_teacher_view_keeps_the_verdict_until_the_reveal_and_shows_the_teacher_the_answer_on_request():
+    """The teacher view spoils nothing on the projector: no verdict, no bound before "Reveal"; the answer waits,
+    folded, for the teacher alone (tests/app/test_teacher_view.py covers the other pages)."""
+    at = run_page(answered=False, teacher="1", present="1", mechanism="private-median")
     assert not at.exception and not at.error
+    question = lesson.broken_question("private-median", 0)
     letter = lesson.broken_letter("private-median", 0)
+    assert not verdicts(at) and "bound_vs_draws" not in charts(at)
+    assert f"The answer: **{letter}**" not in all_text(at)
+    at.session_state[f"peek_{question.key}"] = True  # the teacher opens the folded answer
+    at.run()
     assert any(text.startswith(f":material/lightbulb: The answer: **{letter}**.") for text in texts(at.markdown))
+    assert not verdicts(at) and "bound_vs_draws" not in charts(at)  # the class still sees no verdict
+    at.button(key=f"reveal_{question.key}").click().run()
     assert verdicts(at) and "bound_vs_draws" in charts(at)

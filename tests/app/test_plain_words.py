@@ -62,12 +62,14 @@ class Drawn:
         for key, value in {"reveal": "1", "teacher": "1"}.items():
             at.query_params[key] = value
         at.session_state["go_deeper"] = True
+        at.session_state["teacher_notes"] = True  # the teacher view's notes, folded until opened
         at.run()
         assert not at.exception, at.exception
         glossary = {element.value for expander in at.sidebar.expander if expander.label == "Glossary"
                     for element in [*expander.markdown, *expander.caption]}
-        self.prose = [element.value for kind in ("markdown", "caption", "latex", "info", "warning", "success",
-                                                 "subheader", "header")
+        # a link's address is not words a student reads (the teacher's links carry the page's settings: family=lomax)
+        self.prose = [re.sub(r"\]\(/[^)\s]*\)", "](…)", element.value)
+                      for kind in ("markdown", "caption", "latex", "info", "warning", "success", "subheader", "header")
                       for element in getattr(at, kind)
                       if element.value not in glossary and not element.value.startswith("In words:")]
         self.controls, self.options = [], {}

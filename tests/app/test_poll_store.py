@@ -1,0 +1,371 @@
+"""The class poll's vote store (ui.poll_store): its contract, run against every backend (SQLite here; a second
+backend adds itself to BACKENDS and must pass the same tests).
+
+Bad input gets a PollError whose message is clear and never repeats what was typed; nothing is double-counted;
+several processes (the replicas of ./lab.sh serve) voting into one room at once give exact counts.
+"""
+
+import multiprocessing
+import sqlite3
+import threading
+
+import pytest
+
+from ui import poll_store
+from ui.poll_store import (
+    AlreadyVoted,
+    BadCode,
+    BadVote,
+    NotTeacher,
+    PollError,
+    RoomClosed,
+    StoreFull,
+    UnknownRoom,
+    VotingClosed,
+    new_tab_id,
+)
+
+CHOICES = ["fewer than 10", "10 to 100", "more than 100"]
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self, now=1_800_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def sqlite_store(directory, clock):
+    return poll_store.SqlitePollStore(directory, clock=clock)
+
+
+BACKENDS = {"sqlite": sqlite_store}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def backend(request):
+    return BACKENDS[request.param]
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def store(backend, tmp_path, clock):
+    return backend(tmp_path, clock)
+
+
+@pytest.fixture
+def room(store):
+    return store.create_room("noise_tradeoff", "How many people does one release hide?", CHOICES)
+
+
+# ---------------------------------------------------------------------------------------------------- rooms
+def test_a_new_room_has_a_short_readable_code_and_a_key(store, room):
+    created, key = room
+    assert len(created.code) == poll_store.CODE_LENGTH and set(created.code) <= set(poll_store.ALPHABET)
+    assert created.choices == tuple(CHOICES) and not created.revealed and not created.closed
+    assert created.expires - created.created == pytest.approx(60 * poll_store.DEFAULT_MINUTES)
+    assert len(key) >= 24
+    assert store.room(created.code) == created
+
+
+def test_a_code_is_read_in_any_case_with_spaces_or_a_dash(store, room):
+    code = room[0].code
+    typed = f" {code[:2].lower()}-{code[2:]} "
+    assert store.room(typed).code == code
+
+
+def test_codes_are_unique(store):
+    codes = {store.create_room("home", "Q?", ["a", "b"])[0].code for _ in range(50)}
+    assert len(codes) == 50
+
+
+ODD_CODES = ["<script>alert(1)</script>", "K7Q0X", "KIL1O", "AB CD É", "'; DROP TABLE rooms; --", "A" * 100,
+             "ABC\x00D", "ＫＡＢＣＤ", "**bold**", "$x$"]
+
+
+@pytest.mark.parametrize("code", ODD_CODES)
+def test_odd_characters_are_refused_with_a_clear_message_that_does_not_repeat_them(store, room, code):
+    for operation in (lambda: store.room(code), lambda: store.vote(code, new_tab_id(), 0), lambda: store.tally(code),
+                      lambda: store.reveal(code, room[1], 1.0), lambda: store.close(code, room[1])):
+        with pytest.raises(BadCode) as refused:
+            operation()
+        message = str(refused.value)
+        assert "room code" in message and "<" not in message and "DROP" not in message and "*" not in message
+
+
+@pytest.mark.parametrize("code, words", [("", "Type the room code"), ("ABC", "this one has 3"), (None, "is text"),
+                                         (12345, "is text")])
+def test_empty_short_and_non_text_codes_are_refused(store, code, words):
+    with pytest.raises(BadCode, match=words):
+        store.room(code)
+
+
+def test_an_unknown_code_is_refused(store, room):
+    unknown = "22222" if room[0].code != "22222" else "33333"
+    for operation in (lambda: store.room(unknown), lambda: store.vote(unknown, new_tab_id(), 0),
+                      lambda: store.tally(unknown)):
+        with pytest.raises(UnknownRoom, match="No poll has this code"):
+            operation()
+
+
+@pytest.mark.parametrize("question, choices, minutes", [("", CHOICES, 10), ("Q?", ["only one"], 10),
+                                                         ("Q?", ["a"] * 13, 10), ("Q?", ["a", ""], 10),
+                                                         ("Q?", "ab", 10), ("Q" * 601, CHOICES, 10),
+                                                         ("Q?", CHOICES, 0), ("Q?", CHOICES, 241),
+                                                         ("Q?", CHOICES, float("nan")), ("Q?", [1, 2], 10)])
+def test_a_room_needs_a_question_two_to_twelve_choices_and_a_bounded_lifetime(store, question, choices, minutes):
+    with pytest.raises(BadVote):
+        store.create_room("home", question, choices, minutes)
+
+
+def test_open_rooms_are_bounded(store, monkeypatch, clock):
+    monkeypatch.setattr(poll_store, "MAX_ROOMS", 3)
+    for _ in range(3):
+        store.create_room("home", "Q?", ["a", "b"], minutes=10)
+    with pytest.raises(StoreFull, match="3 polls are open"):
+        store.create_room("home", "Q?", ["a", "b"])
+    clock.now += 10 * 60  # they expire: a new room removes them and fits
+    store.create_room("home", "Q?", ["a", "b"])
+    assert store.purge() == 0
+
+
+# ---------------------------------------------------------------------------------------------------- votes
+def test_votes_are_counted_per_choice(store, room):
+    code = room[0].code
+    for choice in (0, 2, 2, 1, 2):
+        assert store.vote(code, new_tab_id(), choice).counted
+    tally = store.tally(code)
+    assert tally.counts == (1, 1, 3) and tally.answered == 5
+
+
+def test_a_replayed_vote_is_counted_once_and_another_choice_is_refused(store, room):
+    code, tab = room[0].code, new_tab_id()
+    assert store.vote(code, tab, 1).counted
+    receipt = store.vote(code, tab, 1)
+    assert not receipt.counted and "already counted" in receipt.message
+    with pytest.raises(AlreadyVoted, match="one vote per tab"):
+        store.vote(code, tab, 0)
+    assert store.tally(code).counts == (0, 1, 0)
+
+
+def test_a_flood_from_one_tab_counts_once(store, room):
+    code, tab = room[0].code, new_tab_id()
+    refused = counted = 0
+    for index in range(300):
+        try:
+            counted += store.vote(code, tab, index % 3).counted
+        except AlreadyVoted:
+            refused += 1
+    assert counted == 1 and refused == 200  # 100 replays of choice 0, 200 votes for another
+    assert store.tally(code).counts == (1, 0, 0)
+
+
+def test_votes_per_room_are_bounded(store, room, monkeypatch):
+    monkeypatch.setattr(poll_store, "MAX_VOTES", 4)
+    code = room[0].code
+    for _ in range(4):
+        store.vote(code, new_tab_id(), 0)
+    with pytest.raises(StoreFull, match="4 votes, its limit"):
+        store.vote(code, new_tab_id(), 1)
+    assert store.tally(code).answered == 4
+
+
+@pytest.mark.parametrize("choice", [-1, 3, 1.0, True, "0", None])
+def test_a_choice_outside_the_question_is_refused(store, room, choice):
+    with pytest.raises(BadVote, match="Pick one of the 3 answers"):
+        store.vote(room[0].code, new_tab_id(), choice)
+    assert store.tally(room[0].code).answered == 0
+
+
+@pytest.mark.parametrize("tab", ["", "short", "a" * 65, "name@example.org" * 2, "<b>tab</b>xxxxxxxxxx", None, 7])
+def test_a_tab_id_must_be_a_random_token(store, room, tab):
+    with pytest.raises(BadVote, match="no valid voter id"):
+        store.vote(room[0].code, tab, 0)
+
+
+# ---------------------------------------------------------------------------------------------------- reveal, close
+def test_a_vote_after_the_reveal_is_refused_and_the_first_reveal_wins(store, room):
+    (created, key), tab = room, new_tab_id()
+    store.vote(created.code, tab, 0)
+    revealed = store.reveal(created.code, key, 0.5)
+    assert revealed.revealed and revealed.epsilon == 0.5 and isinstance(revealed.seed, int)
+    with pytest.raises(VotingClosed, match="revealed"):
+        store.vote(created.code, new_tab_id(), 1)
+    with pytest.raises(VotingClosed):
+        store.vote(created.code, tab, 0)  # even a replay
+    again = store.reveal(created.code, key, 2.0)  # a second reveal (a double click, another replica)
+    assert (again.epsilon, again.seed) == (0.5, revealed.seed)
+    assert store.tally(created.code).counts == (1, 0, 0)
+
+
+def test_each_reveal_draws_its_own_seed(store):
+    seeds = set()
+    for _ in range(5):
+        created, key = store.create_room("home", "Q?", ["a", "b"])
+        seeds.add(store.reveal(created.code, key, 1.0).seed)
+    assert len(seeds) == 5
+
+
+@pytest.mark.parametrize("epsilon", [0, -1, float("inf"), float("nan"), "1", True])
+def test_reveal_needs_a_positive_epsilon(store, room, epsilon):
+    with pytest.raises(BadVote, match="above 0"):
+        store.reveal(room[0].code, room[1], epsilon)
+
+
+def test_only_the_teacher_key_reveals_or_closes(store, room):
+    code = room[0].code
+    for key in ("guess", "", None, room[1] + "x"):
+        with pytest.raises(NotTeacher):
+            store.reveal(code, key, 1.0)
+        with pytest.raises(NotTeacher):
+            store.close(code, key)
+    assert not store.room(code).revealed and not store.room(code).closed
+
+
+def test_a_closed_room_takes_no_vote_and_no_reveal_but_keeps_its_tally(store, room):
+    (created, key) = room
+    store.vote(created.code, new_tab_id(), 2)
+    store.close(created.code, key)
+    assert store.room(created.code).closed
+    with pytest.raises(RoomClosed, match="ended"):
+        store.vote(created.code, new_tab_id(), 0)
+    with pytest.raises(RoomClosed):
+        store.reveal(created.code, key, 1.0)
+    assert store.tally(created.code).counts == (0, 0, 1)
+
+
+def test_an_expired_room_takes_no_vote_and_is_removed_with_its_votes(store, clock):
+    created, key = store.create_room("home", "Q?", ["a", "b"], minutes=5)
+    store.vote(created.code, new_tab_id(), 1)
+    clock.now += 5 * 60 - 1
+    store.vote(created.code, new_tab_id(), 1)
+    clock.now += 1
+    assert store.room(created.code).closed
+    with pytest.raises(RoomClosed):
+        store.vote(created.code, new_tab_id(), 0)
+    with pytest.raises(RoomClosed):
+        store.reveal(created.code, key, 1.0)
+    assert store.tally(created.code).answered == 2  # readable until removed
+    assert store.purge() == 1
+    with pytest.raises(UnknownRoom):
+        store.tally(created.code)
+
+
+# ---------------------------------------------------------------------------------------------------- the store
+def test_every_error_is_a_poll_error_with_a_sentence():
+    for error in (BadCode, UnknownRoom, RoomClosed, VotingClosed, AlreadyVoted, BadVote, NotTeacher, StoreFull):
+        assert issubclass(error, PollError) and issubclass(error, ValueError)
+
+
+def test_two_stores_on_one_directory_share_the_rooms(backend, tmp_path, clock):
+    """Two replicas: a room opened on one takes votes on the other."""
+    first, second = backend(tmp_path, clock), backend(tmp_path, clock)
+    created, key = first.create_room("home", "Q?", ["a", "b"])
+    second.vote(created.code, new_tab_id(), 1)
+    assert first.tally(created.code).counts == (0, 1)
+    assert second.reveal(created.code, key, 1.0).seed == first.room(created.code).seed
+
+
+def test_sqlite_is_in_wal_mode_and_stores_nothing_personal(tmp_path, clock):
+    store = poll_store.SqlitePollStore(tmp_path / "data", clock=clock)
+    created, _ = store.create_room("home", "Q?", ["a", "b"])
+    store.vote(created.code, new_tab_id(), 0)
+    with sqlite3.connect(store.path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        columns = {table: [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+                   for table in ("rooms", "votes")}
+        key_digest = connection.execute("SELECT key_digest FROM rooms").fetchone()[0]
+    assert columns["votes"] == ["code", "tab", "choice"]  # a random tab id, nothing else about a voter
+    assert "key" not in columns["rooms"] and len(key_digest) == 64  # the teacher key only as its hash
+    assert (tmp_path / "data").stat().st_mode & 0o077 == 0
+
+
+def test_the_data_directory_is_configurable_and_ignored_by_git(monkeypatch, tmp_path):
+    monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "polls"))
+    assert poll_store.default_data_dir() == tmp_path / "polls"
+    assert poll_store.default_store().path == tmp_path / "polls" / "polls.sqlite3"
+    monkeypatch.delenv("DPLAB_DATA_DIR")
+    default = poll_store.default_data_dir()
+    assert default.name == ".lab-data"
+    assert ".lab-data/" in (default.parent / ".gitignore").read_text().splitlines()
+
+
+# ---------------------------------------------------------------------------------------------------- processes
+VOTERS_PER_PROCESS = 30
+FLOOD = 25
+
+
+def choice_of(voter: int) -> int:
+    return (voter * 7) % 3
+
+
+def vote_from_a_process(directory: str, code: str, first: int, barrier, results) -> None:
+    """One replica: its voters vote at once with the other replica's, each twice (the second a replay), and one tab
+    shared by both replicas floods the room."""
+    store = poll_store.SqlitePollStore(directory)
+    barrier.wait()
+    counted = refused = 0
+    for voter in range(first, first + VOTERS_PER_PROCESS):
+        tab = f"voter-{voter:04d}-{'x' * 12}"
+        counted += store.vote(code, tab, choice_of(voter)).counted
+        counted += store.vote(code, tab, choice_of(voter)).counted  # replayed: never counted
+        for _ in range(FLOOD if voter == first else 0):
+            try:
+                counted += store.vote(code, "the-same-tab-in-both-replicas", 0).counted
+            except AlreadyVoted:
+                refused += 1
+    results.put((counted, refused))
+
+
+def test_sixty_voters_in_two_processes_give_exact_counts(tmp_path):
+    store = poll_store.SqlitePollStore(tmp_path)
+    created, key = store.create_room("home", "Q?", CHOICES)
+    # fork: the children start at once (spawn would import Streamlit with ui, seconds each); no connection is open
+    # when they fork, since every operation opens and closes its own, so each process opens the file itself
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(2), context.Queue()
+    processes = [context.Process(target=vote_from_a_process,
+                                 args=(str(tmp_path), created.code, first, barrier, results))
+                 for first in (0, VOTERS_PER_PROCESS)]
+    for process in processes:
+        process.start()
+    outcomes = [results.get(timeout=120) for _ in processes]
+    for process in processes:
+        process.join(timeout=30)
+        assert process.exitcode == 0
+    expected = [0, 0, 0]
+    for voter in range(2 * VOTERS_PER_PROCESS):
+        expected[choice_of(voter)] += 1
+    expected[0] += 1  # the shared tab, once
+    tally = store.tally(created.code)
+    assert list(tally.counts) == expected and tally.answered == 2 * VOTERS_PER_PROCESS + 1
+    assert sum(counted for counted, _ in outcomes) == tally.answered
+    assert sum(refused for _, refused in outcomes) == 0  # the flood repeats one choice: replays, never refusals
+
+
+def test_sessions_in_threads_of_one_process_give_exact_counts(tmp_path):
+    """Streamlit runs each session in a thread of its replica: 8 threads of 10 voters each, plus replays."""
+    store = poll_store.SqlitePollStore(tmp_path)
+    created, _ = store.create_room("home", "Q?", CHOICES)
+    start = threading.Barrier(8)
+
+    def voters(first):
+        start.wait()
+        for voter in range(first, first + 10):
+            for _ in range(2):
+                store.vote(created.code, f"thread-voter-{voter:04d}-xxxx", choice_of(voter))
+
+    threads = [threading.Thread(target=voters, args=(10 * index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    expected = [sum(1 for voter in range(80) if choice_of(voter) == choice) for choice in range(3)]
+    assert list(store.tally(created.code).counts) == expected

@@ -1,0 +1,416 @@
+"""The class poll's vote store: rooms with short codes, one vote per browser tab, shared by every replica.
+
+A teacher creates a **room** for a page's question (its choices) and gets a short code and a teacher key; students
+join with the code and vote once per browser tab (a random tab id the page makes, :func:`new_tab_id`: no name, no
+address, nothing personal); the projector reads the **tally** (how many answered); the teacher **reveals** (which ends
+the voting and records the ε and one random seed, so every replica and every rerun draws the same DP release,
+:mod:`dpcore.lessons.class_poll`) and may **close** the room; every room **expires** after its lifetime and is then
+removed with its votes.
+
+The interface (:class:`PollStore`) is six operations on plain values: ``create_room``, ``room``, ``vote``, ``tally``,
+``reveal``, ``close`` (and ``purge``). Every failure a visitor can cause raises a :class:`PollError` subclass whose
+message can be shown as it is (it never repeats what was typed).
+
+**SQLite backend** (:class:`SqlitePollStore`, the default): one file, ``polls.sqlite3``, in the data directory
+(``DPLAB_DATA_DIR``, default ``.lab-data/`` at the repository root; git ignores it), in WAL mode so readers never block
+the writer. Every replica of ``./lab.sh serve`` on the machine opens the same file. Each operation opens its own
+connection (safe across threads and processes) and each write is one ``BEGIN IMMEDIATE`` transaction; the primary key
+``(code, tab)`` of the votes table makes a replayed vote a no-op, whichever replica receives it. Bounds:
+:data:`MAX_ROOMS` open rooms, :data:`MAX_VOTES` votes per room, :data:`MAX_CHOICES` choices, a lifetime of at most
+:data:`MAX_MINUTES`.
+
+**Another backend** for several machines implements the same six operations with the same atomicity:
+
+* *PostgreSQL*: the same two tables and constraints (``rooms.code`` primary key, ``votes`` primary key
+  ``(code, tab)``, ``ON DELETE CASCADE``); ``vote`` is one transaction that locks the room row
+  (``SELECT ... FOR UPDATE``), checks it is open and not full, then ``INSERT ... ON CONFLICT (code, tab) DO NOTHING``;
+  ``reveal`` is ``UPDATE rooms SET ... WHERE code = $1 AND revealed_at IS NULL`` then a re-read, so concurrent reveals
+  agree on one seed; ``purge`` a ``DELETE ... WHERE expires < now()`` (or pg_cron).
+* *Redis*: a hash ``room:{code}`` (question, choices, expires, key hash, revealed, ε, seed) created with ``HSETNX``/
+  ``SET NX`` on the code and ``EXPIREAT`` its expiry (Redis then removes expired rooms itself); a hash
+  ``votes:{code}`` of tab -> choice with the same expiry. ``vote`` is one Lua script (atomic on the server): check the
+  room exists and is not revealed, ``HLEN`` below :data:`MAX_VOTES`, then ``HSETNX votes:{code} tab choice`` (0 means
+  a replay: compare the stored choice). ``tally`` reads ``HVALS``; ``reveal`` is a script that sets ε and the seed
+  only if unset; the count of open rooms is a sorted set by expiry, trimmed with ``ZREMRANGEBYSCORE``.
+
+The contract every backend must meet is ``tests/app/test_poll_store.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+__all__ = ["ALPHABET", "CODE_LENGTH", "MAX_ROOMS", "MAX_VOTES", "MAX_CHOICES", "MAX_MINUTES", "DEFAULT_MINUTES",
+           "PollError", "BadCode", "UnknownRoom", "RoomClosed", "VotingClosed", "AlreadyVoted", "BadVote",
+           "NotTeacher", "StoreFull", "Room", "Tally", "VoteReceipt", "PollStore", "SqlitePollStore", "new_tab_id",
+           "normalise_code", "default_data_dir", "default_store"]
+
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  #: a code's characters: no 0/O, 1/I/L, so it reads from a wall
+CODE_LENGTH = 5  #: 31^5 ≈ 29 million codes
+MAX_ROOMS = 200  #: rooms open at once on the machine
+MAX_VOTES = 1000  #: votes per room
+MAX_CHOICES = 12  #: choices per question
+MAX_TEXT = 600  #: characters of a question or a choice's label
+MAX_MINUTES = 240.0  #: the longest lifetime of a room
+DEFAULT_MINUTES = 45.0  #: a room's lifetime unless the teacher sets another
+_TAB = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_PAGE = re.compile(r"[A-Za-z0-9_./-]{1,100}")
+
+
+class PollError(ValueError):
+    """Something a visitor did that the poll refuses: the message says what, in the page's words."""
+
+
+class BadCode(PollError):
+    """A room code with characters or a length a code never has."""
+
+
+class UnknownRoom(PollError):
+    """No room has this code (never created, or expired and removed)."""
+
+
+class RoomClosed(PollError):
+    """The room has expired or the teacher closed it."""
+
+
+class VotingClosed(PollError):
+    """The teacher has revealed the results: no more votes."""
+
+
+class AlreadyVoted(PollError):
+    """This tab has already voted, for another choice."""
+
+
+class BadVote(PollError):
+    """A choice or a tab id the room cannot accept."""
+
+
+class NotTeacher(PollError):
+    """The teacher key does not match the room's."""
+
+
+class StoreFull(PollError):
+    """Too many open rooms, or too many votes in this room."""
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room as every replica sees it.
+
+    ``expires`` and ``created`` are Unix times; ``epsilon`` and ``seed`` are set once, at the reveal (``None``
+    before); ``closed`` is true once the teacher closed it or it expired. The ``seed`` is secret: whoever knows it can
+    redraw the DP noise and subtract it, so it is never shown, logged or put in a link.
+    """
+
+    code: str
+    page: str
+    question: str
+    choices: tuple[str, ...]
+    created: float
+    expires: float
+    revealed: bool
+    epsilon: float | None
+    seed: int | None
+    closed: bool
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The votes of a room: ``counts`` per choice (the true counts: show them only after the reveal, next to the DP
+    release), and ``answered``, how many voted."""
+
+    room: Room
+    counts: tuple[int, ...]
+    answered: int
+
+
+@dataclass(frozen=True)
+class VoteReceipt:
+    """What happened to a vote: ``counted`` is false for a replay of the same vote (counted once, before)."""
+
+    counted: bool
+    message: str
+
+
+class PollStore(Protocol):
+    """The interface every backend implements (see the module docstring)."""
+
+    def create_room(self, page: str, question: str, choices: Sequence[str],
+                    minutes: float = DEFAULT_MINUTES) -> tuple[Room, str]:
+        """Open a room; return it and the teacher key that ``reveal`` and ``close`` need."""
+        ...
+
+    def room(self, code: str) -> Room:
+        """The room of ``code`` (normalised); raises :class:`BadCode`, :class:`UnknownRoom`, :class:`RoomClosed`."""
+        ...
+
+    def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
+        """Count ``tab``'s vote for ``choice`` once; a replay is not counted again."""
+        ...
+
+    def tally(self, code: str) -> Tally:
+        """The room and its counts (also after the reveal and after closing, until it is removed)."""
+        ...
+
+    def reveal(self, code: str, key: str, epsilon: float) -> Room:
+        """End the voting and fix ε and the release's seed (the first reveal wins; later ones return it)."""
+        ...
+
+    def close(self, code: str, key: str) -> None:
+        """Close the room now: no votes, no reveal; its tally stays readable until it expires."""
+        ...
+
+    def purge(self) -> int:
+        """Remove expired rooms and their votes; return how many rooms were removed."""
+        ...
+
+
+def new_tab_id() -> str:
+    """A random id for one browser tab (22 URL-safe characters): all the poll knows of a voter."""
+    return secrets.token_urlsafe(16)
+
+
+def normalise_code(code: object) -> str:
+    """A code as typed (any case, spaces or a dash allowed) in its stored form, or :class:`BadCode`.
+
+    >>> normalise_code(" k7q-x2 ")
+    'K7QX2'
+    """
+    if not isinstance(code, str):
+        raise BadCode("A room code is text, such as K7QX2.")
+    cleaned = re.sub(r"[\s-]", "", code).upper()
+    if not cleaned:
+        raise BadCode("Type the room code shown on the projector, such as K7QX2.")
+    if len(cleaned) > 3 * CODE_LENGTH or any(character not in ALPHABET for character in cleaned):
+        raise BadCode(f"A room code has {CODE_LENGTH} letters and digits (A to Z without I, L and O; 2 to 9); this "
+                      "one has other characters. Check the code on the projector.")
+    if len(cleaned) != CODE_LENGTH:
+        raise BadCode(f"A room code has {CODE_LENGTH} characters; this one has {len(cleaned)}.")
+    return cleaned
+
+
+def default_data_dir() -> Path:
+    """``DPLAB_DATA_DIR`` if set, else ``.lab-data`` at the repository root."""
+    configured = os.environ.get("DPLAB_DATA_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[1] / ".lab-data"
+
+
+def default_store() -> SqlitePollStore:
+    """The machine's store: SQLite in :func:`default_data_dir`."""
+    return SqlitePollStore(default_data_dir())
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    page TEXT NOT NULL,
+    question TEXT NOT NULL,
+    choices TEXT NOT NULL,
+    key_digest TEXT NOT NULL,
+    created REAL NOT NULL,
+    expires REAL NOT NULL,
+    revealed_at REAL,
+    epsilon REAL,
+    seed INTEGER,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS votes (
+    code TEXT NOT NULL,
+    tab TEXT NOT NULL,
+    choice INTEGER NOT NULL,
+    PRIMARY KEY (code, tab)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rooms_by_expiry ON rooms (expires);
+"""
+
+
+class SqlitePollStore:
+    """The poll store in one SQLite file (WAL mode) under ``directory``, shared by every process that opens it.
+
+    ``clock`` returns the time in seconds (``time.time``; the tests pass their own to make rooms expire).
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+        self.directory = Path(directory)
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.path = self.directory / "polls.sqlite3"
+        self.clock = clock
+        with self._connect() as connection:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.executescript(_SCHEMA)
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            connection.execute("PRAGMA busy_timeout = 30000")
+            connection.execute("PRAGMA synchronous = NORMAL")  # durable across a crash of the app; WAL keeps it whole
+            yield connection
+        finally:
+            connection.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``: the write lock from the start, so check-then-insert is atomic
+        across processes); rolled back on any error."""
+        with self._connect() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    # ---------------------------------------------------------------------------------------------- reading a room
+    def _row(self, connection: sqlite3.Connection, code: str) -> tuple:
+        row = connection.execute("SELECT code, page, question, choices, created, expires, revealed_at, epsilon, seed, "
+                                 "closed, key_digest FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise UnknownRoom("No poll has this code. It may have ended: ask the teacher for the code on the "
+                              "projector.")
+        return row
+
+    def _room(self, row: tuple) -> Room:
+        code, page, question, choices, created, expires, revealed_at, epsilon, seed, closed, _ = row
+        return Room(code=code, page=page, question=question, choices=tuple(json.loads(choices)), created=created,
+                    expires=expires, revealed=revealed_at is not None, epsilon=epsilon, seed=seed,
+                    closed=bool(closed) or self.clock() >= expires)
+
+    def _open_room(self, connection: sqlite3.Connection, code: str) -> tuple:
+        row = self._row(connection, code)
+        if self._room(row).closed:
+            raise RoomClosed("This poll has ended.")
+        return row
+
+    # ---------------------------------------------------------------------------------------------- the interface
+    def create_room(self, page: str, question: str, choices: Sequence[str],
+                    minutes: float = DEFAULT_MINUTES) -> tuple[Room, str]:
+        """Open a room for ``question`` on ``page`` with ``choices``, open for ``minutes``; return it and its teacher
+        key. Raises :class:`BadVote` for bad texts, :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open."""
+        if not isinstance(page, str) or not _PAGE.fullmatch(page):
+            raise BadVote("A poll needs the page it belongs to.")
+        if not isinstance(question, str) or not 0 < len(question) <= MAX_TEXT:
+            raise BadVote(f"A poll's question has 1 to {MAX_TEXT} characters.")
+        choices = list(choices) if not isinstance(choices, str) else []
+        if not 2 <= len(choices) <= MAX_CHOICES or not all(isinstance(c, str) and 0 < len(c) <= MAX_TEXT
+                                                           for c in choices):
+            raise BadVote(f"A poll has 2 to {MAX_CHOICES} choices, each 1 to {MAX_TEXT} characters.")
+        if not isinstance(minutes, int | float) or not 0 < minutes <= MAX_MINUTES:
+            raise BadVote(f"A poll stays open for more than 0 and at most {MAX_MINUTES:g} minutes.")
+        key = secrets.token_urlsafe(24)
+        now = self.clock()
+        with self._write() as connection:
+            self._purge(connection, now)
+            if connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] >= MAX_ROOMS:
+                raise StoreFull(f"{MAX_ROOMS} polls are open on this server already: close one, or try again later.")
+            for _ in range(20):
+                code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+                try:
+                    connection.execute("INSERT INTO rooms (code, page, question, choices, key_digest, created, expires)"
+                                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                       (code, page, question, json.dumps(choices), _digest(key), now,
+                                        now + 60.0 * minutes))
+                    break
+                except sqlite3.IntegrityError:  # the code is taken: draw another
+                    continue
+            else:  # pragma: no cover - 20 collisions among 29 million codes
+                raise StoreFull("No free room code was found: try again.")
+            return self._room(self._row(connection, code)), key
+
+    def room(self, code: str) -> Room:
+        """The room of ``code`` while it exists, open or not (see :attr:`Room.closed`)."""
+        code = normalise_code(code)
+        with self._connect() as connection:
+            return self._room(self._row(connection, code))
+
+    def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
+        """Count the vote of ``tab`` for choice number ``choice`` (0-based), once. The same vote again is not counted
+        again (a replay, a double click, a reconnection to another replica); another choice from the same tab is
+        refused (:class:`AlreadyVoted`)."""
+        code = normalise_code(code)
+        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
+            raise BadVote("This browser tab has no valid voter id: reload the page.")
+        with self._write() as connection:
+            row = self._open_room(connection, code)
+            room = self._room(row)
+            if room.revealed:
+                raise VotingClosed("The teacher has revealed the results: voting is over.")
+            if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(room.choices):
+                raise BadVote(f"Pick one of the {len(room.choices)} answers.")
+            earlier = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
+            if earlier is not None:
+                if earlier[0] == choice:
+                    return VoteReceipt(False, "Your vote was already counted.")
+                raise AlreadyVoted("This tab has voted already: one vote per tab.")
+            if connection.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (code,)).fetchone()[0] >= MAX_VOTES:
+                raise StoreFull(f"This poll has {MAX_VOTES} votes, its limit.")
+            connection.execute("INSERT INTO votes (code, tab, choice) VALUES (?, ?, ?)", (code, tab, choice))
+        return VoteReceipt(True, "Your vote is counted.")
+
+    def tally(self, code: str) -> Tally:
+        """The room and its votes per choice, in one consistent read."""
+        code = normalise_code(code)
+        with self._connect() as connection:
+            connection.execute("BEGIN")  # one snapshot for the room and its votes
+            try:
+                room = self._room(self._row(connection, code))
+                counts = [0] * len(room.choices)
+                for choice, count in connection.execute("SELECT choice, COUNT(*) FROM votes WHERE code = ? "
+                                                        "GROUP BY choice", (code,)):
+                    counts[choice] = count
+            finally:
+                connection.execute("COMMIT")
+        return Tally(room=room, counts=tuple(counts), answered=sum(counts))
+
+    def reveal(self, code: str, key: str, epsilon: float) -> Room:
+        """End the voting and fix ``epsilon`` and a random seed for the release. The first reveal wins: a second one
+        (another replica, a double click) returns the room as the first left it."""
+        code = normalise_code(code)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < float("inf"):
+            raise BadVote("ε must be a number above 0.")
+        with self._write() as connection:
+            row = self._open_room(connection, code)
+            self._check_key(row, key)
+            connection.execute("UPDATE rooms SET revealed_at = ?, epsilon = ?, seed = ? "
+                               "WHERE code = ? AND revealed_at IS NULL",
+                               (self.clock(), float(epsilon), secrets.randbits(63), code))
+            return self._room(self._row(connection, code))
+
+    def close(self, code: str, key: str) -> None:
+        """Close the room now (its tally stays readable until it expires)."""
+        code = normalise_code(code)
+        with self._write() as connection:
+            self._check_key(self._row(connection, code), key)
+            connection.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+
+    def purge(self) -> int:
+        """Remove every expired room and its votes; return how many rooms went."""
+        with self._write() as connection:
+            return self._purge(connection, self.clock())
+
+    @staticmethod
+    def _purge(connection: sqlite3.Connection, now: float) -> int:
+        connection.execute("DELETE FROM votes WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
+        return connection.execute("DELETE FROM rooms WHERE expires <= ?", (now,)).rowcount
+
+    @staticmethod
+    def _check_key(row: tuple, key: str) -> None:
+        if not isinstance(key, str) or not hmac.compare_digest(_digest(key), row[-1]):
+            raise NotTeacher("Only the teacher who opened this poll can reveal or close it.")
