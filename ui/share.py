@@ -127,8 +127,20 @@ def share_html(link: str, present: bool) -> str:
     note = ("Scan the code, or type:" if short == link.removesuffix("/") else
             "Scan the code (it keeps this page's settings), or type this address (the page at its first settings):")
     return (f'{_STYLE}<div class="dplab-share{" present" if present else ""}">{qr_svg(link)}'
-            f'<div class="dplab-share-words"><p>{html.escape(note)}</p>'
+            f'<div class="dplab-share-words"><p>{html.escape(note, quote=False)}</p>'
             f'<p class="dplab-share-address">{html.escape(short)}</p></div></div>')
+
+
+def _browser_url() -> str:
+    """The address of this page in the teacher's browser (``st.context.url``: scheme, host, page path); without a
+    browser (AppTest), this page at :data:`DEFAULT_ADDRESS`."""
+    if st.context.url:
+        return st.context.url
+    from streamlit.runtime.context_util import maybe_add_page_path
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return DEFAULT_ADDRESS if ctx is None else maybe_add_page_path(DEFAULT_ADDRESS, ctx.pages_manager)
 
 
 def _base_path() -> str:
@@ -147,7 +159,7 @@ def share_control(present: bool) -> None:
         if problem:
             st.error(problem)
         query = {key: st.query_params.get_all(key) for key in st.query_params}
-        link = share_link(st.context.url, query, public, _base_path())
+        link = share_link(_browser_url(), query, public, _base_path())
         warning = loopback_warning(link, lan_addresses())
         if warning:
             st.warning(warning, icon=":material/wifi_off:")
