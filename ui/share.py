@@ -1,9 +1,9 @@
 """"Share with the class": the page's link, with its settings, as a QR code and an address to type, on every page.
 
 A teacher opens the control on the projector; students scan the code (or type the short address) and land on the
-same page at the same settings. The QR code is made in pure Python (``segno``) and drawn as an inline SVG: nothing is
-fetched from the internet. Its text alternative is the address itself, written out beside it (readable, selectable)
-and in a code block with a copy button.
+same page at the same settings. The QR code is made in pure Python (``segno``) and drawn as an SVG image inlined in
+the page (a ``data:`` URI): nothing is fetched from the internet. Its text alternative is the address itself: its
+``alt`` text, written out beside it (readable, selectable) and in a code block with a copy button.
 
 The link is the address the teacher's browser shows (``st.context.url``) with the page's URL query, except the keys
 that only make sense on the projector or for the teacher (:data:`NOT_SHARED`: presentation mode, the teacher view,
@@ -18,6 +18,7 @@ only when opened.
 
 from __future__ import annotations
 
+import base64
 import html
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,7 +29,8 @@ import streamlit as st
 
 from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
-__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "share_control"]
+__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "qr_image",
+           "share_control"]
 
 NOT_SHARED = ("present", "teacher", "reveal")  #: URL keys left out of the shared link (the projector's, the teacher's)
 SHARE = "share"  #: widget key of the "Share with the class" expander
@@ -93,7 +95,16 @@ def qr_svg(link: str) -> str:
     svg = qr_code(link).svg_inline(scale=1, border=4, dark="#000000", light="#ffffff", omitsize=True,
                                    svgclass="dplab-qr")
     label = html.escape(f"QR code of the address {link}", quote=True)
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
+    return svg.replace("<svg ", f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" ', 1)
+
+
+def qr_image(link: str) -> str:
+    """The QR code of ``link`` as an ``<img>`` holding its SVG (:func:`qr_svg`) as a ``data:`` URI, its ``alt`` text
+    the address itself. (Streamlit's HTML sanitiser removes inline ``<svg>`` elements; an image's data URI stays,
+    and nothing is fetched.)"""
+    data = base64.b64encode(qr_svg(link).encode()).decode()
+    alt = html.escape(f"QR code of the address {link}", quote=True)
+    return f'<img class="dplab-qr" src="data:image/svg+xml;base64,{data}" alt="{alt}">'
 
 
 def loopback_warning(link: str, addresses: Iterable[str] = ()) -> str | None:
@@ -113,9 +124,9 @@ _STYLE = """<style>
 .dplab-share .dplab-qr { width: min(100%, 16rem); height: auto; flex: none; }
 .dplab-share p { margin: 0; }
 .dplab-share .dplab-share-address { font-family: "Source Code Pro", monospace; font-size: 1.4rem;
-  overflow-wrap: anywhere; user-select: all; color: #000; }
-.dplab-share.present .dplab-qr { width: min(92vw, 62vh); }
-.dplab-share.present .dplab-share-address { font-size: 2.6rem; line-height: 1.2; }
+  overflow-wrap: break-word; user-select: all; color: #000; }
+.dplab-share.present .dplab-qr { width: min(92vw, 52vh); }
+.dplab-share.present .dplab-share-address { font-size: 2rem; line-height: 1.25; }
 .dplab-share .dplab-share-words { flex: 1 1 14rem; min-width: 0; }
 </style>"""
 
@@ -126,9 +137,21 @@ def share_html(link: str, present: bool) -> str:
     short = short_address(link)
     note = ("Scan the code, or type:" if short == link.removesuffix("/") else
             "Scan the code (it keeps this page's settings), or type this address (the page at its first settings):")
-    return (f'{_STYLE}<div class="dplab-share{" present" if present else ""}">{qr_svg(link)}'
+    return (f'{_STYLE}<div class="dplab-share{" present" if present else ""}">{qr_image(link)}'
             f'<div class="dplab-share-words"><p>{html.escape(note, quote=False)}</p>'
-            f'<p class="dplab-share-address">{html.escape(short)}</p></div></div>')
+            f'<p class="dplab-share-address">{_breakable(short)}</p></div></div>')
+
+
+def _breakable(address: str) -> str:
+    """``address`` escaped for HTML, with a line-break opportunity after each ``/`` and before the port's ``:``
+    (a long address wraps between its parts, not inside a number).
+
+    >>> _breakable("http://192.168.1.20:8501/truncation-bias")
+    'http://<wbr>192.168.1.20<wbr>:8501/<wbr>truncation-bias'
+    """
+    scheme, _, rest = address.partition("://")
+    rest = html.escape(rest, quote=False).replace("/", "/<wbr>").replace(":", "<wbr>:")
+    return f"{html.escape(scheme)}://<wbr>{rest}"
 
 
 def _browser_url() -> str:

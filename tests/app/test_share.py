@@ -1,6 +1,7 @@
 """"Share with the class" (ui/share.py, deploy/public_url.py): the link with the page's settings, the public URL that
 replaces the teacher's localhost, the QR code read back from its SVG, and the control on the pages through app.py."""
 
+import base64
 import html
 import re
 
@@ -134,6 +135,21 @@ def svg_modules(svg: str) -> list[list[bool]]:
     return grid
 
 
+def matrix(link: str) -> list[list[bool]]:
+    """segno's QR code of ``link`` with its quiet zone of four light modules all round, as the SVG draws it."""
+    rows = [[False] * 4 + [bool(module) for module in row] + [False] * 4
+            for row in segno.make(link, error="m", micro=False, boost_error=False).matrix]
+    blank = [[False] * len(rows[0])] * 4
+    return blank + rows + blank
+
+
+def image_modules(block: str) -> list[list[bool]]:
+    """The modules drawn by the one QR image (``<img class="dplab-qr" src="data:image/svg+xml;base64,…">``) of
+    the HTML ``block``."""
+    (data,) = re.findall(r'<img class="dplab-qr" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', block)
+    return svg_modules(base64.b64decode(data).decode())
+
+
 FINDER = [[True] * 7, [True, *[False] * 5, True], *[[True, False, True, True, True, False, True]] * 3,
           [True, *[False] * 5, True], [True] * 7]
 
@@ -146,6 +162,8 @@ def test_the_svg_draws_the_qr_code_of_the_link(link):
     code = segno.make(link, error="m", micro=False, boost_error=False)
     assert code.error == "M" and not code.is_micro
     drawn = svg_modules(svg)
+    assert drawn == matrix(link) == image_modules(share.qr_image(link))
+    assert f'alt="QR code of the address {html.escape(link)}"' in share.qr_image(link)
     size = 4 * code.version + 17  # a QR code of version v has 4v + 17 modules a side
     assert len(drawn) == size + 8  # and a quiet zone of 4 modules all round
     assert all(not any(row) for row in drawn[:4] + drawn[-4:])
@@ -169,10 +187,10 @@ def test_the_share_html_shows_the_short_address_as_text_and_is_big_in_presentati
     link = f"{PUBLIC}/truncation-bias?eps=0.5"
     plain, present = share.share_html(link, False), share.share_html(link, True)
     assert '<div class="dplab-share">' in plain and '<div class="dplab-share present">' in present
-    assert f'<p class="dplab-share-address">{PUBLIC}/truncation-bias</p>' in plain
+    assert '<p class="dplab-share-address">http://<wbr>192.0.2.10<wbr>:8501/<wbr>truncation-bias</p>' in plain
     assert "it keeps this page's settings" in plain
     assert "Scan the code, or type:" in share.share_html(f"{PUBLIC}/", False)
-    assert re.search(r"\.dplab-share\.present \.dplab-qr \{ width: min\(92vw, 62vh\)", present)
+    assert re.search(r"\.dplab-share\.present \.dplab-qr \{ width: min\(92vw, 52vh\)", present)
 
 
 # ------------------------------------------------------------------------------------ the control on the pages
@@ -197,7 +215,8 @@ def test_opened_on_the_home_page_it_shows_the_link_and_warns_about_localhost(mon
     at = opened(eps="0.5")
     links, blocks = shared(at)
     assert links == ["http://localhost:8501/?eps=0.5"]
-    assert len(blocks) == 1 and 'aria-label="QR code of the address http://localhost:8501/?eps=0.5"' in blocks[0]
+    assert len(blocks) == 1 and 'alt="QR code of the address http://localhost:8501/?eps=0.5"' in blocks[0]
+    assert image_modules(blocks[0]) == matrix("http://localhost:8501/?eps=0.5")
     assert '<div class="dplab-share">' in blocks[0]
     assert [text for text in texts(at.warning) if text.startswith("Students' phones cannot reach localhost")]
     assert not at.error
@@ -208,9 +227,10 @@ def test_with_a_public_url_the_code_holds_it_and_nothing_warns(monkeypatch):
     at = opened(eps="2", present="1", teacher="1")
     links, blocks = shared(at)
     assert links == [f"{PUBLIC}/?eps=2"]
-    assert f'aria-label="QR code of the address {PUBLIC}/?eps=2"' in blocks[0]
+    assert f'alt="QR code of the address {PUBLIC}/?eps=2"' in blocks[0]
+    assert image_modules(blocks[0]) == matrix(f"{PUBLIC}/?eps=2")
     assert '<div class="dplab-share present">' in blocks[0]  # big on the projector
-    assert f'<p class="dplab-share-address">{PUBLIC}</p>' in blocks[0]
+    assert '<p class="dplab-share-address">http://<wbr>192.0.2.10<wbr>:8501</p>' in blocks[0]
     assert not at.warning and not at.error
 
 
