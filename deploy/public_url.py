@@ -93,7 +93,7 @@ def lan_addresses() -> tuple[str, ...]:
     once per process."""
     found: list[str] = []
     try:
-        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
         pass
     try:
