@@ -168,7 +168,7 @@ def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch,
 
 
 def test_through_nginx_the_share_control_encodes_the_public_url_and_opens_by_keyboard(deployment: Deployment,
-                                                                                     browser: Browser):
+                                                                                     browser: Browser, screenshot_dir):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(f"{deployment.url}/truncation-bias?eps=0.5&present=1", timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
@@ -184,8 +184,7 @@ def test_through_nginx_the_share_control_encodes_the_public_url_and_opens_by_key
     box = qr.bounding_box()
     assert box["width"] >= 300 and box["width"] == pytest.approx(box["height"], abs=1)  # big on the projector
     assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
-    page.screenshot(path=str(Path(os.environ.get("SCREENSHOT_DIR", ROOT / "artifacts" / "screenshots"))
-                             / "share_present_1280.png"))
+    page.screenshot(path=str(screenshot_dir / "share_public_url_projector.png"))
     page.close()
 
 
