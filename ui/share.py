@@ -108,15 +108,24 @@ def qr_image(link: str) -> str:
 
 
 def loopback_warning(link: str, addresses: Iterable[str] = ()) -> str | None:
-    """The warning when ``link`` would send phones to the phone itself (``localhost``, ``127.0.0.1``), or None."""
-    host = urlsplit(link).hostname or ""
+    """The warning when ``link`` would send phones to the phone itself (``localhost``, ``127.0.0.1``), or None. The
+    command it suggests names this machine's network address when exactly one of ``addresses`` is known, and the
+    link's port.
+
+    >>> loopback_warning("http://localhost:8501/", ["192.168.1.20"]).split("Start the lab with ")[1]
+    '`./lab.sh serve --public-url http://192.168.1.20:8501` and open this page again.'
+    """
+    parts = urlsplit(link)
+    host = parts.hostname or ""
     if not is_loopback(host):
         return None
     seen = list(addresses)
-    here = (f" This machine's address on the network seems to be {' or '.join(seen)}." if seen else "")
+    where = seen[0] if len(seen) == 1 else "<this machine's address>"
+    port = parts.port or 8501
+    others = (f" This machine's address on the network seems to be {' or '.join(seen)}." if len(seen) > 1 else "")
     return (f"Students' phones cannot reach {host}: this address means \"this device\" on every device, so the QR "
-            "code would send each phone to itself. Start the lab with `./lab.sh serve --public-url "
-            f"http://<this machine's address>:8501` and open this page again.{here}")
+            f"code would send each phone to itself. Start the lab with `./lab.sh serve --public-url "
+            f"http://{where}:{port}` and open this page again.{others}")
 
 
 _STYLE = """<style>

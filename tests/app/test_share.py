@@ -100,17 +100,22 @@ def test_the_short_address_is_the_link_without_its_settings():
 
 
 @pytest.mark.parametrize("link, warned", [("http://localhost:8501/", "localhost"),
-                                          ("http://127.0.0.1:8501/x", "127.0.0.1"), (f"{PUBLIC}/x", None),
+                                          ("http://127.0.0.1:8600/x", "127.0.0.1"), (f"{PUBLIC}/x", None),
                                           ("https://lab.example.edu/", None)])
 def test_a_warning_when_the_code_would_send_phones_to_localhost(link, warned):
-    text = share.loopback_warning(link, ("10.1.2.3",))
+    port = {"localhost": 8501, "127.0.0.1": 8600}.get(warned)
     if warned is None:
-        assert text is None
-    else:
-        assert text.startswith(f"Students' phones cannot reach {warned}: ")
-        assert "`./lab.sh serve --public-url http://<this machine's address>:8501`" in text
-        assert text.endswith("This machine's address on the network seems to be 10.1.2.3.")
-    assert share.loopback_warning("http://localhost:8501/").endswith("and open this page again.")
+        assert share.loopback_warning(link, ("10.1.2.3",)) is None
+        return
+    text = share.loopback_warning(link)
+    assert text == (f"Students' phones cannot reach {warned}: this address means \"this device\" on every device, so "
+                    "the QR code would send each phone to itself. Start the lab with `./lab.sh serve --public-url "
+                    f"http://<this machine's address>:{port}` and open this page again.")
+    one = share.loopback_warning(link, ("10.1.2.3",))
+    assert f"`./lab.sh serve --public-url http://10.1.2.3:{port}`" in one and "seems to be" not in one
+    two = share.loopback_warning(link, ("10.1.2.3", "192.168.1.20"))
+    assert f"`./lab.sh serve --public-url http://<this machine's address>:{port}`" in two
+    assert two.endswith("This machine's address on the network seems to be 10.1.2.3 or 192.168.1.20.")
 
 
 # ------------------------------------------------------------------------------------ the QR code
