@@ -31,6 +31,8 @@ def test_a_good_public_url_is_written_one_way(raw, expected):
     ("192.168.1.20:8501", "must start with http:// or https://; got '192.168.1.20:8501' (did you mean "
                           "http://192.168.1.20:8501?)"),
     ("ftp://192.168.1.20", "must start with http:// or https://"),
+    ("localhost:8501", "must start with http:// or https://; got 'localhost:8501' (and not localhost: an address "
+                       "students' phones can reach)"),
     ("", "must start with http:// or https://"),
     ("http://", "needs a host"),
     ("http://:8501", "needs a host"),
