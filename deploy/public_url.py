@@ -58,9 +58,9 @@ def parse_public_url(text: str) -> str:
     raw = text.strip()
     shown = repr(text)
     if "://" not in raw:
-        host = raw.split("/")[0].rpartition(":")[0] or raw.split("/")[0]
+        typed = raw.split("/")[0].rpartition(":")[0] or raw.split("/")[0]
         hint = ("" if not raw or " " in raw else " (and not localhost: an address students' phones can reach)"
-                if is_loopback(host) else f" (did you mean http://{raw}?)")
+                if is_loopback(typed) else f" (did you mean http://{raw}?)")
         raise ValueError(f"the public URL must start with http:// or https://; got {shown}{hint}")
     parts = urlsplit(raw)
     scheme = parts.scheme.lower()
