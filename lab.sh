@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Private Estimation Lab: set everything up from nothing, then run the app, the tests or the benchmarks.
-#   ./lab.sh app     [streamlit options]   install into .venv and open the app
+#   ./lab.sh app     [streamlit options]   install into .venv and open the app; --public-url URL: the address
+#                                          students reach, for the pages' QR codes (DPLAB_PUBLIC_URL)
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
 #                                          test and every docstring example on every core (pytest-xdist; -n 0: one)
 #   ./lab.sh bench                         print the benchmark figures
 #   ./lab.sh load N [--replicas R]         N sessions at once against a fresh server, then a warm one
-#   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core)
+#   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core);
+#                  [--public-url URL]      the address students reach (their QR codes; nginx then on 0.0.0.0)
 #   ./lab.sh sweep PAGE --trials T         store PAGE's sweeps at T trials (beyond its slider) for the app to serve;
 #                  [--scheduler ADDRESS]   computed on a Dask cluster if given (pip install .[dask])
 #   ./lab.sh precompute                    store every page's sweeps at its defaults and one move away from them
@@ -61,7 +63,19 @@ shift || true
 case "$command" in
   app)
     install requirements.txt
-    exec "$VENV/bin/streamlit" run app.py "$@" ;;
+    # --public-url URL (or --public-url=URL) is the lab's, checked here and passed as DPLAB_PUBLIC_URL; the rest
+    # goes to streamlit.
+    options=()
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --public-url) [ $# -ge 2 ] || { echo "--public-url needs a URL" >&2; exit 2; }
+                      DPLAB_PUBLIC_URL=$("$VENV/bin/python" -m deploy.public_url "$2") || exit 2; shift 2 ;;
+        --public-url=*) DPLAB_PUBLIC_URL=$("$VENV/bin/python" -m deploy.public_url "${1#*=}") || exit 2; shift ;;
+        *) options+=("$1"); shift ;;
+      esac
+    done
+    [ -z "${DPLAB_PUBLIC_URL:-}" ] || export DPLAB_PUBLIC_URL
+    exec "$VENV/bin/streamlit" run app.py "${options[@]}" ;;
   test)
     install requirements-dev.txt
     install_chromium

@@ -25,6 +25,11 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   Ctrl+C (or SIGTERM), or when nginx itself dies.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
+* **The address students reach.** ``--public-url http://192.168.1.20:8501`` (this machine as the classroom network
+  sees it, or a proxy's address) is checked at start (:func:`deploy.public_url.parse_public_url`: http or https, a
+  host that is not ``localhost``; a bad one is refused with a message) and handed to every replica as
+  ``DPLAB_PUBLIC_URL``: the pages' "Share with the class" QR code uses it instead of the teacher's ``localhost``.
+  Without ``--host``, it also opens nginx to the network (``0.0.0.0``), since students could not reach it otherwise.
 
 Python's side: :func:`nginx_config` (the configuration, a pure function of the ports) and :class:`Deployment` (start,
 wait until healthy, stop), used by the command line here and by the tests and ``benchmarks/load.py --replicas``.
@@ -44,9 +49,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .public_url import ENV, parse_public_url
 from .warm import healthy, warm
 
-__all__ = ["COOKIE", "nginx_config", "Deployment", "main"]
+__all__ = ["COOKIE", "nginx_config", "Deployment", "parse_args", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
@@ -128,14 +134,19 @@ class Deployment:
         nginx's address (the replicas always listen on loopback only).
     logs : Path, optional
         Directory for the logs and nginx's runtime files (default: a temporary directory).
+    public_url : str, optional
+        The address students reach (checked by :func:`deploy.public_url.parse_public_url`), given to every replica
+        as ``DPLAB_PUBLIC_URL``.
     """
 
-    def __init__(self, replicas: int, port: int, host: str = "127.0.0.1", logs: Path | None = None) -> None:
+    def __init__(self, replicas: int, port: int, host: str = "127.0.0.1", logs: Path | None = None,
+                 public_url: str | None = None) -> None:
         if not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"replicas must be an integer >= 1; got {replicas!r}")
         if not 1024 <= port <= 65535 - replicas:
             raise ValueError(f"port must be in [1024, {65535 - replicas}]; got {port!r}")
         self.port, self.host = port, host
+        self.public_url = None if public_url is None else parse_public_url(public_url)
         self.replica_ports = [port + 1 + i for i in range(replicas)]
         self.logs = logs or Path(tempfile.mkdtemp(prefix="dplab-serve-"))
         self.replicas: list[subprocess.Popen] = []
@@ -186,10 +197,19 @@ class Deployment:
             thread.join()
         return failures
 
+    def replica_environment(self) -> dict[str, str]:
+        """The environment of each replica: this process's, with ``DPLAB_PUBLIC_URL`` set to the public URL (or
+        removed, when there is none, so that one left in the shell does not reach the pages unchecked)."""
+        environment = {key: value for key, value in os.environ.items() if key != ENV}
+        if self.public_url:
+            environment[ENV] = self.public_url
+        return environment
+
     def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
         return _spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
-                       "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log", append)
+                       "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log", append,
+                      self.replica_environment())
 
     def supervise(self, say: Callable[[str], None] = print, poll: float = 0.5) -> None:
         """Keep the lab serving: start again each replica that exits, after a pause of :data:`FIRST_PAUSE` seconds
@@ -240,9 +260,11 @@ def _warm_quietly(url: str) -> None:
         pass
 
 
-def _spawn(command: list[str], log: Path, append: bool = False) -> subprocess.Popen:
+def _spawn(command: list[str], log: Path, append: bool = False,
+           environment: dict[str, str] | None = None) -> subprocess.Popen:
     with log.open("ab" if append else "wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                env=environment)
 
 
 def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
@@ -267,16 +289,44 @@ def _signal(process: subprocess.Popen, how: signal.Signals) -> None:
         pass
 
 
-def main(argv: list[str] | None = None) -> int:
+def _public_url(text: str) -> str:
+    try:
+        return parse_public_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--replicas", type=int, default=os.cpu_count() or 1, help="Streamlit processes (default: "
                         "one per core)")
     parser.add_argument("--port", type=int, default=8501, help="nginx's port (default 8501); the replicas take the "
                         "next ones")
-    parser.add_argument("--host", default="127.0.0.1", help="nginx's address (default 127.0.0.1, loopback only)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--host", default=None, help="nginx's address (default 127.0.0.1, loopback only; 0.0.0.0 "
+                        "with --public-url)")
+    parser.add_argument("--public-url", type=_public_url, default=None, metavar="URL", help="the address students "
+                        "reach, e.g. http://192.168.1.20:8501 (this machine on the classroom network): the pages' "
+                        "QR codes use it instead of localhost")
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line of ``./lab.sh serve``; a bad ``--public-url`` ends it with a message (exit code 2). Without
+    ``--host``, nginx listens on loopback, or on every interface (``0.0.0.0``) when a public URL is given."""
+    args = _parser().parse_args(argv)
+    if args.host is None:
+        args.host = "0.0.0.0" if args.public_url else "127.0.0.1"
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parse_args(argv)
+    if args.public_url and args.host in ("127.0.0.1", "localhost", "::1"):
+        print(f"Note: nginx listens on {args.host} only, so students reach {args.public_url} only through a proxy on "
+              "this machine; --host 0.0.0.0 opens the lab to the network.", file=sys.stderr, flush=True)
     try:
-        deployment = Deployment(args.replicas, args.port, args.host).start()
+        deployment = Deployment(args.replicas, args.port, args.host, public_url=args.public_url).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -284,8 +334,9 @@ def main(argv: list[str] | None = None) -> int:
         print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
         for failure in deployment.warm():
             print(f"Could not warm the {failure}; it serves anyway.", file=sys.stderr, flush=True)
-        print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas; logs in {deployment.logs}). "
-              "Ctrl+C stops it.", flush=True)
+        students = f"; students open {deployment.public_url}" if deployment.public_url else ""
+        print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas{students}; logs in "
+              f"{deployment.logs}). Ctrl+C stops it.", flush=True)
         deployment.supervise(say=lambda line: print(line, file=sys.stderr, flush=True))
         print(f"nginx stopped; the lab is down. See {deployment.logs / 'error.log'}.", file=sys.stderr)
         return 1

@@ -5,6 +5,7 @@
                      the controls
 ``chrome``           stylesheet, presentation mode, title, footer, the guard that shows a dpcore error as a message
 ``text``             :class:`PageText`: a page's prose from the Markdown file beside its script
+``share``            "Share with the class": the page's link as a QR code (segno, offline) and an address to type
 ``compute``          the one cached-sweep layer (:func:`sweep`), figures and lesson texts built once for every session
                      (:func:`figure`, :func:`shared`), notebook snippets
 ``page``             :class:`Page`, the skeleton every page is written into

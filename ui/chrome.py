@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,8 @@ from streamlit.errors import StreamlitPageNotFoundError
 from dpcore.core import InvalidParameterError
 from registry import PAGES, PageInfo
 
+from .share import share_control
+
 __all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "heading_anchor", "guard", "footer",
            "page_link", "navigation_pages"]
 
@@ -26,6 +29,7 @@ PRESENT = "present"  #: URL key of presentation mode
 TEACHER = "teacher"  #: URL key of the teacher view
 _PRESENTING = "_presenting"  # session-state key: presentation mode is on in this browser tab
 _TEACHING = "_teaching"  # session-state key: the teacher view is on in this browser tab
+_run = threading.local()  # this script run's slot for "Share with the class" (each session's run has its own thread)
 
 
 def _sticky_flag(url_key: str, state_key: str) -> bool:
@@ -94,6 +98,16 @@ def setup_page(title: str, icon: str) -> None:
                           args=(TEACHER, _TEACHING), key="leave_teacher",
                           help="Back to the students' page: the teacher's notes go, the settings stay.")
     st.title(f"{icon} {title}", anchor=heading_anchor(title))
+    _run.share = st.container()  # "Share with the class", filled by footer() once the page has written its URL
+
+
+def _share() -> None:
+    """Draw "Share with the class" (:mod:`ui.share`) in the slot under the title, now that the page's settings are
+    in the URL; nothing when no page set up its chrome in this run."""
+    slot, _run.share = getattr(_run, "share", None), None
+    if slot is not None:
+        with slot:
+            share_control(presentation_mode())
 
 
 def heading_anchor(title: str) -> str:
@@ -135,7 +149,9 @@ def guard() -> Iterator[None]:
 
 
 def footer() -> None:
-    """The shared footnote on what the numbers are (and are not)."""
+    """The shared footnote on what the numbers are (and are not); then "Share with the class" is drawn under the
+    title, with the link the page ends its run on."""
+    _share()
     st.divider()
     st.caption(
         "Results are Monte Carlo simulations with seeded NumPy PCG64 random numbers: reproducible, "

@@ -27,8 +27,8 @@ __all__ = ["MODULES", "preload"]
 
 #: Modules a page may load lazily, in dependency order (the pages' own modules last).
 MODULES = ("numpy", "scipy.optimize", "scipy.sparse", "scipy.special", "scipy.stats", "pandas", "pyarrow",
-           "narwhals", "plotly.graph_objects", "plotly.io", "plotly.subplots", "cvxpy", "streamlit.dataframe_util",
-           "dpcore", "dpcore.lessons", "dpcore.viz", "dpcore.viz.figures")
+           "narwhals", "plotly.graph_objects", "plotly.io", "plotly.subplots", "cvxpy", "segno",
+           "streamlit.dataframe_util", "dpcore", "dpcore.lessons", "dpcore.viz", "dpcore.viz.figures")
 
 
 _FROZEN = threading.Event()  # set once the warm heap is frozen

@@ -72,3 +72,33 @@ def test_no_page_has_a_serious_accessibility_violation(browser: Browser, base_ur
     report = "\n".join(f"{name}:\n  " + "\n  ".join(lines) for name, lines in found.items())
     print(report or f"{screen}: no critical or serious violation on {len(PAGES)} pages")
     assert found == {}, report
+
+
+@pytest.mark.parametrize("screen", ["projector", "phone"])
+def test_share_with_the_class_opened_has_no_serious_violation_and_fits_the_screen(browser: Browser, base_url: str,
+                                                                                  axe: Axe, screen, screenshot_dir):
+    """"Share with the class" opened by keyboard on the projector and on a phone (the test server says 127.0.0.1,
+    so its warning shows too): no blocking violation, the code inside the screen's width, big on the projector."""
+    viewport, query = SCREENS[screen]
+    context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/truncation-bias?eps=0.5&{query}", timeout=PAGE_TIMEOUT)
+        wait_until_rendered(page)
+        page.locator('[data-testid="stExpander"] summary', has_text="Share with the class").focus()
+        page.keyboard.press("Enter")
+        qr = page.locator("img.dplab-qr")
+        qr.wait_for(timeout=PAGE_TIMEOUT)
+        page.wait_for_function("() => document.querySelector('img.dplab-qr').naturalWidth > 0")
+        assert page.get_by_text("Students' phones cannot reach 127.0.0.1").count() == 1
+        box = qr.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        assert box["width"] >= (300 if screen == "projector" else 160)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing scrolls sideways
+        qr.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / f"share_{screen}.png"))
+        response = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS},
+                                          "resultTypes": ["violations"]}).response
+        assert failures(response) == []
+    finally:
+        context.close()

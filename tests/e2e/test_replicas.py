@@ -18,10 +18,13 @@ from playwright.sync_api import Browser, expect
 from test_deep_links import CHART, PAGE_TIMEOUT, wait_until_rendered
 from websockets.sync.client import connect
 
-from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config
+from deploy import replicas as replicas_module
+from deploy.public_url import ENV
+from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config, parse_args
 from registry import PAGES
 
 ERROR_BOX = '[data-testid="stException"], [data-testid="stAlertContentError"]'
+PUBLIC = "http://192.0.2.10:8501"  # the address students reach (a documentation address: RFC 5737)
 
 
 def _free_block(size: int) -> int:
@@ -48,8 +51,9 @@ def connections(port: int) -> int:
 
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory):
-    """Two replicas behind nginx, shared by the tests that kill nothing."""
-    with Deployment(2, _free_block(3), logs=tmp_path_factory.mktemp("replicas")) as running:
+    """Two replicas behind nginx, shared by the tests that kill nothing; started with a public URL, as
+    ``./lab.sh serve --public-url`` does."""
+    with Deployment(2, _free_block(3), logs=tmp_path_factory.mktemp("replicas"), public_url=PUBLIC + "/") as running:
         yield running
 
 
@@ -131,6 +135,57 @@ def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websocke
         Deployment(0, 8501)
     with pytest.raises(ValueError, match="port must be in"):
         Deployment(2, 80)
+
+
+def test_the_command_line_checks_the_public_url_and_opens_nginx_to_the_network_with_it(capsys):
+    args = parse_args(["--replicas", "2"])
+    assert (args.replicas, args.port, args.host, args.public_url) == (2, 8501, "127.0.0.1", None)
+    args = parse_args(["--public-url", "HTTP://192.168.1.20:8501/"])
+    assert (args.host, args.public_url) == ("0.0.0.0", "http://192.168.1.20:8501")
+    args = parse_args(["--public-url=https://lab.example.edu/dp", "--host", "127.0.0.1", "--port", "9000"])
+    assert (args.host, args.port, args.public_url) == ("127.0.0.1", 9000, "https://lab.example.edu/dp")
+    for bad, words in [("192.168.1.20:8501", "(did you mean http://192.168.1.20:8501?)"),
+                       ("http://localhost:8501", "not localhost (that names each phone itself)"),
+                       ("http://192.168.1.20:8501/?eps=1", "without ?… or #…")]:
+        with pytest.raises(SystemExit) as refused:
+            parse_args(["--public-url", bad])
+        said = " ".join(capsys.readouterr().err.split())  # argparse wraps its message
+        assert refused.value.code == 2
+        assert "error: argument --public-url: the public URL" in said and words in said
+    with pytest.raises(ValueError, match="must start with http:// or https://"):
+        Deployment(1, 8501, public_url="lab.example.edu")
+
+
+def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch, tmp_path):
+    spawned = {}
+    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+                        spawned.setdefault(command[command.index("--server.port") + 1], environment))
+    monkeypatch.setenv(ENV, "http://stale.example:1")  # left in the teacher's shell from another day
+    Deployment(1, 8501, logs=tmp_path, public_url="http://10.0.0.5:8501/")._spawn_replica(8502)
+    Deployment(1, 8601, logs=tmp_path)._spawn_replica(8602)
+    assert spawned["8502"][ENV] == "http://10.0.0.5:8501"
+    assert ENV not in spawned["8602"] and spawned["8602"]["PATH"] == os.environ["PATH"]
+
+
+def test_through_nginx_the_share_control_encodes_the_public_url_and_opens_by_keyboard(deployment: Deployment,
+                                                                                     browser: Browser, screenshot_dir):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{deployment.url}/truncation-bias?eps=0.5&present=1", timeout=PAGE_TIMEOUT)
+    wait_until_rendered(page)
+    page.locator('[data-testid="stExpander"] summary', has_text="Share with the class: QR code and address").focus()
+    page.keyboard.press("Enter")
+    qr = page.locator("img.dplab-qr")
+    expect(qr).to_be_visible(timeout=PAGE_TIMEOUT)
+    assert qr.evaluate("image => image.complete && image.naturalWidth > 0")  # the SVG drew, from the page itself
+    label = qr.get_attribute("alt")
+    assert label.startswith(f"QR code of the address {PUBLIC}/truncation-bias?") and "eps=0.5" in label
+    assert "present=" not in label
+    expect(page.locator(".dplab-share-address")).to_have_text(f"{PUBLIC}/truncation-bias")
+    box = qr.bounding_box()
+    assert box["width"] >= 300 and box["width"] == pytest.approx(box["height"], abs=1)  # big on the projector
+    assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0
+    page.screenshot(path=str(screenshot_dir / "share_public_url_projector.png"))
+    page.close()
 
 
 def test_every_page_opens_through_nginx_and_stays_on_one_replica(deployment: Deployment, browser: Browser):
