@@ -18,6 +18,7 @@ import streamlit as st
 from registry import PageInfo
 
 from .chrome import PRESENT, TEACHER
+from .share import public_url, share_link
 
 __all__ = ["EMBED", "embed_url", "embed_code", "is_local", "show_embed"]
 
@@ -68,10 +69,15 @@ def is_local(address: str) -> bool:
 
 
 def _address(info: PageInfo) -> tuple[str, bool]:
-    """The page's address as this browser reaches it (``st.context.url``, without its query) and ``True``; outside a
-    browser (a test), its path on a local server and ``False``."""
-    url = st.context.url
-    return (url, True) if url else (f"http://localhost:8501/{info.url_path}", False)
+    """The page's address for students and ``True``: as the teacher's browser reaches it (``st.context.url``, without
+    its query), its scheme and host replaced by the lab's public URL when it was started with one (``./lab.sh serve
+    --public-url``, :func:`ui.share.public_url`). Outside a browser and without a public URL (a test), its path on a
+    local server and ``False``."""
+    public, _ = public_url()  # a public URL that cannot be used is reported by "Share with the class"
+    browser = st.context.url
+    address = share_link(browser or f"http://localhost:8501/{info.url_path}", {}, public,
+                         str(st.get_option("server.baseUrlPath") or ""))
+    return address, bool(browser or public)
 
 
 def show_embed(info: PageInfo, present: bool) -> None:
@@ -91,6 +97,6 @@ def show_embed(info: PageInfo, present: bool) -> None:
                "every control inside it.")
     if known and is_local(address):
         st.warning("This address is this computer's own (localhost): another computer opening it finds nothing. "
-                   "To embed for students, open the lab at an address they can reach (for example served with "
-                   "`./lab.sh serve --host 0.0.0.0`, opened by this computer's network name) and copy the code "
-                   "from there.", icon=":material/warning:")
+                   "To embed for students, start the lab at an address they can reach (`./lab.sh serve --public-url "
+                   "URL`, URL being this computer's address on the network) and copy the code again.",
+                   icon=":material/warning:")

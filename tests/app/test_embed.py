@@ -57,6 +57,15 @@ def test_in_presentation_mode_the_embed_starts_in_presentation_mode():
     assert "present" not in iframe_src(at)[1]
 
 
+def test_the_embed_code_uses_the_lab_s_public_url(monkeypatch):
+    monkeypatch.setenv("DPLAB_PUBLIC_URL", "https://lab.example.edu/dp")
+    at = opened(str(ROOT / "app_pages" / "truncation.py"), eps="2")
+    assert not at.exception
+    src, query = iframe_src(at)
+    assert src.startswith("https://lab.example.edu/dp/truncation-bias?") and query["eps"] == ["2"]
+    assert not [warning for warning in at.warning if "Embed" in warning.value or "embed" in warning.value]
+
+
 def test_the_embed_code_is_built_only_when_go_deeper_is_open():
     at = run(HOME)
     assert not [block for block in at.code if "<iframe" in block.value]
