@@ -411,22 +411,20 @@ def _preview_text(preview: Preview) -> str:
             f"be): it refines to all {preview.requested:,} by itself.")
 
 
-def data_csv(drawn: Drawn) -> str:
-    """The "Data (CSV)" download: a few ``#`` lines first (what the numbers are, how to get ``dpcore`` to rebuild
-    them: :data:`ui.compute.INSTALL`; ``pandas.read_csv(..., comment="#")`` skips them), then the figure's plotted
-    numbers (:func:`dpcore.viz.figure_table_csv`)."""
-    title = " ".join(drawn.title.split()) or "a figure"
-    lines = (f"Private Estimation Lab: the numbers of the chart \"{title}\".",
-             "Rebuild them in Python with the page's \"Python snippet\" download.", *compute.INSTALL)
-    return "".join(f"# {line}\n" for line in lines) + viz.figure_table_csv(drawn.figure())
+#: Under the downloads: the CSV stays a plain table (a spreadsheet opens it as it is); the snippet needs ``dpcore``.
+INSTALL_NOTE = ("The CSV holds the chart's numbers as a plain table. To rebuild them in Python you need dpcore, the "
+                "lab's library (not on PyPI): in a copy of the lab's repository run `pip install -e \".[viz]\"` "
+                "(the README's section \"dpcore in a notebook\" says more); the Python snippet starts with the same "
+                "steps.")
 
 
 def _downloads(name: str, drawn: Drawn, snippet: str) -> None:
     """Three downloads, generated on click; clicking does not rerun the page (no animation restart)."""
     files: list[tuple[str, str | Callable[[], str], str, str]] = [  # (label, data or its maker, file name, type)
-        ("Data (CSV)", lambda: data_csv(drawn), f"{name}.csv", "text/csv"),
+        ("Data (CSV)", lambda: viz.figure_table_csv(drawn.figure()), f"{name}.csv", "text/csv"),
         ("Figure (HTML)", lambda: viz.figure_html(drawn.figure()), f"{name}.html", "text/html"),
         ("Python snippet", snippet, f"{name}.py", "text/x-python")]
     for column, (label, data, file_name, mime) in zip(st.columns(len(files)), files):
         column.download_button(label, data, file_name=file_name, mime=mime, key=f"download_{file_name}",
                                on_click="ignore", icon=":material/download:")
+    st.caption(INSTALL_NOTE)

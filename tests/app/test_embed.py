@@ -10,9 +10,10 @@ import pytest
 from helpers import ROOT, run
 
 import ui
+from dpcore import viz
 from dpcore.viz.figures import home as home_figures
 from ui.drawn import Drawn
-from ui.page import data_csv
+from ui.page import INSTALL_NOTE
 
 HOME = str(ROOT / "app_pages" / "home.py")
 
@@ -71,14 +72,13 @@ def test_the_embed_code_is_built_only_when_go_deeper_is_open():
     assert not [block for block in at.code if "<iframe" in block.value]
 
 
-def test_the_snippet_and_the_csv_say_how_to_get_dpcore():
+def test_the_snippet_and_the_downloads_say_how_to_get_dpcore():
     code = ui.snippet(home_figures.neighbouring_densities, start="1")
     header = code.split('"""')[1]
     assert 'pip install -e ".[viz]"' in header and "README" in header
-    table = data_csv(Drawn.of(home_figures.neighbouring_densities(start="1")))
-    comments = [line for line in table.splitlines() if line.startswith("#")]
-    assert any('pip install -e ".[viz]"' in line for line in comments)
-    assert table.splitlines()[len(comments)] == "frame,trace,x,y"  # the numbers follow the comment lines
+    assert 'pip install -e ".[viz]"' in INSTALL_NOTE
+    table = viz.figure_table_csv(Drawn.of(home_figures.neighbouring_densities(start="1")).figure())
+    assert table.splitlines()[0] == "frame,trace,x,y"  # a plain table: a spreadsheet opens it as it is
 
 
 @pytest.mark.parametrize("address, local", [("http://localhost:8501/x", True), ("http://127.0.0.1:9", True),
@@ -86,3 +86,11 @@ def test_the_snippet_and_the_csv_say_how_to_get_dpcore():
                                             ("https://lab.example.org/truncation", False)])
 def test_local_addresses(address, local):
     assert ui.embed.is_local(address) is local
+
+
+def test_go_deeper_says_how_to_get_dpcore_under_the_downloads():
+    from helpers import open_go_deeper, page_path
+
+    at = open_go_deeper(run(page_path("truncation.py"), timeout=300))
+    assert not at.exception
+    assert INSTALL_NOTE in [caption.value for caption in at.caption]
