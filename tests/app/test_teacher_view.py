@@ -1,4 +1,5 @@
-"""The teacher view (``?teacher=1``) never spoils (AppTest; the browser's look at it: tests/e2e/test_teacher_view.py).
+"""The teacher view (``?teacher=1``) never spoils (AppTest; the browser's look at it:
+tests/e2e/test_teacher_view_browser.py).
 
 A teacher runs the class from it, often on the projector (``?present=1&teacher=1``): every predict question waits for
 its own "Reveal" as it does for a student (the class guesses first); the teacher's notes (discussion questions with
