@@ -25,6 +25,7 @@ from .. import mechanisms
 from ..core.guarantees import diagnostic, public, released
 from ..core.validation import EPSILON, Array, Choice, InstanceOf, Integer, InvalidParameterError, Seed, validated
 from ..mechanisms.poll import NEIGHBOURS, NOISES
+from .plain_words import exp_text
 
 __all__ = ["EPSILONS", "DEFAULT_EPSILON", "PollResult", "poll_result", "odds_sentence", "mean_error"]
 
@@ -74,15 +75,7 @@ class PollResult:
 
 def _factor(epsilon: float) -> str:
     """:math:`e^{\\varepsilon}` for a student, never overflowing: 2.7, 148, 1,097, 1.97e+434."""
-    if epsilon <= math.log(1e6):
-        value = math.exp(epsilon)
-        return f"{value:.2g}" if value < 10 else f"{value:,.0f}"
-    decimal = epsilon / math.log(10.0)
-    power = math.floor(decimal)
-    mantissa = 10.0 ** (decimal - power)
-    if round(mantissa, 2) >= 10.0:
-        mantissa, power = mantissa / 10.0, power + 1
-    return f"{mantissa:.2f}e+{power}"
+    return exp_text(epsilon, ".2g" if epsilon < math.log(10.0) else ",.0f")
 
 
 @validated(epsilon=EPSILON, neighbours=Choice(NEIGHBOURS))

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..core.validation import EPSILON, Integer, validated
-from .plain_words import belief_after
+from .plain_words import belief_after, exp_text
 
 __all__ = ["GLOSSARY", "COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "DEPLOYMENTS", "ODDS", "BELIEF",
            "neighbouring_densities",
@@ -50,19 +50,6 @@ def neighbouring_densities(epsilon: float, count: int = COUNT) -> dict[str, np.n
             "floor": math.exp(-epsilon) * on_x}
 
 
-def _exp_text(exponent: float, spec: str) -> str:
-    """:math:`e^x` as text: formatted with ``spec`` up to 1e6, in scientific notation above (computed from
-    :math:`x/\\ln 10`, so that it never overflows: :math:`e^{1000}` is "1.97e+434")."""
-    if exponent <= math.log(1e6):
-        return format(math.exp(exponent), spec)
-    decimal = exponent / math.log(10.0)
-    power = math.floor(decimal)
-    mantissa = 10.0 ** (decimal - power)
-    if round(mantissa, 2) >= 10.0:
-        mantissa, power = mantissa / 10.0, power + 1
-    return f"{mantissa:.2f}e+{power}"
-
-
 @validated(epsilon=EPSILON)
 def takeaways(epsilon: float) -> list[str]:
     """What to notice at ``epsilon``: the largest density ratio on screen, the attacker's best certainty, and the
@@ -73,8 +60,8 @@ def takeaways(epsilon: float) -> list[str]:
     releases = mechanisms.laplace(np.full(RELEASES, float(COUNT)), 1.0, epsilon, rng=SEED)
     median_error = float(np.median(np.abs(releases - COUNT)))
     return [
-        f"The largest ratio between the two curves on screen is {_exp_text(largest_log_ratio, '.3f')} = "
-        f"$e^{{{epsilon:g}}}$: no released value is more than {_exp_text(epsilon, '.3g')} times likelier under *X* "
+        f"The largest ratio between the two curves on screen is {exp_text(largest_log_ratio, '.3f')} = "
+        f"$e^{{{epsilon:g}}}$: no released value is more than {exp_text(epsilon, '.3g')} times likelier under *X* "
         "than under *X′*. *X′* never drops below the dashed floor, $e^{-\\varepsilon}$ times the curve on *X*.",
         f"Someone who thought *X* and *X′* equally likely can be at most {1 / (1 + math.exp(-epsilon)):.0%} sure "
         "which one it was after seeing the release.",

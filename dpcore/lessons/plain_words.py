@@ -17,7 +17,7 @@ import math
 
 from ..core.validation import EPSILON, Real, validated
 
-__all__ = ["belief_after", "epsilon_in_words"]
+__all__ = ["belief_after", "epsilon_in_words", "exp_text"]
 
 
 @validated(epsilon=EPSILON, prior=Real(0, 1, low_open=True, high_open=True))
@@ -48,3 +48,21 @@ def epsilon_in_words(epsilon: float, delta: float = 0.0) -> str:
         text += (f" δ = {delta:.0e} allows the promise to fail with probability up to {delta:.0e} "
                  f"(about one chance in {1 / delta:,.0f}).")
     return text
+
+
+@validated(exponent=Real())
+def exp_text(exponent: float, spec: str) -> str:
+    """:math:`e^x` as text: formatted with ``spec`` up to 1e6, in scientific notation above (computed from
+    :math:`x/\\ln 10`, so that it never overflows: :math:`e^{1000}` is "1.97e+434").
+
+    >>> exp_text(1.0, ".2g"), exp_text(5.0, ",.0f"), exp_text(1000.0, ".3g")
+    ('2.7', '148', '1.97e+434')
+    """
+    if exponent <= math.log(1e6):
+        return format(math.exp(exponent), spec)
+    decimal = exponent / math.log(10.0)
+    power = math.floor(decimal)
+    mantissa = 10.0 ** (decimal - power)
+    if round(mantissa, 2) >= 10.0:
+        mantissa, power = mantissa / 10.0, power + 1
+    return f"{mantissa:.2f}e+{power}"

@@ -5,4 +5,5 @@
 VALID_CALLS = {
     "belief_after": dict(epsilon=1.0, prior=0.25),
     "epsilon_in_words": dict(epsilon=1.0, delta=1e-6),
+    "exp_text": dict(exponent=1.0, spec=".2g"),
 }
