@@ -24,6 +24,8 @@ def course(present: bool) -> None:
 page = ui.Page(__file__, settings.SPECS)
 epsilon = page["eps"]
 page.intro()
+if not page.present:  # students type the projector's room code here
+    ui.join_box()
 with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)

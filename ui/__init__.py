@@ -12,8 +12,10 @@
 ``table``            :func:`show_table`: a lesson's rows as a table that fits every screen (a card per row on a phone)
 ``drawn``            :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
+``poll``             the class poll on a page: the teacher's room (code, QR, answers counted live, the DP reveal),
+                     a student's ballot (``?room=CODE``), "Join a class poll" on the home page
 ``poll_store``       the class poll's vote store: rooms, one vote per tab, reveal, expiry (SQLite in WAL mode, shared
-                     by every replica; not imported here)
+                     by every replica)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
 ``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,
@@ -39,10 +41,11 @@ from .params import (
                      seed_spec,
                      trials_spec,
 )
+from .poll import join_box
 from .table import show_table
 from .text import PageText
 
 __all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
            "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
            "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
-           "trials_spec", "PageText", "attacker_game", "show_table"]
+           "trials_spec", "PageText", "attacker_game", "show_table", "join_box"]

@@ -37,7 +37,7 @@ from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
 from dpcore.viz.summary import figure_name, figure_summary, figure_table
 
-from . import compute, frames
+from . import compute, frames, poll
 from .chrome import PRESENT, TEACHER, guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
 from .embed import show_embed
@@ -144,6 +144,7 @@ class Page:
         self._status = st.empty()
         self.present = presentation_mode()
         self.teacher = teacher_mode()
+        poll.student_poll(self.present)  # a class poll's question, when the link names a room (?room=CODE)
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict, Drawn | None]] = {}  # key -> builder, kwargs, figure
         self._notes: Any = None  # where the teacher's notes go (filled last, when every control is in the URL)
@@ -245,6 +246,8 @@ class Page:
                         st.markdown(f":material/lightbulb: {question.feedback(guess)}")
                     else:
                         (st.success if guess == question.answer else st.error)(question.feedback(guess))
+                if self.teacher:  # the class poll's release stays in view after the answer
+                    poll.teacher_poll(self.info.url_path, question, self.present, may_open=False)
                 return True
             radio = f"guess_{question.key}"
             st.radio("Your guess", question.choices, index=None, key=radio)
@@ -255,6 +258,7 @@ class Page:
             st.button("Reveal the answer and the figure", key=f"reveal_{question.key}", on_click=reveal,
                       icon=":material/visibility:", type="primary")
             if self.teacher:
+                poll.teacher_poll(self.info.url_path, question, self.present)
                 with st.expander("For the teacher: the answer, before the class sees it", key=f"{PEEK}{question.key}",
                                  on_change="rerun", icon=":material/school:") as peek:
                     if peek.open:

@@ -30,7 +30,7 @@ import streamlit as st
 from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
 __all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "qr_image",
-           "share_control"]
+           "class_link", "join_html", "home_address", "share_control"]
 
 NOT_SHARED = ("present", "teacher", "reveal")  #: URL keys left out of the shared link (the projector's, the teacher's)
 SHARE = "share"  #: widget key of the "Share with the class" expander
@@ -137,6 +137,9 @@ _STYLE = """<style>
 .dplab-share.present .dplab-qr { width: min(92vw, 52vh); }
 .dplab-share.present .dplab-share-address { font-size: 2rem; line-height: 1.25; }
 .dplab-share .dplab-share-words { flex: 1 1 14rem; min-width: 0; }
+.dplab-share .dplab-room-code { font-family: "Source Code Pro", monospace; font-size: 2.4rem; font-weight: 700;
+  letter-spacing: 0.2em; color: #000; }
+.dplab-share.present .dplab-room-code { font-size: 4rem; }
 </style>"""
 
 
@@ -151,6 +154,25 @@ def share_html(link: str, present: bool) -> str:
             f'<p class="dplab-share-address">{_breakable(short)}</p></div></div>')
 
 
+def join_html(code: str, link: str, home: str, present: bool) -> str:
+    """A class poll's room ``code`` in big letters, the QR code of its join ``link``, and the way in without a camera:
+    the lab's ``home`` address, where the code is typed; bigger still in presentation mode."""
+    words = (f'<p>Scan the code, or open</p><p class="dplab-share-address">{_breakable(home)}</p>'
+             f'<p>and type the room code</p><p class="dplab-room-code">{html.escape(code)}</p>')
+    return (f'{_STYLE}<div class="dplab-share{" present" if present else ""}">{qr_image(link)}'
+            f'<div class="dplab-share-words">{words}</div></div>')
+
+
+def home_address(link: str, url_path: str) -> str:
+    """The lab's home address from the ``link`` of its page ``url_path`` (query dropped).
+
+    >>> home_address("https://lab.example.edu/dp/truncation-bias?room=K7QX2", "truncation-bias")
+    'https://lab.example.edu/dp'
+    """
+    address = short_address(link)
+    return address.removesuffix("/" + url_path) if url_path else address
+
+
 def _breakable(address: str) -> str:
     """``address`` escaped for HTML, with a line-break opportunity after each ``/`` and before the port's ``:``
     (a long address wraps between its parts, not inside a number).
@@ -161,6 +183,19 @@ def _breakable(address: str) -> str:
     scheme, _, rest = address.partition("://")
     rest = html.escape(rest, quote=False).replace("/", "/<wbr>").replace(":", "<wbr>:")
     return f"{html.escape(scheme)}://<wbr>{rest}"
+
+
+def class_link(query: Mapping[str, str | Sequence[str]]) -> str:
+    """The link students open for this page with ``query`` (:func:`share_link` at the lab's public URL, if any), after
+    showing the problems it may have: an unusable public URL (an error), a ``localhost`` link (a warning)."""
+    public, problem = public_url()
+    if problem:
+        st.error(problem)
+    link = share_link(_browser_url(), query, public, _base_path())
+    warning = loopback_warning(link, lan_addresses())
+    if warning:
+        st.warning(warning, icon=":material/wifi_off:")
+    return link
 
 
 def _browser_url() -> str:
@@ -187,14 +222,7 @@ def share_control(present: bool) -> None:
                      icon=":material/qr_code_2:") as box:
         if not box.open:
             return
-        public, problem = public_url()
-        if problem:
-            st.error(problem)
-        query = {key: st.query_params.get_all(key) for key in st.query_params}
-        link = share_link(_browser_url(), query, public, _base_path())
-        warning = loopback_warning(link, lan_addresses())
-        if warning:
-            st.warning(warning, icon=":material/wifi_off:")
+        link = class_link({key: st.query_params.get_all(key) for key in st.query_params})
         st.html(share_html(link, present))
         st.caption("The link itself (the page with its settings; without presentation mode or the teacher view):")
         st.code(link, language=None, wrap_lines=True)
