@@ -99,6 +99,8 @@ def join_box() -> None:
                 st.query_params[ROOM] = poll_store.normalise_code(code)
             except PollError as refused:
                 st.error(str(refused), icon=":material/block:")
+            else:
+                st.rerun()  # the poll's box is drawn at the top of the page
 
 
 def student_poll(present: bool) -> None:
