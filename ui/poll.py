@@ -211,22 +211,26 @@ def _open_controls(page: str, question: Question, opened: dict) -> None:
 
 
 def _room_controls(page: str, room: Room, key: str, question: Question, present: bool) -> None:
+    """The open room on the projector: its code and QR code beside the count of answers, ε and the buttons (one
+    screen of a 1280×720 projector; stacked on a phone)."""
     link = class_link({ROOM: room.code})
-    st.html(join_html(room.code, link, home_address(link, page), present))
-    st.fragment(_answered, run_every=TEACHER_SECONDS)(room.code)
-    epsilon = st.select_slider("ε for the class's release", class_poll.EPSILONS, value=class_poll.DEFAULT_EPSILON,
-                               key=f"poll_eps_{question.key}", format_func=lambda value: f"{value:g}")
-    columns = st.columns(2)
-    columns[0].button("Reveal the class's answers", key=f"poll_reveal_{question.key}", type="primary",
-                      icon=":material/visibility:", on_click=_ask, args=("reveal", room.code, key, epsilon))
-    columns[1].button("End the poll", key=f"poll_close_{question.key}", icon=":material/stop_circle:",
-                      on_click=_ask, args=("close", room.code, key))
+    join, controls = st.columns([3, 2], vertical_alignment="center")
+    join.html(join_html(room.code, link, home_address(link, page), present))
+    with controls:
+        st.fragment(_answered, run_every=TEACHER_SECONDS)(room.code, present)
+        epsilon = st.select_slider("ε for the class's release", class_poll.EPSILONS,
+                                   value=class_poll.DEFAULT_EPSILON, key=f"poll_eps_{question.key}",
+                                   format_func=lambda value: f"{value:g}")
+        st.button("Reveal the class's answers", key=f"poll_reveal_{question.key}", type="primary",
+                  icon=":material/visibility:", on_click=_ask, args=("reveal", room.code, key, epsilon))
+        st.button("End the poll", key=f"poll_close_{question.key}", icon=":material/stop_circle:",
+                  on_click=_ask, args=("close", room.code, key))
 
 
-def _answered(code: str) -> None:
-    """How many have answered, counted again every :data:`TEACHER_SECONDS`."""
+def _answered(code: str, present: bool) -> None:
+    """How many have answered, counted again every :data:`TEACHER_SECONDS` (big on a projector)."""
     try:
         tally = store().tally(code)
     except (PollError, OSError):
         return
-    st.markdown(f"**{tally.answered}** answered so far")
+    st.markdown(f"{'### ' if present else ''}**{tally.answered}** answered so far")

@@ -140,6 +140,10 @@ _STYLE = """<style>
 .dplab-share .dplab-room-code { font-family: "Source Code Pro", monospace; font-size: 2.4rem; font-weight: 700;
   letter-spacing: 0.2em; color: #000; }
 .dplab-share.present .dplab-room-code { font-size: 4rem; }
+.dplab-share.room .dplab-share-words { flex-basis: 9rem; }
+.dplab-share.room .dplab-qr { width: min(100%, 13rem); }
+.dplab-share.present.room .dplab-qr { width: min(92vw, 36vh); }
+.dplab-share.present.room .dplab-room-code { font-size: 3.2rem; }
 </style>"""
 
 
@@ -159,7 +163,7 @@ def join_html(code: str, link: str, home: str, present: bool) -> str:
     the lab's ``home`` address, where the code is typed; bigger still in presentation mode."""
     words = (f'<p>Scan the code, or open</p><p class="dplab-share-address">{_breakable(home)}</p>'
              f'<p>and type the room code</p><p class="dplab-room-code">{html.escape(code)}</p>')
-    return (f'{_STYLE}<div class="dplab-share{" present" if present else ""}">{qr_image(link)}'
+    return (f'{_STYLE}<div class="dplab-share room{" present" if present else ""}">{qr_image(link)}'
             f'<div class="dplab-share-words">{words}</div></div>')
 
 

@@ -66,7 +66,7 @@ def test_the_teacher_opens_a_room_shown_big_with_its_qr_code_and_nobody_answered
     teacher, code = teacher_with_room()
     assert not teacher.exception and not teacher.error
     [block] = [element.proto.body for element in teacher.get("html") if "dplab-room-code" in element.proto.body]
-    assert f'<p class="dplab-room-code">{code}</p>' in block and 'class="dplab-share present"' in block
+    assert f'<p class="dplab-room-code">{code}</p>' in block and 'class="dplab-share room present"' in block
     assert 'src="data:image/svg+xml;base64,' in block and f"room={code}" in html.unescape(block)
     assert "teacher=1" not in html.unescape(block) and "present=1" not in html.unescape(block)
     assert answered(teacher) == 0
@@ -79,9 +79,11 @@ def test_votes_are_counted_once_each_then_released_with_dp_the_same_on_every_scr
     teacher, code = teacher_with_room()
     votes = [2, 2, 1, 2, 0, 3, 2]
     students = [vote(code, choice) for choice in votes]
+    choices = teacher.radio(key=f"guess_{QUESTION}").options
     for student, choice in zip(students, votes):
         assert not student.exception and not student.error
-        assert any(text.startswith("Your answer is in: ") for text in texts(student.success))
+        assert texts(student.success) == [f"Your answer is in: {choices[choice]}. The class's results appear here "
+                                          "when the teacher reveals them."]
         assert not [widget for widget in student.button if widget.key == "poll_send"]  # one vote per tab
     store = SqlitePollStore(data_dir)
     assert store.tally(code).counts == tuple(np.bincount(votes, minlength=5))
