@@ -15,16 +15,20 @@
   Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest module (tests/app) stays
   whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
   tests and docstring examples go one by one to whichever worker is free.
+* The class poll's votes (``DPLAB_DATA_DIR``) go to a temporary folder of each test process, never the repository's.
 """
 
 import os
 import sys
+import tempfile
 
 import pytest
 
 collect_ignore = ["app/scripts"]
 
 os.environ.setdefault("DPLAB_QUICK_SECONDS", "inf")
+# the class poll's store (ui.poll_store) of the app runs and servers of the tests: a folder of this test process's own
+os.environ.setdefault("DPLAB_DATA_DIR", tempfile.mkdtemp(prefix="dplab-test-data-"))
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 

@@ -213,8 +213,8 @@ def _open_controls(page: str, question: Question, opened: dict) -> None:
 def _room_controls(page: str, room: Room, key: str, question: Question, present: bool) -> None:
     """The open room on the projector: its code and QR code beside the count of answers, ε and the buttons (one
     screen of a 1280×720 projector; stacked on a phone)."""
-    link = class_link({ROOM: room.code})
     join, controls = st.columns([3, 2], vertical_alignment="center")
+    link = class_link({ROOM: room.code})  # under the room: what may be wrong with its link (localhost)
     join.html(join_html(room.code, link, home_address(link, page), present))
     with controls:
         st.fragment(_answered, run_every=TEACHER_SECONDS)(room.code, present)
