@@ -18,6 +18,7 @@ import streamlit as st
 from registry import PageInfo
 
 from .chrome import PRESENT, TEACHER
+from .frames import MOVED_FRAMES_NOTE
 from .share import public_url, share_link
 
 __all__ = ["EMBED", "embed_url", "embed_code", "is_local", "show_embed"]
@@ -94,7 +95,7 @@ def show_embed(info: PageInfo, present: bool) -> None:
     st.code(embed_code(url, info.title), language=None, wrap_lines=True)
     st.caption("Copy this code (the button at its top right) into a slide or a course page that accepts HTML: it "
                "shows this page with the settings it has now, without Streamlit's menu. Students can still move "
-               "every control inside it.")
+               f"every control inside it. {MOVED_FRAMES_NOTE}")
     if known and is_local(address):
         st.warning("This address is this computer's own (localhost): another computer opening it finds nothing. "
                    "To embed for students, start the lab at an address they can reach (`./lab.sh serve --public-url "

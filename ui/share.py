@@ -29,6 +29,8 @@ import streamlit as st
 
 from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
+from .frames import MOVED_FRAMES_NOTE
+
 __all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "qr_image",
            "class_link", "join_html", "home_address", "share_control"]
 
@@ -228,6 +230,7 @@ def share_control(present: bool) -> None:
             return
         link = class_link({key: st.query_params.get_all(key) for key in st.query_params})
         st.html(share_html(link, present))
-        st.caption("The link itself (the page with its settings; without presentation mode or the teacher view):")
+        st.caption("The link itself (the page with its settings; without presentation mode or the teacher view). "
+                   f"{MOVED_FRAMES_NOTE}")
         st.code(link, language=None, wrap_lines=True)
 
