@@ -16,6 +16,13 @@ What it measures
     a seeded uniform LOW-HIGH seconds before every move.
     ``--sequential N`` instead opens N sessions one after another, each with its own seed, and prints the RSS every
     tenth of the way: caches are bounded, so it levels off.
+    ``--poll N`` instead runs a class poll (``benchmarks/poll_client.py``) on a fresh poll store: a teacher opens
+    ``/truncation-bias?teacher=1`` and a room on its question; N students open the poll's link (over ``--ramp``),
+    read the question (``--think``), vote, and let their page check for the reveal every ``ui.poll.STUDENT_SECONDS``
+    (each check an interaction); the projector counts every ``ui.poll.TEACHER_SECONDS``; once all have answered the
+    teacher reveals and every student's next check redraws the page with the release. Printed per interaction kind
+    (teacher opens the page and the room, student opens the room, votes, teacher count, student check, teacher
+    reveals, reveal shown): runs, p50 / p95 / max, then the server CPU-seconds per interaction and the failures.
 
 Method
     The client of ``interaction_latency.py`` (docs/testing.md §8), one thread per session; every rerun
@@ -23,13 +30,15 @@ Method
 
 Targets on the 2-core machine, one server: 0 exceptions and 0 disconnects at every level, cold or warm; server CPU per
 interaction <= 0.04 s on stored settings and revisits, <= 0.10 s with fresh seeds; 50 sessions at once, open and rerun
-p95 <= 3 s; 100 sessions reading (``--ramp 20 --think 3 8``), every interaction p95 <= 1 s and max <= 3 s.
+p95 <= 3 s; 100 sessions reading (``--ramp 20 --think 3 8``), every interaction p95 <= 1 s and max <= 3 s; a class
+poll of 60 voters reading (``--poll 60 --ramp 20 --think 3 8``), every interaction kind p95 <= 1 s.
 
 Run: ``./lab.sh load N`` (one level), or ``.venv/bin/python benchmarks/load.py [--sessions 10,25] [--changes 4]
-[--ramp 20 --think 3 8] [--sequential 200] [--replicas 2] [--url ws://127.0.0.1:8501 [--pid PID]] [--json out.json]``;
+[--ramp 20 --think 3 8] [--sequential 200] [--poll 60] [--replicas 2] [--url ws://127.0.0.1:8501 [--pid PID]]
+[--json out.json]``;
 ``--replicas N`` starts nginx and N Streamlit replicas (``deploy/replicas.py``) instead of one server; ``--url``
 measures a running server (or nginx) instead of starting one (its CPU and RSS only with ``--pid``). Exits 1 when a
-wave had an exception or a disconnect.
+wave had an exception or a disconnect (a poll also on a timeout).
 """
 
 from __future__ import annotations
@@ -520,14 +529,15 @@ def main(argv: list[str] | None = None) -> int:
                 report["sequential"] = sequential(url, pids, args.sequential, args.timeout)
                 continue
             pace = Pace(args.ramp, tuple(args.think))
-            if args.poll:
-                print(f"\n## a class poll: a teacher and {args.poll} students joining over {pace.ramp:g} s, reading "
-                      f"{pace.think[0]:g}-{pace.think[1]:g} s before voting, then checking for the reveal every "
-                      f"{STUDENT_SECONDS:g} s; the projector counts every {TEACHER_SECONDS:g} s")
-                report["poll"] = print_poll(*poll_wave(url, pids, args.poll, pace, args.timeout))
-                continue
             arrival = f"starting over {pace.ramp:g} s" if pace.ramp else "at once"
             reading = f", reading {pace.think[0]:g}-{pace.think[1]:g} s before each" if pace.think[1] else ""
+            if args.poll:
+                voting = reading.replace("each", "voting")
+                print(f"\n## a class poll: a teacher and {args.poll} students {arrival}{voting}, then checking for the "
+                      f"reveal every {STUDENT_SECONDS:g} s; the projector counts every "
+                      f"{TEACHER_SECONDS:g} s")
+                report["poll"] = print_poll(*poll_wave(url, pids, args.poll, pace, args.timeout))
+                continue
             print(f"\n## {level} sessions {arrival}, {args.changes} moves each{reading}, pages rotating over "
                   f"{len(PAGES)}")
             print(HEADER)
