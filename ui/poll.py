@@ -143,13 +143,18 @@ def _ballot(tally: Tally) -> None:
 
 
 def _send(code: str, choices: tuple[str, ...], radio: str) -> None:
+    """"Send my answer": the vote to the store, and this tab's record of it. The record's dict is fetched before the
+    store is asked: a call to ``st`` in a callback is where Streamlit stops it for a newer rerun (a second tap before
+    the page redrew), and one between the store's count and the record lost the record (the page then offered the
+    ballot again, refused every answer and never showed the reveal)."""
     chosen = st.session_state.get(radio)
     if chosen is None:
         st.session_state[_REFUSED] = "Pick an answer first."
         return
     tab = st.session_state.setdefault(_TAB, poll_store.new_tab_id())
+    votes = st.session_state.setdefault(_VOTES, {})
     if _ask("vote", code, tab, choices.index(chosen)) is not None:
-        st.session_state.setdefault(_VOTES, {})[code] = choices.index(chosen)
+        votes[code] = choices.index(chosen)  # a plain dict: no st call between the count and its record
 
 
 def _wait_for_reveal(code: str) -> None:
