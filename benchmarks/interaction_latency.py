@@ -206,6 +206,31 @@ class Session:
             run.seconds = run.settled = time.monotonic() - start
         return run
 
+    def burst(self, batches: list[list[WidgetState]], timeout: float, quiet: float = 1.0) -> Run:
+        """Send one rerun per item of ``batches`` back to back, as quick clicks do before the page redraws; return
+        the run that answered last. Streamlit may merge them, end one early for the next, or run them one after
+        another: after a run finishes, the next one's start (``new_session``) is awaited ``quiet`` seconds. Bounded by
+        ``timeout`` seconds in all; exceptions of every run are kept."""
+        start = time.monotonic()
+        deadline = start + timeout
+        for states in batches:
+            self._send(states)
+        run = Run()
+        finished = self._collect(run, deadline)
+        while finished:
+            run.seconds = run.settled = time.monotonic() - start
+            try:
+                message = ForwardMsg.FromString(self.ws.recv(timeout=min(quiet, deadline - time.monotonic())))
+            except TimeoutError:
+                break
+            if message.WhichOneof("type") != "new_session":
+                self._take(message, run)  # a closing message of the run that finished
+                continue
+            later = Run(exceptions=list(run.exceptions))
+            finished = self._take(message, later) or self._collect(later, deadline)
+            run = later
+        return run
+
     def stop(self, timeout: float) -> bool:
         """Ask the server to stop the running script; whether it finished within ``timeout`` seconds."""
         self.ws.send(BackMsg(stop_script=True).SerializeToString())

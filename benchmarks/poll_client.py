@@ -170,6 +170,13 @@ class Student(PollPage):
         button = WidgetState(id=self._button, trigger_value=True)
         return self._full(self.session.once([*self.states, radio, button], self.timeout))
 
+    def double_tap(self, first: str, second: str) -> Run:
+        """Send ``first``, then ``second`` before the page has redrawn (two quick taps, the answer changed between
+        them); the page as it was left."""
+        taps = [[*self.states, WidgetState(id=self._radio, string_value=choice),
+                 WidgetState(id=self._button, trigger_value=True)] for choice in (first, second)]
+        return self._full(self.session.burst(taps, self.timeout))
+
     def _remember_ids(self) -> None:
         ids = element_ids(self.last)
         self._radio, self._button = ids[f"poll_choice_{self.code}"], ids["poll_send"]

@@ -3,13 +3,16 @@
 Two ``streamlit run`` servers share one poll store (one ``DPLAB_DATA_DIR``), as the replicas of ``./lab.sh serve`` do.
 A teacher on replica A opens a room on ``/truncation-bias``; 60 voters, 30 per replica, vote together from their own
 tabs, some sending their vote twice (a double tap: counted once), a few sending another answer after theirs (refused,
-with the page's message); a link with a mistyped code and one with an unknown code show their messages. The store then
-holds exactly the intended votes per answer. The teacher reveals; a voter of each replica sees, on its next check, the
-same released counts as the teacher's screen (drawn from the room's secret seed), and a late vote is refused.
+with the page's message), a few tapping twice with the answer changed before the page redrew (the page says which
+answer counted, and the store agrees); a link with a mistyped code and one with an unknown code show their messages.
+The store then holds exactly the intended votes per answer. The teacher reveals; a voter of each replica sees, on its
+next check, the same released counts as the teacher's screen (drawn from the room's secret seed), and a late vote is
+refused.
 """
 
 import os
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -35,6 +38,8 @@ RUN_SECONDS = 60.0  # any one run
 BOUND_SECONDS = 90.0  # the whole test, servers started
 REPLAYS = range(1, VOTERS, 10)  # voters who send their vote twice
 CHANGES = range(7, VOTERS, 20)  # voters who then send another answer
+RACES = range(13, VOTERS, 20)  # voters who tap twice, the answer changed between, before the page redraws
+_COUNTED = re.compile(r"Your answer is in: (.+?)\. The class")
 ALREADY = "This tab has voted already: one vote per tab."
 CLOSED = "The teacher has revealed the results: voting is over."
 
@@ -72,7 +77,12 @@ def vote(voter: Voter, ws: ClientConnection, code: str, rng: random.Random) -> V
     runs = [student.open()]
     choices = student.choices
     voter.choice = rng.choice(choices)
-    runs.append(student.vote(voter.choice))
+    if voter.index in RACES:  # the page says which tap counted: that one is the vote
+        runs.append(student.double_tap(voter.choice, next(choice for choice in choices if choice != voter.choice)))
+        counted = [match.group(1) for text in alerts(runs[-1]) if (match := _COUNTED.match(text))]
+        voter.choice = counted[0] if counted else "(the page says no answer counted)"
+    else:
+        runs.append(student.vote(voter.choice))
     if voter.index in REPLAYS:
         runs.append(student.vote(voter.choice))
     if voter.index in CHANGES:
@@ -133,6 +143,7 @@ def test_sixty_voters_on_two_replicas_are_counted_once_each_and_see_one_release(
         assert all(status in SUCCESS for voter in voters for status in voter.statuses)
         for voter in voters:
             assert f"Your answer is in: {voter.choice}. " in " ".join(voter.alerts), (voter.index, voter.alerts)
+            assert not voter.student.has_ballot and voter.student.interval == poll.STUDENT_SECONDS
             assert (ALREADY in voter.alerts) == (voter.index in CHANGES), (voter.index, voter.alerts)
 
         intended = Counter(voter.choice for voter in voters)
