@@ -20,7 +20,7 @@ What it measures
     ``/truncation-bias?teacher=1`` and a room on its question; N students open the poll's link (over ``--ramp``),
     read the question (``--think``), vote, and let their page check for the reveal every ``ui.poll.STUDENT_SECONDS``
     (each check an interaction); the projector counts every ``ui.poll.TEACHER_SECONDS``; once all have answered the
-    teacher reveals and every student's next check redraws the page with the release. Printed per interaction kind
+    teacher reveals and every student's next check shows the release. Printed per interaction kind
     (teacher opens the page and the room, student opens the room, votes, teacher count, student check, teacher
     reveals, reveal shown): runs, p50 / p95 / max, then the server CPU-seconds per interaction and the failures.
 

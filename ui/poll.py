@@ -158,13 +158,20 @@ def _send(code: str, choices: tuple[str, ...], radio: str) -> None:
 
 
 def _wait_for_reveal(code: str) -> None:
-    """Every few seconds: rerun the page once the teacher has revealed, or the room has ended or gone."""
+    """Every :data:`STUDENT_SECONDS`: once the teacher has revealed, the release, drawn in this fragment (or that the
+    poll has ended, or gone). Not a rerun of the whole page: every phone of the class sees the reveal within those
+    seconds, and 60 runs of a page at once cost ten times as much as 60 of this fragment (``benchmarks/load.py
+    --poll 60``)."""
     try:
         room = store().room(code)
-    except (PollError, OSError):
-        st.rerun()
-    if room.revealed or room.closed:
-        st.rerun()
+        if room.revealed:
+            show_release(store().tally(code))
+        elif room.closed:
+            st.info("This poll has ended without a reveal.", icon=":material/event_busy:")
+    except PollError as refused:
+        st.error(str(refused), icon=":material/block:")
+    except OSError:
+        st.error(_UNAVAILABLE, icon=":material/block:")
 
 
 # ------------------------------------------------------------------------------------------------ the teacher
