@@ -93,6 +93,7 @@ case "$command" in
     "$VENV/bin/python" benchmarks/load.py
     "$VENV/bin/python" benchmarks/load.py --sessions 100 --changes 3 --ramp 20 --think 3 8   # a class reading
     "$VENV/bin/python" benchmarks/load.py --sequential 200                                     # memory levels off
+    "$VENV/bin/python" benchmarks/load.py --poll 60 --ramp 20 --think 3 8                   # a class poll, 60 voters
     "$VENV/bin/python" benchmarks/fairness.py                                                  # beside a heavy visitor
     "$VENV/bin/python" benchmarks/worker_memory.py                                 # the worker at the top trial count
     "$VENV/bin/python" benchmarks/fuzz_links.py                                    # bad links: no traceback, no markup

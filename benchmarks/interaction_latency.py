@@ -76,7 +76,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int, log: Path, wait: float = 120.0) -> subprocess.Popen:
+def start_server(port: int, log: Path, wait: float = 120.0, env: dict[str, str] | None = None) -> subprocess.Popen:
     """Start ``streamlit run app.py`` on ``127.0.0.1:port`` (its own process group) and wait for its health check.
 
     Parameters
@@ -86,12 +86,16 @@ def start_server(port: int, log: Path, wait: float = 120.0) -> subprocess.Popen:
         File receiving the server's output.
     wait : float
         Seconds to wait for ``/_stcore/health`` to answer 200.
+    env : dict of str, optional
+        The server's environment (default: this process's), e.g. with ``DPLAB_DATA_DIR`` set so that several servers
+        share one poll store.
     """
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
                "--browser.gatherUsageStats", "false"]
     with log.open("wb") as out:
-        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env=env)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -190,6 +194,41 @@ class Session:
             if not self._collect(run, deadline):
                 return run  # TIMEOUT: a fragment run is still in flight
             run.settled = time.monotonic() - start
+        return run
+
+    def once(self, states: list[WidgetState], timeout: float, fragment: str = "") -> Run:
+        """One rerun, timed until its ``script_finished``, without settling: the page's pending fragment auto-reruns
+        stay in :attr:`auto_reruns` for the caller to send. With ``fragment``: one auto-rerun of that fragment, as a
+        browser's timer sends it (the run has the full page's elements if the fragment reran the page)."""
+        start, run = time.monotonic(), Run()
+        self._send(states, fragment)
+        if self._collect(run, start + timeout):
+            run.seconds = run.settled = time.monotonic() - start
+        return run
+
+    def burst(self, batches: list[list[WidgetState]], timeout: float, quiet: float = 1.0) -> Run:
+        """Send one rerun per item of ``batches`` back to back, as quick clicks do before the page redraws; return
+        the run that answered last. Streamlit may merge them, end one early for the next, or run them one after
+        another: after a run finishes, the next one's start (``new_session``) is awaited ``quiet`` seconds. Bounded by
+        ``timeout`` seconds in all; exceptions of every run are kept."""
+        start = time.monotonic()
+        deadline = start + timeout
+        for states in batches:
+            self._send(states)
+        run = Run()
+        finished = self._collect(run, deadline)
+        while finished:
+            run.seconds = run.settled = time.monotonic() - start
+            try:
+                message = ForwardMsg.FromString(self.ws.recv(timeout=min(quiet, deadline - time.monotonic())))
+            except TimeoutError:
+                break
+            if message.WhichOneof("type") != "new_session":
+                self._take(message, run)  # a closing message of the run that finished
+                continue
+            later = Run(exceptions=list(run.exceptions))
+            finished = self._take(message, later) or self._collect(later, deadline)
+            run = later
         return run
 
     def stop(self, timeout: float) -> bool:

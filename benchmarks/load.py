@@ -16,6 +16,13 @@ What it measures
     a seeded uniform LOW-HIGH seconds before every move.
     ``--sequential N`` instead opens N sessions one after another, each with its own seed, and prints the RSS every
     tenth of the way: caches are bounded, so it levels off.
+    ``--poll N`` instead runs a class poll (``benchmarks/poll_client.py``) on a fresh poll store: a teacher opens
+    ``/truncation-bias?teacher=1`` and a room on its question; N students open the poll's link (over ``--ramp``),
+    read the question (``--think``), vote, and let their page check for the reveal every ``ui.poll.STUDENT_SECONDS``
+    (each check an interaction); the projector counts every ``ui.poll.TEACHER_SECONDS``; once all have answered the
+    teacher reveals and every student's next check shows the release. Printed per interaction kind
+    (teacher opens the page and the room, student opens the room, votes, teacher count, student check, teacher
+    reveals, reveal shown): runs, p50 / p95 / max, then the server CPU-seconds per interaction and the failures.
 
 Method
     The client of ``interaction_latency.py`` (docs/testing.md §8), one thread per session; every rerun
@@ -23,13 +30,15 @@ Method
 
 Targets on the 2-core machine, one server: 0 exceptions and 0 disconnects at every level, cold or warm; server CPU per
 interaction <= 0.04 s on stored settings and revisits, <= 0.10 s with fresh seeds; 50 sessions at once, open and rerun
-p95 <= 3 s; 100 sessions reading (``--ramp 20 --think 3 8``), every interaction p95 <= 1 s and max <= 3 s.
+p95 <= 3 s; 100 sessions reading (``--ramp 20 --think 3 8``), every interaction p95 <= 1 s and max <= 3 s; a class
+poll of 60 voters reading (``--poll 60 --ramp 20 --think 3 8``), every interaction kind p95 <= 1 s.
 
 Run: ``./lab.sh load N`` (one level), or ``.venv/bin/python benchmarks/load.py [--sessions 10,25] [--changes 4]
-[--ramp 20 --think 3 8] [--sequential 200] [--replicas 2] [--url ws://127.0.0.1:8501 [--pid PID]] [--json out.json]``;
+[--ramp 20 --think 3 8] [--sequential 200] [--poll 60] [--replicas 2] [--url ws://127.0.0.1:8501 [--pid PID]]
+[--json out.json]``;
 ``--replicas N`` starts nginx and N Streamlit replicas (``deploy/replicas.py``) instead of one server; ``--url``
 measures a running server (or nginx) instead of starting one (its CPU and RSS only with ``--pid``). Exits 1 when a
-wave had an exception or a disconnect.
+wave had an exception or a disconnect (a poll also on a timeout).
 """
 
 from __future__ import annotations
@@ -50,6 +59,8 @@ from pathlib import Path
 
 from interaction_latency import (
     PAGES,
+    SUCCESS,
+    Run,
     Session,
     find_widgets,
     free_port,
@@ -58,11 +69,13 @@ from interaction_latency import (
     stop_server,
     values_to_try,
 )
+from poll_client import Student, Teacher, alerts, answered, open_socket, released
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from deploy.replicas import Deployment  # noqa: E402 (after interaction_latency puts the repository on sys.path)
 from deploy.warm import warm  # noqa: E402
+from ui.poll import STUDENT_SECONDS, TEACHER_SECONDS  # noqa: E402
 
 BAR_P95 = 3.0  # seconds: open and rerun p95 at 50 sessions at once
 BAR_READING = (1.0, 3.0)  # seconds: every interaction's p95 and max, 100 sessions with reading time
@@ -333,11 +346,144 @@ def sequential(url: str, pids: list[int], count: int, timeout: float) -> list[di
     return rows
 
 
+# ---------------------------------------------------------------------------- a class poll
+POLL_KINDS = ("teacher opens the page", "teacher opens the room", "student opens the room", "student votes",
+              "teacher count", "student check", "teacher reveals", "reveal shown")
+REVEAL_PAUSE = 4.0  # seconds the teacher leaves the full count on the projector before revealing
+
+
+class PollRecord:
+    """The runs of a class poll by kind (thread-safe): seconds, and the runs that failed."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, list[float]] = {kind: [] for kind in POLL_KINDS}
+        self.exceptions: list[str] = []
+        self.disconnects: list[str] = []
+        self.timeouts = 0
+        self._lock = threading.Lock()
+
+    def add(self, kind: str, run: Run) -> Run:
+        """Record ``run`` as an interaction of ``kind``; return it."""
+        with self._lock:
+            if run.status in SUCCESS:
+                self.seconds[kind].append(run.seconds)
+            self.timeouts += run.status.endswith("TIMEOUT")
+            self.exceptions += run.exceptions
+        return run
+
+    def gave_up(self) -> None:
+        """A student whose page never showed the reveal in time."""
+        with self._lock:
+            self.timeouts += 1
+
+    def lost(self, error: Exception) -> None:
+        """A tab's connection that failed."""
+        with self._lock:
+            self.disconnects.append(f"{type(error).__name__}: {error}")
+
+    def interactions(self) -> int:
+        """Every run recorded, in time."""
+        return sum(map(len, self.seconds.values()))
+
+
+def poll_student(url: str, code: str, seed: int, start: float, think: tuple[float, float], timeout: float,
+                 record: PollRecord, until: float) -> None:
+    """One student: opens the poll's link after ``start`` seconds, reads the question ``think`` seconds (uniform,
+    seeded), votes, then lets the page check for the reveal every ``ui.poll.STUDENT_SECONDS`` until it shows the
+    release (or the monotonic time ``until``)."""
+    rng = random.Random(seed)
+    time.sleep(start)
+    try:
+        with open_socket(url, timeout) as ws:
+            student = Student(ws, code, timeout)
+            record.add("student opens the room", student.open())
+            if not student.has_ballot:
+                raise RuntimeError(f"no ballot on the poll's page: {alerts(student.last)}")
+            time.sleep(rng.uniform(*think))
+            record.add("student votes", student.vote(rng.choice(student.choices)))
+            while student.interval and time.monotonic() < until:
+                time.sleep(student.interval)
+                check = student.poll()
+                if released(check) is not None:
+                    record.add("reveal shown", check)
+                    return
+                record.add("student check", check)
+            record.gave_up()
+    except (WebSocketException, OSError, RuntimeError) as error:
+        record.lost(error)
+
+
+def poll_teacher(teacher: Teacher, voters: int, record: PollRecord, until: float) -> None:
+    """The projector counts every ``ui.poll.TEACHER_SECONDS`` until ``voters`` answered (or ``until``), shows the
+    count :data:`REVEAL_PAUSE` seconds, and the teacher reveals."""
+    while time.monotonic() < until:
+        if not teacher.interval:
+            raise RuntimeError("the teacher's page does not count the answers")
+        time.sleep(teacher.interval)
+        if answered(record.add("teacher count", teacher.poll())) == voters:
+            break
+    time.sleep(REVEAL_PAUSE)
+    record.add("teacher reveals", teacher.reveal())
+
+
+def poll_wave(url: str, pids: list[int], voters: int, pace: Pace, timeout: float) -> tuple[PollRecord, tuple, float]:
+    """A teacher opens a room on the poll's page; ``voters`` students join over ``pace.ramp`` seconds, read, vote and
+    wait for the reveal, which the teacher makes once all answered. The record, the server CPU-seconds (servers,
+    workers) and the wave's seconds."""
+    record, began, cpu_before = PollRecord(), time.monotonic(), cpu_seconds(pids)
+    until = began + pace.ramp + pace.think[1] + 60.0 + timeout
+    try:
+        with open_socket(url, timeout) as ws:
+            teacher = Teacher(ws, timeout)
+            record.add("teacher opens the page", teacher.open())
+            code = teacher.start_poll()
+            record.add("teacher opens the room", teacher.last)
+            students = [threading.Thread(target=poll_student, args=(url, code, 29_000 + i, pace.ramp * i / voters,
+                                                                    pace.think, timeout, record, until))
+                        for i in range(voters)]
+            for thread in students:
+                thread.start()
+            poll_teacher(teacher, voters, record, until)
+            for thread in students:
+                thread.join()
+    except (WebSocketException, OSError, RuntimeError) as error:
+        record.lost(error)
+    cpu_after = cpu_seconds(pids)
+    cpu = tuple(after - before for after, before in zip(cpu_after, cpu_before)) if pids else (math.nan, math.nan)
+    return record, cpu, time.monotonic() - began
+
+
+def print_poll(record: PollRecord, cpu: tuple, seconds: float) -> dict:
+    """The table of a poll wave: seconds per interaction kind (p50, p95, max), CPU per interaction, failures, and
+    whether every interaction's p95 meets the reading bar; its figures as a dict."""
+    print(f"{'interaction':<24} {'runs':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
+    rows = {kind: times for kind, times in record.seconds.items()}
+    rows["every interaction"] = [t for times in record.seconds.values() for t in times]
+    summary = {kind: [len(times), *(round(percentile(times, q), 3) for q in (50, 95, 100))]
+               for kind, times in rows.items()}
+    for kind, (runs, p50, p95, top) in summary.items():
+        print(f"{kind:<24} {runs:>5} {p50:>7.3f} {p95:>7.3f} {top:>7.3f}")
+    per = max(1, record.interactions())
+    examples = "; ".join(sorted(set(record.exceptions + record.disconnects))[:3])
+    print(f"server CPU-s per interaction {_cell(_rounded(cpu[0] / per, 4), 0, '.4f')} (sweep worker "
+          f"{_cell(_rounded(cpu[1] / per, 4), 0, '.4f')}); exceptions {len(record.exceptions)}, disconnects "
+          f"{len(record.disconnects)}, timeouts {record.timeouts}; {seconds:.1f} s in all; {examples}")
+    worst = max(p95 for _, _, p95, _ in summary.values() if not math.isnan(p95))
+    ok = worst <= BAR_READING[0]
+    print(f"every interaction kind p95 <= {BAR_READING[0]:g} s: worst p95 {worst:.3f} s: {'PASS' if ok else 'FAIL'}",
+          flush=True)
+    return dict(kinds=summary, cpu_per_interaction=[_rounded(cpu[0] / per, 4), _rounded(cpu[1] / per, 4)],
+                exceptions=len(record.exceptions), disconnects=len(record.disconnects), timeouts=record.timeouts,
+                seconds=round(seconds, 1), passed=ok)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", default="10,25,50", help="comma-separated levels (default 10,25,50)")
     parser.add_argument("--changes", type=int, default=4, help="moves per session after opening (default 4)")
     parser.add_argument("--sequential", type=int, default=0, help="instead: N sessions one after another")
+    parser.add_argument("--poll", type=int, default=0, help="instead: a class poll of N voters (a teacher opens a room "
+                        "on /truncation-bias, students join over --ramp, read --think, vote, wait for the reveal)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per rerun (default 300)")
     parser.add_argument("--url", default="", help="a running server's ws://host:port (default: start one)")
     parser.add_argument("--replicas", type=int, default=0, help="N: start nginx and N replicas (deploy/replicas.py) "
@@ -360,7 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     report: dict = {"waves": [], "sequential": []}
     levels = [int(level) for level in args.sessions.split(",") if level]
-    for level in levels if not args.sequential else [0]:
+    if args.poll and not args.url:  # the servers started here share a fresh poll store
+        os.environ["DPLAB_DATA_DIR"] = tempfile.mkdtemp(prefix="dplab-poll-")
+    for level in levels if not (args.sequential or args.poll) else [0]:
         server, url, pids = None, args.url, list(args.pid)
         if url:
             pass
@@ -383,6 +531,13 @@ def main(argv: list[str] | None = None) -> int:
             pace = Pace(args.ramp, tuple(args.think))
             arrival = f"starting over {pace.ramp:g} s" if pace.ramp else "at once"
             reading = f", reading {pace.think[0]:g}-{pace.think[1]:g} s before each" if pace.think[1] else ""
+            if args.poll:
+                voting = reading.replace("each", "voting")
+                print(f"\n## a class poll: a teacher and {args.poll} students {arrival}{voting}, then checking for the "
+                      f"reveal every {STUDENT_SECONDS:g} s; the projector counts every "
+                      f"{TEACHER_SECONDS:g} s")
+                report["poll"] = print_poll(*poll_wave(url, pids, args.poll, pace, args.timeout))
+                continue
             print(f"\n## {level} sessions {arrival}, {args.changes} moves each{reading}, pages rotating over "
                   f"{len(PAGES)}")
             print(HEADER)
@@ -396,7 +551,9 @@ def main(argv: list[str] | None = None) -> int:
                 server.stop()
             elif server is not None:
                 stop_server(server)
-    failed = [w for w in report["waves"] if w["exceptions"] or w["disconnects"]] + \
+    poll = report.get("poll", {})
+    poll_failed = [poll] if poll.get("exceptions") or poll.get("disconnects") or poll.get("timeouts") else []
+    failed = poll_failed + [w for w in report["waves"] if w["exceptions"] or w["disconnects"]] + \
              [row for row in report["sequential"] if "problem" in row]
     for summary in report["waves"]:
         if args.ramp and summary["sessions"] >= 100:

@@ -145,23 +145,35 @@ def _ballot(tally: Tally) -> None:
 
 
 def _send(code: str, choices: tuple[str, ...], radio: str) -> None:
+    """"Send my answer": the vote to the store, and this tab's record of it. The record's dict is fetched before the
+    store is asked: a call to ``st`` in a callback is where Streamlit stops it for a newer rerun (a second tap before
+    the page redrew), and one between the store's count and the record lost the record (the page then offered the
+    ballot again, refused every answer and never showed the reveal)."""
     chosen = st.session_state.get(radio)
     if chosen is None:
         st.session_state[_REFUSED] = "Pick an answer first."
         return
     tab = st.session_state.setdefault(_TAB, poll_store.new_tab_id())
+    votes = st.session_state.setdefault(_VOTES, {})
     if _ask("vote", code, tab, choices.index(chosen)) is not None:
-        st.session_state.setdefault(_VOTES, {})[code] = choices.index(chosen)
+        votes[code] = choices.index(chosen)  # a plain dict: no st call between the count and its record
 
 
 def _wait_for_reveal(code: str) -> None:
-    """Every few seconds: rerun the page once the teacher has revealed, or the room has ended or gone."""
+    """Every :data:`STUDENT_SECONDS`: once the teacher has revealed, the release, drawn in this fragment (or that the
+    poll has ended, or gone). Not a rerun of the whole page: every phone of the class sees the reveal within those
+    seconds, and 60 runs of a page at once cost ten times as much as 60 of this fragment (``benchmarks/load.py
+    --poll 60``)."""
     try:
         room = store().room(code)
-    except (PollError, OSError):
-        st.rerun()
-    if room.revealed or room.closed:
-        st.rerun()
+        if room.revealed:
+            show_release(store().tally(code))
+        elif room.closed:
+            st.info("This poll has ended without a reveal.", icon=":material/event_busy:")
+    except PollError as refused:
+        st.error(str(refused), icon=":material/block:")
+    except OSError:
+        st.error(_UNAVAILABLE, icon=":material/block:")
 
 
 # ------------------------------------------------------------------------------------------------ the teacher

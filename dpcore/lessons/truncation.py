@@ -497,8 +497,8 @@ def radius_question(family: str, moment_k: float, n: int, epsilon: float) -> Que
     """
     curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
     tails = ("Gaussian tails" if math.isinf(moment_k) else
-             f"tails with E|X − μ|^{moment_k:g} = 1: on average a point's distance from the mean μ, raised to the power "
-             f"{moment_k:g}, is 1")
+             f"tails with E|X − μ|^{moment_k:g} = 1: on average a point's distance from the mean μ, raised to the "
+             f"power {moment_k:g}, is 1")
     return Question(
         key="radius",
         prompt=(f"n = {n:,} points from the {FAMILY_NAMES[family]} distribution ({tails}) are clipped to the window "
