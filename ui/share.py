@@ -29,8 +29,8 @@ import streamlit as st
 
 from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
-__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "qr_image",
-           "share_control"]
+__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "public_page_link", "short_address", "qr_code", "qr_svg",
+           "qr_image", "share_control"]
 
 NOT_SHARED = ("present", "teacher", "reveal")  #: URL keys left out of the shared link (the projector's, the teacher's)
 SHARE = "share"  #: widget key of the "Share with the class" expander
@@ -71,6 +71,13 @@ def share_link(browser_url: str | None, query: Mapping[str, str | Sequence[str]]
     kept = [(key, value) for key, values in query.items() if key not in NOT_SHARED
             for value in ([values] if isinstance(values, str) else values)]
     return f"{origin}{path}" + (f"?{urlencode(kept, safe=',:')}" if kept else "")
+
+
+def public_page_link(query: Mapping[str, str | Sequence[str]]) -> str | None:
+    """This page's link with ``query`` on the lab's public address (:func:`public_url`), or None when none is known
+    (a localhost link would not open on a student's machine)."""
+    public, _ = public_url()
+    return share_link(_browser_url(), query, public, _base_path()) if public else None
 
 
 def short_address(link: str) -> str:

@@ -158,3 +158,22 @@ def assert_downloads(at: AppTest, keys: list[str]) -> None:
         assert [button.proto.label for button in at.get("download_button")] == ["Data (CSV)", "Figure (HTML)",
                                                                                  "Python snippet"]
 
+
+def handouts(script: str, timeout: float = 300, **query: str) -> tuple[AppTest, dict[str, str]]:
+    """Run the page ``script`` (absolute path) with the URL ``query``, every question answered, and "Go deeper" open;
+    return it and the files its download buttons hold (file name -> text), read as the server stores them."""
+    from unittest import mock
+
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    files: dict[str, str] = {}
+    add = MediaFileManager.add
+
+    def keep(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        if file_name:
+            files[file_name] = data.decode() if isinstance(data, bytes) else data
+        return add(self, data, mimetype, coordinates, file_name, is_for_static_download)
+    at = run(script, timeout=timeout, **query)
+    with mock.patch.object(MediaFileManager, "add", keep):
+        open_go_deeper(at)
+    return at, files
