@@ -25,10 +25,10 @@ from plotly.offline import get_plotlyjs
 from dpcore.viz.summary import figure_name
 from registry import PageInfo
 
-__all__ = ["Heading", "Text", "Chart", "Ask", "Notice", "Outline", "handout_html", "markdown_html", "formula_html",
-           "settings_in_words"]
+__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Outline", "handout_html", "markdown_html",
+           "formula_html", "settings_in_words"]
 
-Edition = Literal["student", "teacher"]
+Edition = Literal["student", "teacher"]  #: the student's handout, or the teacher's edition (answers, notes)
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def _chart(chart: Chart, ident: str) -> str:
             f"</p></noscript><figcaption>In words: {html.escape(chart.summary)}</figcaption></figure>"
             f"<script>(function () {{ const figure = {data};"
             f" Plotly.newPlot('{ident}', {{data: figure.data, layout: figure.layout, frames: figure.frames,"
-            f" config: {{displaylogo: false, responsive: true}}}}); }})();</script>")
+            f" config: {{displaylogo: false}}}}); }})();</script>")
 
 
 def _ask(ask: Ask, teacher: bool, ident: str) -> str:
@@ -233,7 +233,7 @@ a { color: #0645ad; }
 .edition { color: #4a4a4a; font-style: italic; margin-top: 0; }
 .formula { overflow-x: auto; margin: 1rem 0; }
 math[display="block"] { font-size: 1.15em; }
-.chart { margin: 1.2rem 0; break-inside: avoid; page-break-inside: avoid; }
+.chart { margin: 1.2rem 0; overflow-x: auto; break-inside: avoid; page-break-inside: avoid; }
 .plot { width: 100%; min-height: 300px; }
 figcaption { font-size: .93rem; color: #333; margin-top: .3rem; }
 .question { border: 2px solid #4a4a4a; border-radius: 6px; padding: .8rem 1rem; margin: 1.2rem 0;

@@ -323,7 +323,7 @@ class Page:
     def _handouts(self, fields: dict) -> None:
         """The page as an offline lesson (:mod:`ui.handout`) at the settings on screen: the student's handout and, in
         the teacher view, the teacher's edition with the answers and the discussion notes."""
-        editions = [("Handout (offline lesson, HTML)", "student", "handout")]
+        editions: list[tuple[str, handout.Edition, str]] = [("Handout (offline lesson, HTML)", "student", "handout")]
         if self.teacher:
             editions.append(("Teacher's edition (with answers)", "teacher", "teachers-edition"))
         outline = [item() if callable(item) else item for item in self._outline]
@@ -331,11 +331,11 @@ class Page:
         settings = [(spec.label, spec.show(self.params[spec.key])) for spec in specs if spec.key in self.params]
         query = {key: st.query_params.get_all(key) for key in st.query_params}
         notes = self.text.blocks("teacher") if "teacher" in self.text.parts else []
-        lesson = dict(link=public_page_link(query), lab=public_url()[0],
-                      deeper=[handout.Text(*block) for block in self.text.blocks("go-deeper", **fields)],
-                      notes=[handout.Text(*block) for block in notes])
+        lesson = functools.partial(handout.handout_html, self.info, outline, settings, link=public_page_link(query),
+                                   lab=public_url()[0], notes=[handout.Text(*block) for block in notes],
+                                   deeper=[handout.Text(*block) for block in self.text.blocks("go-deeper", **fields)])
         for column, (label, edition, name) in zip(st.columns(len(editions)), editions):
-            column.download_button(label, handout.handout_html(self.info, outline, settings, edition=edition, **lesson),
+            column.download_button(label, lesson(edition=edition),
                                    file_name=f"{self.info.url_path or 'home'}-{name}.html", mime="text/html",
                                    key=f"handout_{edition}", on_click="ignore", icon=":material/menu_book:")
 
