@@ -331,8 +331,9 @@ class Page:
         settings = [(spec.label, spec.show(self.params[spec.key])) for spec in specs if spec.key in self.params]
         query = {key: st.query_params.get_all(key) for key in st.query_params}
         notes = self.text.blocks("teacher") if "teacher" in self.text.parts else []
-        lesson = functools.partial(handout.handout_html, self.info, outline, settings, link=public_page_link(query),
-                                   lab=public_url()[0], notes=[handout.Text(*block) for block in notes],
+        lesson = functools.partial(handout.handout_html, self.info, outline, settings, lab=public_url()[0],
+                                   link=public_page_link(self.info.url_path, query),
+                                   notes=[handout.Text(*block) for block in notes],
                                    deeper=[handout.Text(*block) for block in self.text.blocks("go-deeper", **fields)])
         for column, (label, edition, name) in zip(st.columns(len(editions)), editions):
             column.download_button(label, lesson(edition=edition),

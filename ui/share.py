@@ -73,11 +73,17 @@ def share_link(browser_url: str | None, query: Mapping[str, str | Sequence[str]]
     return f"{origin}{path}" + (f"?{urlencode(kept, safe=',:')}" if kept else "")
 
 
-def public_page_link(query: Mapping[str, str | Sequence[str]]) -> str | None:
-    """This page's link with ``query`` on the lab's public address (:func:`public_url`), or None when none is known
-    (a localhost link would not open on a student's machine)."""
-    public, _ = public_url()
-    return share_link(_browser_url(), query, public, _base_path()) if public else None
+def public_page_link(url_path: str, query: Mapping[str, str | Sequence[str]],
+                     environ: Mapping[str, str] | None = None) -> str | None:
+    """The link to the page at ``url_path`` with ``query`` (minus :data:`NOT_SHARED`) on the lab's public address
+    (:func:`public_url`, read from ``environ``, the process's environment by default), or None when none is known (a
+    localhost link would not open on a student's machine).
+
+    >>> public_page_link("truncation-bias", {"eps": "0.5", "teacher": "1"}, {ENV: "https://lab.example.edu/dp"})
+    'https://lab.example.edu/dp/truncation-bias?eps=0.5'
+    """
+    public, _ = public_url(environ)
+    return share_link(f"{DEFAULT_ADDRESS}{url_path}", query, public) if public else None
 
 
 def short_address(link: str) -> str:

@@ -11,6 +11,7 @@ import pytest
 from helpers import ROOT, handouts, page_path, texts
 
 import registry
+from deploy.public_url import ENV
 from ui.handout import formula_html, markdown_html
 from ui.text import PageText
 
@@ -104,3 +105,16 @@ def test_every_formula_converts(markdown: Path):
             converted = formula_html(block, display=True) if display else markdown_html(block)
             assert converted.count("<math") == formulas(f"$${block}$$" if display else block), (name, block)
             assert "\\" not in "".join(re.findall(r"<math.*?</math>", converted, re.S)), block  # no command as text
+
+
+def test_the_way_back_is_the_public_address(monkeypatch, truncation):
+    _, files = truncation
+    assert "localhost" not in files["truncation-bias-handout.html"]  # no public address: no link to the live page
+    assert "127.0.0.1" not in files["truncation-bias-handout.html"]
+    monkeypatch.setenv(ENV, "https://lab.example.edu/dp")
+    _, files = handouts(page_path("truncation.py"), teacher="1", eps="0.5")
+    teacher = files["truncation-bias-teachers-edition.html"]
+    live = re.findall(r"The live page at these settings: <a href='([^']+)'>", teacher)
+    assert live and live[0].startswith("https://lab.example.edu/dp/truncation-bias?") and "eps=0.5" in live[0]
+    assert "teacher=" not in live[0] and "reveal=" not in live[0]  # the class's link: no answers, no teacher view
+    assert 'href="https://lab.example.edu/dp/truncation-bias?moment=2' in teacher  # the notes' live settings
