@@ -201,11 +201,12 @@ def _text(item: Text, lab: str | None) -> str:
 
 
 def _chart(chart: Chart, ident: str) -> str:
-    """A figure drawn by plotly.js where it stands (frames and all: Play works), its name for a screen reader, and
-    its sentence in words under it (what a printout or a browser without scripts keeps)."""
+    """A figure drawn by plotly.js where it stands (frames and all: Play works), its name for a screen reader (on the
+    ``<figure>``: not ``role="img"``, which would hide its Play button and slider), and its sentence in words under it
+    (what a printout or a browser without scripts keeps)."""
     name = html.escape(figure_name(chart.figure), quote=True)
     data = to_json_plotly(dict(chart.figure)).replace("</", "<\\/")
-    return (f"<figure class='chart'><div id='{ident}' class='plot' role='img' aria-label='{name}'></div>"
+    return (f"<figure class='chart' aria-label='{name}'><div id='{ident}' class='plot'></div>"
             f"<noscript><p>This chart is drawn by JavaScript, which is off: the sentence below says what it shows."
             f"</p></noscript><figcaption>In words: {html.escape(chart.summary)}</figcaption></figure>"
             f"<script>(function () {{ const figure = {data};"
@@ -231,7 +232,7 @@ h2 { font-size: 1.35rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #c8c8c8;
 h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
 a { color: #0645ad; }
 .edition { color: #4a4a4a; font-style: italic; margin-top: 0; }
-.formula { overflow-x: auto; margin: 1rem 0; }
+.formula { overflow-x: auto; overflow-y: hidden; padding: .25em 0; margin: 1rem 0; }
 math[display="block"] { font-size: 1.15em; }
 .chart { margin: 1.2rem 0; overflow-x: auto; break-inside: avoid; page-break-inside: avoid; }
 .plot { width: 100%; min-height: 300px; }

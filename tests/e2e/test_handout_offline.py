@@ -1,11 +1,14 @@
 """The offline handout in Chromium with the network off: its formulas (MathML) and charts (plotly.js, inlined) draw,
-nothing is fetched, no console error; printed to PDF on A4 every chart fits the page. Screenshots at 1440 and 390 px
-wide go to the screenshot folder (the handout's content: tests/app/test_handout.py)."""
+nothing is fetched, no console error, no serious accessibility violation (axe-core); printed to PDF on A4 every chart
+fits the page. Screenshots at 1440 and 390 px wide go to the screenshot folder (the handout's content:
+tests/app/test_handout.py)."""
 
 import sys
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from test_axe import TAGS, failures
 
 APP = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(APP / "tests" / "app"))
@@ -71,3 +74,14 @@ def test_handout_prints_on_a4(page, offline, console_errors, handout_file, scree
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") > 3
     (screenshot_dir / "handout.pdf").write_bytes(pdf)
     assert offline == [] and console_errors == []
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_handout_has_no_serious_accessibility_violation(page, offline, handout_file, width):
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(handout_file.as_uri())
+    drawn(page)
+    response = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS},
+                                        "resultTypes": ["violations"]}).response
+    assert response["testEngine"]["name"] == "axe-core" and failures(response) == []
+    assert offline == []
