@@ -1,14 +1,17 @@
 """The offline handout in Chromium with the network off: its formulas (MathML) and charts (plotly.js, inlined) draw,
 nothing is fetched, no console error, no serious accessibility violation (axe-core); printed to PDF on A4 every chart
-fits the page. Screenshots at 1440 and 390 px wide go to the screenshot folder (the handout's content:
-tests/app/test_handout.py)."""
+fits the page. Both editions download by keyboard from a running server, at the link's settings. Screenshots at 1440
+and 390 px wide go to the screenshot folder (the handout's content: tests/app/test_handout.py)."""
 
 import sys
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 from test_axe import TAGS, failures
+from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
+from test_keyboard import tab_to, wait_for_run
 
 APP = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(APP / "tests" / "app"))
@@ -85,3 +88,22 @@ def test_handout_has_no_serious_accessibility_violation(page, offline, handout_f
                                         "resultTypes": ["violations"]}).response
     assert response["testEngine"]["name"] == "axe-core" and failures(response) == []
     assert offline == []
+
+
+def test_both_editions_download_by_keyboard(page, base_url, console_errors):
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{base_url}/truncation-bias?teacher=1&eps=0.5", timeout=PAGE_TIMEOUT)
+    wait_until_rendered(page)
+    page.get_by_text("Go deeper").click()
+    expect(page.get_by_text("Handout (offline lesson, HTML)")).to_be_visible(timeout=PAGE_TIMEOUT)
+    wait_for_run(page)
+    page.get_by_text("Data (CSV)").focus()
+    for label, name in (("Handout (offline lesson, HTML)", "handout"), ("Teacher's edition", "teachers-edition")):
+        tab_to(page, lambda stop, label=label: stop["tag"] == "button" and label in stop["text"])
+        with page.expect_download(timeout=PAGE_TIMEOUT) as download:
+            page.keyboard.press("Enter")
+        assert download.value.suggested_filename == f"truncation-bias-{name}.html"
+        document = Path(download.value.path()).read_text(encoding="utf-8")
+        assert "<h1>Truncation bias</h1>" in document and "<math" in document and "Privacy budget ε = 0.5," in document
+        assert ("Answer:" in document) == (name == "teachers-edition")
+    assert console_errors == []
