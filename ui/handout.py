@@ -233,6 +233,7 @@ h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
 a { color: #0645ad; }
 .edition { color: #4a4a4a; font-style: italic; margin-top: 0; }
 .formula { overflow-x: auto; overflow-y: hidden; padding: .25em 0; margin: 1rem 0; }
+math { font-family: "STIX Two Math", "Latin Modern Math", "Cambria Math", math; }
 math[display="block"] { font-size: 1.15em; }
 .chart { margin: 1.2rem 0; overflow-x: auto; break-inside: avoid; page-break-inside: avoid; }
 .plot { width: 100%; min-height: 300px; }

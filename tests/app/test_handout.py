@@ -118,3 +118,12 @@ def test_the_way_back_is_the_public_address(monkeypatch, truncation):
     assert live and live[0].startswith("https://lab.example.edu/dp/truncation-bias?") and "eps=0.5" in live[0]
     assert "teacher=" not in live[0] and "reveal=" not in live[0]  # the class's link: no answers, no teacher view
     assert 'href="https://lab.example.edu/dp/truncation-bias?moment=2' in teacher  # the notes' live settings
+
+
+def test_presentation_mode_hands_out_the_usual_figures(truncation):
+    _, files = truncation
+    _, projected = handouts(page_path("truncation.py"), present="1")
+    usual, shown = (CHART.findall(document) for document in (files["truncation-bias-handout.html"],
+                                                            projected["truncation-bias-handout.html"]))
+    assert shown == usual  # the projector's large fonts stay on the projector: the handout draws the usual figures
+    assert plain(files["truncation-bias-handout.html"]) == plain(projected["truncation-bias-handout.html"])
