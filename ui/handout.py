@@ -11,6 +11,7 @@ it fits A4: no figure cut across pages, no buttons, each link's address written 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -160,8 +161,14 @@ def handout_html(info: PageInfo, outline: Outline, settings: Sequence[tuple[str,
                  *(_text(item, lab) for item in notes), "</section>"]
     return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
-            f"<style>{_STYLE}</style><script>{get_plotlyjs()}</script></head>"
+            f"<style>{_STYLE}</style><script>{_plotly_js()}</script></head>"
             f"<body><main>{''.join(body)}</main></body></html>\n")
+
+
+@functools.cache
+def _plotly_js() -> str:
+    """plotly.js as the plotly package bundles it (minified), read once."""
+    return get_plotlyjs()
 
 
 def _front(info: PageInfo, settings: Sequence[tuple[str, str]], link: str | None, teacher: bool) -> str:

@@ -322,7 +322,8 @@ class Page:
 
     def _handouts(self, fields: dict) -> None:
         """The page as an offline lesson (:mod:`ui.handout`) at the settings on screen: the student's handout and, in
-        the teacher view, the teacher's edition with the answers and the discussion notes."""
+        the teacher view, the teacher's edition with the answers and the discussion notes. Each document (about 5 MB,
+        nearly all plotly.js) is made when its button is clicked, so the server keeps none of them between clicks."""
         editions: list[tuple[str, handout.Edition, str]] = [("Handout (offline lesson, HTML)", "student", "handout")]
         if self.teacher:
             editions.append(("Teacher's edition (with answers)", "teacher", "teachers-edition"))
@@ -336,7 +337,7 @@ class Page:
                                    notes=[handout.Text(*block) for block in notes],
                                    deeper=[handout.Text(*block) for block in self.text.blocks("go-deeper", **fields)])
         for column, (label, edition, name) in zip(st.columns(len(editions)), editions):
-            column.download_button(label, lesson(edition=edition),
+            column.download_button(label, functools.partial(lesson, edition=edition),  # built on click
                                    file_name=f"{self.info.url_path or 'home'}-{name}.html", mime="text/html",
                                    key=f"handout_{edition}", on_click="ignore", icon=":material/menu_book:")
 

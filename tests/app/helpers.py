@@ -167,13 +167,21 @@ def handouts(script: str, timeout: float = 300, **query: str) -> tuple[AppTest, 
     from streamlit.runtime.media_file_manager import MediaFileManager
 
     files: dict[str, str] = {}
-    add = MediaFileManager.add
+    add, add_deferred = MediaFileManager.add, MediaFileManager.add_deferred
 
-    def keep(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+    def held(data, file_name) -> None:
         if file_name:
             files[file_name] = data.decode() if isinstance(data, bytes) else data
+
+    def keep(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        held(data, file_name)
         return add(self, data, mimetype, coordinates, file_name, is_for_static_download)
+
+    def click(self, make, mimetype, coordinates, file_name=None, **where):  # a file made on click: clicked here
+        held(make(), file_name)
+        return add_deferred(self, make, mimetype, coordinates, file_name, **where)
     at = run(script, timeout=timeout, **query)
-    with mock.patch.object(MediaFileManager, "add", keep):
+    with (mock.patch.object(MediaFileManager, "add", keep), mock.patch.object(MediaFileManager, "add_deferred", click),
+          mock.patch("streamlit.elements.widgets.button.runtime.exists", return_value=True)):  # AppTest's runtime
         open_go_deeper(at)
     return at, files
