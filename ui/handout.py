@@ -213,9 +213,11 @@ def _chart(chart: Chart, ident: str) -> str:
     (what a printout or a browser without scripts keeps)."""
     name = html.escape(figure_name(chart.figure), quote=True)
     data = to_json_plotly(dict(chart.figure)).replace("</", "<\\/")
+    printed = ("<p class='print-only'>Printed here: the frame the chart opens on; on screen, Play runs through them all"
+               ".</p>" if chart.figure.get("frames") else "")
     return (f"<figure class='chart' aria-label='{name}'><div id='{ident}' class='plot'></div>"
             f"<noscript><p>This chart is drawn by JavaScript, which is off: the sentence below says what it shows."
-            f"</p></noscript><figcaption>In words: {html.escape(chart.summary)}</figcaption></figure>"
+            f"</p></noscript>{printed}<figcaption>In words: {html.escape(chart.summary)}</figcaption></figure>"
             f"<script>(function () {{ const figure = {data};"
             f" Plotly.newPlot('{ident}', {{data: figure.data, layout: figure.layout, frames: figure.frames,"
             f" config: {{displaylogo: false}}}}); }})();</script>")
@@ -233,7 +235,7 @@ def _ask(ask: Ask, teacher: bool, ident: str) -> str:
 
 _STYLE = """
 :root { color: #1a1a1a; background: #fff; font: 17px/1.55 system-ui, -apple-system, "Segoe UI", sans-serif; }
-main { max-width: 40rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+main { box-sizing: border-box; max-width: 40rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 h1 { font-size: 1.9rem; line-height: 1.2; margin: 0 0 .4rem; }
 h2 { font-size: 1.35rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #c8c8c8; }
 h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
@@ -252,12 +254,15 @@ figcaption { font-size: .93rem; color: #333; margin-top: .3rem; }
 .guess { font-weight: 600; }
 .answer { background: #eef5ee; border-left: 4px solid #1e6b2e; padding: .4rem .6rem; }
 .teacher { border-top: 3px double #4a4a4a; }
+.print-only { display: none; }
 @media print {
   @page { size: A4; margin: 15mm; }
   :root { font-size: 11pt; }
+  body { margin: 0; }
   main { max-width: none; padding: 0; }
   .plot { max-width: 180mm; overflow: hidden; }
   .modebar-container, .updatemenu-container { display: none !important; }
+  .print-only { display: block; font-size: .93rem; font-style: italic; margin: .2rem 0 0; }
   a[href^="http"]::after { content: " (" attr(href) ")"; word-break: break-all; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
 }

@@ -17,7 +17,7 @@ APP = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(APP / "tests" / "app"))
 from helpers import handouts, page_path  # noqa: E402  (the AppTest helpers: the page run, its downloads)
 
-A4_WIDTH = 794  # px at 96 dpi
+A4_PRINTABLE = 680  # px at 96 dpi: A4's 210 mm less the handout's 15 mm margins
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,9 @@ def test_handout_prints_on_a4(page, offline, console_errors, handout_file, scree
     drawn(page)
     page.emulate_media(media="print")
     widths = page.eval_on_selector_all(".plot .main-svg", "all => all.map(svg => svg.getBoundingClientRect().right)")
-    assert widths and max(widths) <= A4_WIDTH
+    assert widths and max(widths) <= A4_PRINTABLE
+    notes = page.eval_on_selector_all(".print-only", "all => all.filter(e => e.offsetHeight > 0).length")
+    assert notes == page.evaluate("document.querySelectorAll('.slider-container').length") > 0  # one per animation
     assert page.eval_on_selector_all(".modebar-container, .updatemenu-container",
                                      "all => all.every(e => getComputedStyle(e).display === 'none')")
     pdf = page.pdf(format="A4", print_background=True)
