@@ -19,6 +19,7 @@ requested runs are ready.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -37,12 +38,13 @@ from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
 from dpcore.viz.summary import figure_name, figure_summary, figure_table
 
-from . import compute, frames, poll
+from . import compute, frames, handout, poll
 from .chrome import PRESENT, TEACHER, guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
 from .embed import show_embed
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
+from .share import public_page_link, public_url
 from .table import show_table
 from .text import PageText
 
@@ -148,6 +150,7 @@ class Page:
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict, Drawn | None]] = {}  # key -> builder, kwargs, figure
         self._notes: Any = None  # where the teacher's notes go (filled last, when every control is in the URL)
+        self._outline: list = []  # what the page showed, in order, for the handout (ui.handout; a figure may be lazy)
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -163,6 +166,7 @@ class Page:
     def prose(self, part: str, **fields: Any) -> None:
         """The Markdown part ``part`` (after its heading): prose hidden in presentation mode, formulas always."""
         for kind, text in self.text.blocks(part, **fields):
+            self._outline.append(handout.Text(kind, text))
             if kind == "formula":
                 st.latex(text)
             elif not self.present:
@@ -197,6 +201,7 @@ class Page:
         heading = self.text.heading(part)
         if heading:
             st.subheader(heading)
+            self._outline.append(handout.Heading(heading))
         with guard():
             self.prose(part, **fields)
             yield
@@ -210,6 +215,8 @@ class Page:
         shown = len(compute.previews())
         fig, summary = compute.described(builder, self.present, **kwargs)
         show_figure(fig, key, animated, summary)
+        self._outline.append(functools.partial(_handout_chart, builder, kwargs) if self.present
+                             else handout.Chart(fig, summary))
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)
@@ -233,6 +240,7 @@ class Page:
         (a handout, a test). The teacher view reveals nothing by itself (the class guesses first): it adds the
         answer in a folded box, sent to the screen only when the teacher opens it."""
         question = compute.shared(ask, *args, **kwargs)
+        self._outline.append(handout.Ask(question.prompt, tuple(question.choices), question.feedback(None)))
         guesses = st.session_state.setdefault(GUESSES, {})
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
@@ -270,7 +278,8 @@ class Page:
         """A caption computed by the lesson function ``text(*args, **kwargs)`` (once per setting, for every session:
         :func:`ui.compute.shared`); an error shows as a message instead."""
         with guard():
-            st.caption(compute.shared(text, *args, **kwargs))
+            st.caption(said := compute.shared(text, *args, **kwargs))
+            self._outline.append(handout.Text("prose", said))
 
     def table(self, rows: Callable[..., Sequence[dict]], /, *args: Any, **kwargs: Any) -> None:
         """A table of the rows the lesson function ``rows(*args, **kwargs)`` computes (once per setting:
@@ -283,7 +292,9 @@ class Page:
         st.subheader("What to notice")
         with guard():
             shown = len(compute.previews())
-            st.markdown("\n".join(f"- {line}" for line in compute.shared(lines, *args, **kwargs)))
+            notice = compute.shared(lines, *args, **kwargs)
+            st.markdown("\n".join(f"- {line}" for line in notice))
+            self._outline.append(handout.Notice(tuple(notice)))
             _preview_note(compute.previews(shown))
 
     def go_deeper(self, **fields: Any) -> None:
@@ -310,7 +321,29 @@ class Page:
                                format_func=lambda key: figures[key].title or key)
             builder, kwargs, _ = self._downloads[key]
             _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+        self._handouts(fields)
         show_embed(self.info, self.present)
+
+    def _handouts(self, fields: dict) -> None:
+        """The page as an offline lesson (:mod:`ui.handout`) at the settings on screen: the student's handout and, in
+        the teacher view, the teacher's edition with the answers and the discussion notes. Each document (about 5 MB,
+        nearly all plotly.js) is made when its button is clicked, so the server keeps none of them between clicks."""
+        editions: list[tuple[str, handout.Edition, str]] = [("Handout (offline lesson, HTML)", "student", "handout")]
+        if self.teacher:
+            editions.append(("Teacher's edition (with answers)", "teacher", "teachers-edition"))
+        outline = [item() if callable(item) else item for item in self._outline]
+        specs = st.session_state[PAGE_SPECS]
+        settings = [(spec.label, spec.show(self.params[spec.key])) for spec in specs if spec.key in self.params]
+        query = {key: st.query_params.get_all(key) for key in st.query_params}
+        notes = self.text.blocks("teacher") if "teacher" in self.text.parts else []
+        lesson = functools.partial(handout.handout_html, self.info, outline, settings, lab=public_url()[0],
+                                   link=public_page_link(self.info.url_path, query),
+                                   notes=[handout.Text(*block) for block in notes],
+                                   deeper=[handout.Text(*block) for block in self.text.blocks("go-deeper", **fields)])
+        for column, (label, edition, name) in zip(st.columns(len(editions)), editions):
+            column.download_button(label, functools.partial(lesson, edition=edition),  # built on click
+                                   file_name=f"{self.info.url_path or 'home'}-{name}.html", mime="text/html",
+                                   key=f"handout_{edition}", on_click="ignore", icon=":material/menu_book:")
 
     def next_page(self) -> None:
         """The link to the next page of the course (registry order); the last page leads back to the start."""
@@ -350,6 +383,11 @@ def live_links(markdown: str, url_path: str, current: dict[str, str]) -> str:
                           safe=",:")
         return f"]({parts.path}{'?' if query else ''}{query})"
     return LINK.sub(keep, markdown)
+
+
+def _handout_chart(builder: Callable[..., go.Figure], kwargs: dict) -> handout.Chart:
+    """A figure shown in presentation mode, as the handout draws it: at the usual size (built once, cached)."""
+    return handout.Chart(*compute.described(builder, False, **kwargs))
 
 
 def _set_seed(seed: int) -> None:

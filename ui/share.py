@@ -31,8 +31,8 @@ from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
 from .frames import MOVED_FRAMES_NOTE
 
-__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "short_address", "qr_code", "qr_svg", "qr_image",
-           "class_link", "join_html", "home_address", "share_control"]
+__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "public_page_link", "short_address", "qr_code", "qr_svg",
+           "qr_image", "class_link", "join_html", "home_address", "share_control"]
 
 NOT_SHARED = ("present", "teacher", "reveal")  #: URL keys left out of the shared link (the projector's, the teacher's)
 SHARE = "share"  #: widget key of the "Share with the class" expander
@@ -73,6 +73,19 @@ def share_link(browser_url: str | None, query: Mapping[str, str | Sequence[str]]
     kept = [(key, value) for key, values in query.items() if key not in NOT_SHARED
             for value in ([values] if isinstance(values, str) else values)]
     return f"{origin}{path}" + (f"?{urlencode(kept, safe=',:')}" if kept else "")
+
+
+def public_page_link(url_path: str, query: Mapping[str, str | Sequence[str]],
+                     environ: Mapping[str, str] | None = None) -> str | None:
+    """The link to the page at ``url_path`` with ``query`` (minus :data:`NOT_SHARED`) on the lab's public address
+    (:func:`public_url`, read from ``environ``, the process's environment by default), or None when none is known (a
+    localhost link would not open on a student's machine).
+
+    >>> public_page_link("truncation-bias", {"eps": "0.5", "teacher": "1"}, {ENV: "https://lab.example.edu/dp"})
+    'https://lab.example.edu/dp/truncation-bias?eps=0.5'
+    """
+    public, _ = public_url(environ)
+    return share_link(f"{DEFAULT_ADDRESS}{url_path}", query, public) if public else None
 
 
 def short_address(link: str) -> str:

@@ -153,8 +153,35 @@ def assert_downloads(at: AppTest, keys: list[str]) -> None:
     assert len(at.selectbox(key="download_figure").options) == len(keys)
     for key in (keys[0], keys[-1]):
         at.selectbox(key="download_figure").set_value(key).run()
-        names = [button.proto.id.rpartition("-download_")[2] for button in at.get("download_button")]
+        figure = [button for button in at.get("download_button") if "-download_" in button.proto.id]  # not handouts
+        names = [button.proto.id.rpartition("-download_")[2] for button in figure]
         assert names == [f"{key}.{ext}" for ext in ("csv", "html", "py")]
-        assert [button.proto.label for button in at.get("download_button")] == ["Data (CSV)", "Figure (HTML)",
-                                                                                 "Python snippet"]
+        assert [button.proto.label for button in figure] == ["Data (CSV)", "Figure (HTML)", "Python snippet"]
 
+
+def handouts(script: str, timeout: float = 300, **query: str) -> tuple[AppTest, dict[str, str]]:
+    """Run the page ``script`` (absolute path) with the URL ``query``, every question answered, and "Go deeper" open;
+    return it and the files its download buttons hold (file name -> text), read as the server stores them."""
+    from unittest import mock
+
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    files: dict[str, str] = {}
+    add, add_deferred = MediaFileManager.add, MediaFileManager.add_deferred
+
+    def held(data, file_name) -> None:
+        if file_name:
+            files[file_name] = data.decode() if isinstance(data, bytes) else data
+
+    def keep(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        held(data, file_name)
+        return add(self, data, mimetype, coordinates, file_name, is_for_static_download)
+
+    def click(self, make, mimetype, coordinates, file_name=None, **where):  # a file made on click: clicked here
+        held(make(), file_name)
+        return add_deferred(self, make, mimetype, coordinates, file_name, **where)
+    at = run(script, timeout=timeout, **query)
+    with (mock.patch.object(MediaFileManager, "add", keep), mock.patch.object(MediaFileManager, "add_deferred", click),
+          mock.patch("streamlit.elements.widgets.button.runtime.exists", return_value=True)):  # AppTest's runtime
+        open_go_deeper(at)
+    return at, files

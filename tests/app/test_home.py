@@ -118,5 +118,6 @@ def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
 def test_downloads_and_footer():
     at = open_go_deeper(run(APP))
     buttons = at.get("download_button")
-    assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet"]
+    assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet",
+                                                          "Handout (offline lesson, HTML)"]
     assert "PCG64" in at.main.caption[-1].value and "not a hardened release mechanism" in at.main.caption[-1].value
