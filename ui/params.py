@@ -21,7 +21,7 @@ __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_
 SEED_MAX = 2**31 - 1
 TRIALS_KEY = "trials"  #: URL key of the Monte Carlo trial count (:func:`trials_spec`)
 SEED_KEY = "seed"  #: URL key of the one-run pictures' random seed (:func:`seed_spec`)
-KINDS = ("log", "float", "int", "choice", "seed")
+KINDS = ("log", "float", "int", "number", "choice", "seed")
 
 Note = tuple[str, str]  # (level, message), level in {"error", "warning", "info"}
 
@@ -36,9 +36,10 @@ class ParamSpec:
         URL query key; the widget key is ``f"w_{key}"``.
     label : str
         Widget label.
-    kind : {"log", "float", "int", "choice", "seed"}
+    kind : {"log", "float", "int", "number", "choice", "seed"}
         ``log``: a select slider over ``options`` (log-spaced values, snapped in log space);
         ``float`` / ``int``: a slider on ``[low, high]`` (``step`` optional);
+        ``number``: a box to type any real number in ``[low, high]`` (a value with a unit, such as a public bound);
         ``choice``: one of ``options`` (numbers: a select slider, snapped; strings: radio buttons);
         ``seed``: an integer input on ``[0, 2**31 - 1]``.
     default : Any
@@ -190,7 +191,7 @@ def _snap(spec: ParamSpec, value: float) -> Any:
     """The allowed value nearest to ``value`` (in log space for ``log``)."""
     if spec.kind in ("int", "seed"):
         return int(round(value))
-    if spec.kind == "float":
+    if spec.kind in ("float", "number"):
         return value
     distance = (lambda o: abs(math.log(o / value))) if spec.kind == "log" else (lambda o: abs(o - value))
     return min(spec.options, key=distance)
@@ -294,6 +295,10 @@ def _widget(spec: ParamSpec, parent: Any) -> Any:
     if spec.kind in ("float", "int"):
         low, high = spec.bounds
         return parent.slider(min_value=low, max_value=high, step=spec.step, **common)
+    if spec.kind == "number":
+        low, high = spec.bounds
+        return parent.number_input(min_value=float(low), max_value=float(high), step=spec.step, format="%g",
+                                   **common)
     if not spec.numeric:
         return parent.radio(options=spec.options, format_func=spec.show, horizontal=True, **common)
     return parent.select_slider(options=spec.options, format_func=spec.show, **common)

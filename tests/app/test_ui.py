@@ -17,6 +17,7 @@ CONTROLS = str(SCRIPTS / "controls_page.py")
 GUARD = str(SCRIPTS / "guard_page.py")
 EPS = ui.epsilon_spec()  # log grid on [0.01, 10], default 1
 METHOD = ui.ParamSpec("method", "Method", "choice", "laplace", options=("laplace", "gaussian"))
+BOUND = ui.ParamSpec("upper", "Upper bound (francs)", "number", 5000.0, low=-1e9, high=1e9)
 
 
 # ------------------------------------------------------------------------------------ pure parsing
@@ -68,6 +69,10 @@ def test_parse_epsilon(raw, value, level, text):
     (ui.seed_spec(), "99999999999", 2**31 - 1, ["warning"]),
     (METHOD, "gaussian", "gaussian", []),
     (METHOD, "gauss", "laplace", ["error"]),
+    (BOUND, "1234.5678", 1234.5678, []),  # a typed number is kept as typed, never snapped
+    (BOUND, "-3e12", -1e9, ["warning"]),
+    (BOUND, "nan", 5000.0, ["error"]),
+    (BOUND, "1e400", 5000.0, ["error"]),
 ])
 def test_parse_other_kinds(spec, raw, value, levels):
     parsed, notes = ui.parse_param(spec, raw)
@@ -87,7 +92,8 @@ def test_spec_rejects_a_default_off_its_grid():
 
 
 # ------------------------------------------------------------------------------------ controls in a page
-DEFAULT_URL = {"eps": "1", "delta": "1e-06", "n": "1000", "seed": "0", "method": "laplace", "d": "10", "k": "2"}
+DEFAULT_URL = {"eps": "1", "delta": "1e-06", "n": "1000", "seed": "0", "method": "laplace", "d": "10", "k": "2",
+               "upper": "5000"}
 
 
 def test_defaults_are_written_to_the_url():
@@ -98,7 +104,8 @@ def test_defaults_are_written_to_the_url():
 
 
 def test_url_seeds_every_kind_of_widget():
-    at = run(CONTROLS, eps="0.2", delta="1e-9", n="20000", seed="7", method="gaussian", d="3", k="4.5")
+    at = run(CONTROLS, eps="0.2", delta="1e-9", n="20000", seed="7", method="gaussian", d="3", k="4.5",
+             upper="1234.5")
     assert not at.exception and not at.error and not at.warning and not at.info
     assert at.select_slider(key="w_eps").value == 0.2
     assert at.select_slider(key="w_delta").value == 1e-9
@@ -107,6 +114,7 @@ def test_url_seeds_every_kind_of_widget():
     assert at.radio(key="w_method").value == "gaussian"
     assert at.slider(key="w_d").value == 3
     assert at.slider(key="w_k").value == 4.5
+    assert at.number_input(key="w_upper").value == 1234.5
     assert at.query_params["n"] == "20000" and at.query_params["delta"] == "1e-09"
 
 

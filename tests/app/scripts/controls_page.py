@@ -12,6 +12,7 @@ SPECS = [
     ui.ParamSpec("method", "Method", "choice", "laplace", options=("laplace", "gaussian")),
     ui.ParamSpec("d", "Dimension d", "int", 10, low=1, high=100, step=1),
     ui.ParamSpec("k", "Moment order k", "float", 2.0, low=1.5, high=8.0, step=0.5),
+    ui.ParamSpec("upper", "Upper bound (francs)", "number", 5000.0, low=-1e9, high=1e9),
 ]
 
 ui.setup_page("Controls test", "🧪")
