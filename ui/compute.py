@@ -15,7 +15,10 @@
 * :func:`snippet` is the notebook code that rebuilds such a figure: generated from the builder and its arguments,
   so the download always calls what the page calls.
 
-Sweeps and figures are cached on their function's qualified name and JSON arguments, never on objects.
+Sweeps and figures are cached on their function's qualified name and JSON arguments, never on objects. A call with
+an argument that is no JSON value (a student's uploaded column, an array) is **private**: it is computed in this
+session and kept only in this session's memory (:func:`in_session`), keyed by a digest of its arguments; it never
+enters a cache shared by sessions, the sweep worker or the stored results.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from .drawn import Drawn
 from .progressive import ANY_RUN, QUICK_SECONDS, LruMap, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "reproduction_mark", "reproduced_trials", "start_worker",
-           "sweep", "previews", "shared", "figure", "described", "snippet", "INSTALL"]
+           "sweep", "previews", "shared", "in_session", "figure", "described", "snippet", "INSTALL"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -324,18 +327,43 @@ def _shared_argument(value: Any) -> Any:
     return _qualified(value) if callable(value) else value
 
 
+_PRIVATE = "_private_results"  # session-state key: this session's results computed from private arguments
+PRIVATE_KEPT = 32  #: how many results of private arguments a session keeps (a few settings of one column)
+
+
+def _digest(value: Any) -> str:
+    """A digest of an argument for a session's own cache: arrays by their bytes, anything else by its ``repr``."""
+    if hasattr(value, "tobytes") and hasattr(value, "dtype"):
+        data = f"{value.dtype.str}{getattr(value, 'shape', ())}".encode() + value.tobytes()
+    else:
+        data = repr(_shared_argument(value)).encode()
+    return hashlib.sha256(data).hexdigest()
+
+
+def in_session(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` computed in this session and kept in this session's memory only (the last
+    :data:`PRIVATE_KEPT` results), keyed by a digest of the arguments: for arguments that must not leave the session,
+    such as a student's uploaded column. Never a cache shared by sessions, never the sweep worker."""
+    key = (_qualified(function), tuple(_digest(value) for value in args),
+           tuple((name, _digest(value)) for name, value in sorted(kwargs.items())))
+    kept = st.session_state.setdefault(_PRIVATE, LruMap(PRIVATE_KEPT))
+    known = kept.get(key)
+    return known if known is not None else kept.put(key, function(*args, **kwargs))
+
+
 def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)``: a lesson's computed text, table rows or question, computed once per setting and
     shared read-only by every session (never mutate it). Arguments are JSON values, or functions (such as
-    ``run=ui.sweep``), keyed by their qualified name; with any other argument the call is not kept, nor is a value
-    drawn from a quick pass, nor a call of a lambda or a nested function (their names are not unique)."""
+    ``run=ui.sweep``), keyed by their qualified name; with any other argument (an array: private data) the call is
+    kept in this session only (:func:`in_session`); a value drawn from a quick pass is not kept, nor a call of a
+    lambda or a nested function (their names are not unique)."""
     if "<" in _qualified(function):  # <lambda>, <locals>
         return function(*args, **kwargs)
     try:
         key = (_qualified(function), _arguments({"args": [_shared_argument(value) for value in args], "kwargs": {
             name: _shared_argument(value) for name, value in kwargs.items()}}))
-    except TypeError:  # an argument that is no JSON value: computed, not kept
-        return function(*args, **kwargs)
+    except TypeError:  # an argument that is no JSON value: private, kept in this session only
+        return in_session(function, *args, **kwargs)
     return _once(_shared(), key, lambda: function(*args, **kwargs))
 
 
@@ -351,15 +379,22 @@ def described(builder: Callable[..., go.Figure], presentation: bool, **kwargs: A
     (:func:`dpcore.viz.summary.figure_summary`), built once (``kwargs``: JSON values) and shared read-only by every
     session. A builder that runs sweeps takes them through its ``run`` argument: here, :func:`sweep`; a figure drawn
     from a quick pass is not kept, so the next run draws the requested one."""
-    key = (_qualified(builder), _arguments(kwargs), presentation)
+    try:
+        key = (_qualified(builder), _arguments(kwargs), presentation)
+    except TypeError:  # an argument that is no JSON value (an uploaded column): private, built in this session only
+        return in_session(_drawn, builder, presentation, **kwargs)
     runner = {"run": sweep} if "run" in inspect.signature(builder).parameters else {}
+    return _once(_figures(), key, lambda: _drawn(builder, presentation, **json.loads(key[1]), **runner))
 
-    def build() -> tuple[Drawn, str]:
-        with dictionaries():  # Plotly's dictionary, made without Plotly's figure objects
-            fig = builder(**json.loads(key[1]), presentation=presentation, **runner)
-        drawn = Drawn(fig) if isinstance(fig, dict) else Drawn.of(fig)
-        return drawn, figure_summary(drawn)
-    return _once(_figures(), key, build)
+
+def _drawn(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> tuple[Drawn, str]:
+    """``builder(**kwargs, presentation=presentation)`` as drawn (Plotly's dictionary, made without Plotly's figure
+    objects) and its sentence. Without ``run`` among ``kwargs`` a builder's sweeps run here, in this process (private
+    data never goes to the shared worker)."""
+    with dictionaries():
+        fig = builder(**kwargs, presentation=presentation)
+    drawn = Drawn(fig) if isinstance(fig, dict) else Drawn.of(fig)
+    return drawn, figure_summary(drawn)
 
 
 def figure(builder: Callable[..., go.Figure], presentation: bool, **kwargs: Any) -> Drawn:
