@@ -333,7 +333,9 @@ PRIVATE_KEPT = 32  #: how many results of private arguments a session keeps (a f
 
 def _digest(value: Any) -> str:
     """A digest of an argument for a session's own cache: arrays by their bytes, anything else by its ``repr``."""
-    if hasattr(value, "tobytes") and hasattr(value, "dtype"):
+    if isinstance(value, bytes):  # an uploaded file
+        data = value
+    elif hasattr(value, "tobytes") and hasattr(value, "dtype"):
         data = f"{value.dtype.str}{getattr(value, 'shape', ())}".encode() + value.tobytes()
     else:
         data = repr(_shared_argument(value)).encode()
@@ -415,10 +417,12 @@ INSTALL = ("How to get dpcore, the lab's Python library (it is not on PyPI: it c
            "(numpy, scipy and plotly come with it; the README's section \"dpcore in a notebook\" says more).")
 
 
-def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:
+def snippet(builder: Callable[..., go.Figure], column_code: str | None = None, **kwargs: Any) -> str:
     """Python that rebuilds ``builder(**kwargs)`` in a notebook and prints its data (the page's CSV download).
 
-    It starts by saying how to get ``dpcore`` (:data:`INSTALL`), which is not on PyPI.
+    It starts by saying how to get ``dpcore`` (:data:`INSTALL`), which is not on PyPI. An array among ``kwargs`` (a
+    student's column) is never written into the code: it is written as ``column``, which ``column_code`` defines
+    (lines that read it from the student's own file); without ``column_code`` such a call is refused.
 
     >>> from dpcore.viz.figures import home
     >>> lines = snippet(home.neighbouring_densities, start="1").splitlines()
@@ -431,11 +435,16 @@ def snippet(builder: Callable[..., go.Figure], **kwargs: Any) -> str:
     fig = truncation.clipping_window(moment_k=float("inf"))
     """
     package, _, module = builder.__module__.rpartition(".")
-    arguments = ", ".join(f"{name}={_literal(value)}" for name, value in kwargs.items())
+    private = [name for name, value in kwargs.items() if hasattr(value, "dtype")]
+    if private and column_code is None:
+        raise ValueError(f"the snippet would hold the data of {private}: give the code that reads them")
+    arguments = ", ".join(f"{name}={'column' if name in private else _literal(value)}"
+                          for name, value in kwargs.items())
     return ('"""Rebuild a figure of Private Estimation Lab in a notebook: the same numbers as the page.\n\n'
             + "\n".join(INSTALL) + '\n"""\n'
             f"from dpcore import viz\nfrom {package} import {module}\n\n"
-            f"fig = {module}.{builder.__name__}({arguments})\n"
+            + (f"{column_code}\n" if private else "")
+            + f"fig = {module}.{builder.__name__}({arguments})\n"
             "print(viz.figure_table_csv(fig))  # the plotted numbers: the page's 'Data (CSV)' download\n"
             'if __name__ == "__main__":  # a notebook cell or `python snippet.py`: open the interactive figure\n'
             "    fig.show()\n")

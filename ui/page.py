@@ -150,6 +150,9 @@ class Page:
         self.text = PageText.load(path.with_suffix(".md"))
         self._downloads: dict[str, tuple[Callable, dict, Drawn | None]] = {}  # key -> builder, kwargs, figure
         self._notes: Any = None  # where the teacher's notes go (filled last, when every control is in the URL)
+        #: Python lines defining ``column`` from the student's own file, for the snippets of figures drawn from an
+        #: uploaded column (a snippet never holds the data itself: :func:`ui.compute.snippet`)
+        self.column_code: str | None = None
         self._outline: list = []  # what the page showed, in order, for the handout (ui.handout; a figure may be lazy)
 
     def __getitem__(self, key: str) -> Any:
@@ -320,7 +323,7 @@ class Page:
             key = st.selectbox("Download a figure", list(figures), key="download_figure",
                                format_func=lambda key: figures[key].title or key)
             builder, kwargs, _ = self._downloads[key]
-            _downloads(key, figures[key], compute.snippet(builder, **kwargs))
+            _downloads(key, figures[key], compute.snippet(builder, self.column_code, **kwargs))
         self._handouts(fields)
         show_embed(self.info, self.present)
 
