@@ -794,8 +794,10 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
 def _repeated_two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float, trials: int,
                         bucket_constant: float, rng: RngLike, histogram_noise: Callable, noise: Noise,
                         budget: tuple[str, str]) -> np.ndarray:
-    """:func:`_two_stage` with one group on ``trials`` copies of one dataset: the same streams, calls and draws, with
-    the exact counts and clipped means computed once (``histogram_noise(counts, stream)`` privatises the counts)."""
+    """:func:`_two_stage` with one group on ``trials`` copies of one dataset: the same streams, calls and draws.
+
+    The exact counts and clipped means are computed once; ``histogram_noise(counts, stream)`` privatises the counts.
+    """
     half = x.shape[-1] // 2
     alpha = default_alpha(half, epsilon, moment_k)
     r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=True, budget=budget[0])

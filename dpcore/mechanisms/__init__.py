@@ -20,5 +20,6 @@ from .poll import PollRelease, poll_histogram
 from .quantile import private_quantile, quantile_density, sample_quantile_density
 
 __all__ = ["laplace", "gaussian", "gaussian_sigma", "zcdp_gaussian", "exponential", "exponential_probabilities",
-           "report_noisy_max", "permute_and_flip", "laplace_histogram", "private_quantile", "quantile_density", "sample_quantile_density",
+           "report_noisy_max", "permute_and_flip", "laplace_histogram", "private_quantile", "quantile_density",
+           "sample_quantile_density",
            "poll_histogram", "PollRelease"]

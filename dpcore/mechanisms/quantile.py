@@ -127,11 +127,11 @@ def quantile_density(x, q: float, epsilon: float, lower: float, upper: float) ->
     return {"edges": edges, "scores": scores, "probabilities": probabilities, "density": density}
 
 
-
 @validated(law=InstanceOf(dict, "a dict returned by quantile_density"), size=Integer(low=1), rng=Seed())
 def sample_quantile_density(law: dict, size: int, rng: RngLike = None) -> np.ndarray:
-    r"""``size`` independent releases of :func:`private_quantile` on one dataset, from its law
-    (:func:`quantile_density`): the same distribution, without the (size, n) arrays of a vectorised call.
+    r"""``size`` independent releases of :func:`private_quantile` on one dataset, from its law.
+
+    The law is :func:`quantile_density`'s: the same distribution, without the (size, n) arrays of a vectorised call.
 
     Each release chooses interval :math:`i` with probability :math:`p_i` (inverse CDF: the first :math:`i` with
     :math:`\sum_{j \le i} p_j > U`, :math:`U` uniform on :math:`[0, 1)`; an interval of probability 0 is never
