@@ -58,7 +58,8 @@ GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "exp
             "post-processing", "pure and approximate DP", "sensitivity (Δ)", "standard deviation (sd)",
             "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
 
-QUANTILES = {"q1": 0.25, "median": 0.5, "q3": 0.75}  #: the three private quantiles, by release id
+#: The three private quantiles' levels, by release id
+QUANTILES = {"private_q1": 0.25, "private_median": 0.5, "private_q3": 0.75}
 BINS = 20  #: the private histogram's default number of bins over the public range
 #: The releases of a mean, by id: the clipped mean with Laplace and with Gaussian noise, KSU20 pure and zCDP
 MEAN_METHODS = ("clipped_laplace", "gaussian_analytic", "ksu20", "ksu20_zcdp")
@@ -279,7 +280,7 @@ class Releases:
     means : dict of str to Release, released
         By id of :data:`MEAN_METHODS`; every true value is the column's mean.
     quantiles : dict of str to Release, released
-        By id of :data:`QUANTILE_METHODS` (q1, median, q3).
+        By id of :data:`QUANTILE_METHODS` (the 25th percentile, the median, the 75th percentile).
     histogram : Release, released
         Noisy counts per bin, the true counts alongside.
     edges : numpy.ndarray, public
@@ -356,7 +357,8 @@ def releases(x, public_low: float, public_high: float, lower: float, upper: floa
       permuted column at :math:`\rho = (\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)})^2`
       (:func:`dpcore.accounting.approx_to_zcdp`): :math:`\rho`-zCDP (Bun & Steinke 2016), which converts to exactly
       :math:`(\varepsilon, \delta)`-DP by their Prop 1.3, the same budget as the Gaussian release.
-    * ``"q1"``, ``"median"``, ``"q3"``: :func:`~dpcore.mechanisms.private_quantile`, the exponential mechanism
+    * ``"private_q1"``, ``"private_median"``, ``"private_q3"``: :func:`~dpcore.mechanisms.private_quantile`, the
+      exponential mechanism
       (McSherry & Talwar 2007) over :math:`[\ell_0, h_0]`, each at :math:`\varepsilon/3`: together
       :math:`\varepsilon`-DP by basic composition.
     * the histogram: :func:`~dpcore.mechanisms.laplace_histogram`, ``bins`` equal bins over :math:`[\ell_0, h_0]`
@@ -495,7 +497,7 @@ def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upp
 
     >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
     >>> sweep = error_vs_epsilon(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, [0.5, 1.0], trials=20)
-    >>> sweep.errors["median"].shape
+    >>> sweep.errors["private_median"].shape
     (3, 2)
     """
     _check_public(public_low, public_high, lower, upper)
@@ -578,13 +580,14 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
     def amount(value: float) -> str:
         return f"{number_text(value)}{units}"
 
-    mean_error, median_error = sweep.errors["clipped_laplace"][1, column], sweep.errors["median"][1, column]
+    mean_error, median_error = sweep.errors["clipped_laplace"][1, column], sweep.errors["private_median"][1, column]
     ratio = mean_error / median_error if median_error > 0 else math.inf
     compare = (f"{number_text(ratio)}× the median's" if ratio >= 1
                else f"{number_text(1 / ratio)}× smaller than the median's")
     bigger = "the clipping bias" if abs(split.bias) > split.noise_scale else "the noise"
     spread = facts.q3 - facts.q1
-    useful = {name: _useful_from(sweep, name, spread) for name in ("clipped_laplace", "median")} if spread > 0 else {}
+    useful = ({name: _useful_from(sweep, name, spread) for name in ("clipped_laplace", "private_median")}
+              if spread > 0 else {})
     words = [
         f"At ε = {epsilon:g} (ε: the privacy budget; smaller is more private) the clipped mean's typical error "
         f"(≈ {amount(mean_error)}, the median over {trials} releases) is {compare} (≈ {amount(median_error)}).",
@@ -600,7 +603,7 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
                 for name, value in useful.items()}
         words.append(f"Counting an estimate useful when its typical error is under 10 % of the middle half of the "
                      f"data (the interquartile range, {amount(spread)}): the clipped mean is useful "
-                     f"{said['clipped_laplace']}, the private median {said['median']}.")
+                     f"{said['clipped_laplace']}, the private median {said['private_median']}.")
     return words
 
 

@@ -168,7 +168,7 @@ def test_the_private_median_is_within_its_exponential_mechanism_bound():
     bound = (2 / (epsilon / 3)) * (math.log(120.0 / good) + math.log(100))
     rank_error = np.abs(np.searchsorted(ordered, draws) - x.size / 2)
     assert np.mean(rank_error > bound) <= 0.02
-    assert sweep_draws.errors["median"].shape == (3, 1)
+    assert sweep_draws.errors["private_median"].shape == (3, 1)
 
 
 def test_a_bad_parameter_is_named():
@@ -198,7 +198,7 @@ def test_the_sweep_is_seeded_per_epsilon_and_its_errors_fall_with_epsilon():
         assert small.errors[name][1, 0] > small.errors[name][1, 1]  # 10× the budget: smaller typical error
         assert np.all(small.errors[name][0] <= small.errors[name][1])
         assert np.all(small.errors[name][1] <= small.errors[name][2])
-    assert small.true_values["median"] == np.median(x)
+    assert small.true_values["private_median"] == np.median(x)
     assert set(privacy_roles(lesson.ErrorSweep).values()) == {"public", "diagnostic"}
 
 
