@@ -62,7 +62,8 @@ from ..mechanisms import exponential, exponential_probabilities
 from .selection import Selection
 
 __all__ = ["MAX_HISTOGRAM_CELLS", "MeanEstimate", "clipped_laplace_mean", "private_range", "private_mean_1d",
-           "private_mean_1d_zcdp", "private_mean_1d_approx", "private_mean_nd_zcdp", "private_mean_nd_pure",
+           "private_mean_1d_zcdp", "private_mean_1d_approx",
+           "repeated_private_mean_1d", "repeated_private_mean_1d_zcdp", "private_mean_nd_zcdp", "private_mean_nd_pure",
            "default_alpha", "ksu20_scores", "ksu20_tournament"]
 
 
@@ -437,6 +438,108 @@ def private_mean_1d_approx(x, epsilon: float, delta: float, moment_k: float, mea
     return _zcdp_two_stage(x, rho, moment_k, mean_range, alpha, groups, bucket_constant, rng, guarantee, budget)
 
 
+_REPEATED = dict(x=Array(ndim=(1,), min_size=4), moment_k=_MOMENT, mean_range=POSITIVE, trials=Integer(low=1),
+                 rng=Seed(), bucket_constant=POSITIVE)
+
+
+@validated(epsilon=POSITIVE, **_REPEATED)
+def repeated_private_mean_1d(x, epsilon: float, moment_k: float, mean_range: float, trials: int, rng: RngLike = None,
+                             *, bucket_constant: float = 2.0) -> np.ndarray:
+    r"""``trials`` independent releases of :func:`private_mean_1d` (one group, the default alpha) on ONE dataset.
+
+    Draw for draw what ``private_mean_1d(np.broadcast_to(x, (trials, n)), epsilon, moment_k, mean_range, rng)``
+    returns, hence the same law and the same guarantee (:math:`\varepsilon`-DP under replace-one for each release;
+    Kamath, Singhal & Ullman 2020, Alg. 2), without its ``(trials, n)`` arrays: the bucket counts of the range half
+    and the clipped mean of the mean half in each window the trials pick are computed once, and only the noise is
+    drawn per trial (the same mechanisms, :func:`dpcore.mechanisms.laplace` on the counts, :math:`\ell_1`
+    sensitivity 2, as :func:`dpcore.mechanisms.laplace_histogram` draws it, and on the means). For Monte Carlo over
+    the mechanism's randomness with the data fixed.
+
+    Parameters
+    ----------
+    x : array of shape (n,)
+        One dataset, finite, at least 4 points.
+    epsilon : float
+        Privacy parameter :math:`\varepsilon > 0` of each release.
+    moment_k : float
+        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed; ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    trials : int
+        How many independent releases, at least 1.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness, as in :func:`private_mean_1d`.
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0` of the window radius :math:`r = c_r/\alpha^{1/(k-1)}`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(trials,)``.
+
+    Examples
+    --------
+    >>> x = 3.0 + np.random.default_rng(1).standard_normal(2_000)
+    >>> fast = repeated_private_mean_1d(x, 1.0, 3, 100.0, 50, rng=3)
+    >>> slow = private_mean_1d(np.broadcast_to(x, (50, x.size)), 1.0, 3, 100.0, rng=3).estimate
+    >>> bool(np.allclose(fast, slow, rtol=0, atol=1e-12))
+    True
+    """
+    return _repeated_two_stage(x, epsilon, moment_k, mean_range, trials, bucket_constant, rng,
+                               lambda counts, stream: mechanisms.laplace(counts, 2.0, epsilon, stream),
+                               lambda value, sensitivity, stream: mechanisms.laplace(value, sensitivity, epsilon,
+                                                                                     stream),
+                               (f"epsilon={epsilon!r}", "epsilon"))
+
+
+@validated(rho=POSITIVE, **_REPEATED)
+def repeated_private_mean_1d_zcdp(x, rho: float, moment_k: float, mean_range: float, trials: int,
+                                  rng: RngLike = None, *, bucket_constant: float = 2.0) -> np.ndarray:
+    r"""``trials`` independent releases of :func:`private_mean_1d_zcdp` (one group, the default alpha) on ONE dataset.
+
+    Draw for draw what ``private_mean_1d_zcdp(np.broadcast_to(x, (trials, n)), rho, moment_k, mean_range, rng)``
+    returns (:math:`\rho`-zCDP under replace-one for each release), computed as :func:`repeated_private_mean_1d`
+    computes its pure counterpart: counts and clipped means once, the Gaussian noise
+    (:func:`dpcore.mechanisms.zcdp_gaussian`, :math:`\ell_2` sensitivity :math:`\sqrt2` on the counts) per trial.
+
+    Parameters
+    ----------
+    x : array of shape (n,)
+        One dataset, finite, at least 4 points.
+    rho : float
+        The zCDP parameter :math:`\rho > 0` of each release.
+    moment_k : float
+        :math:`k > 1`, with :math:`\mathbb E|X-\mu|^k \le 1` assumed; ``inf`` for every moment bounded.
+    mean_range : float
+        :math:`R > 0`: the mean is assumed to lie in :math:`[-R, R]`.
+    trials : int
+        How many independent releases, at least 1.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the randomness, as in :func:`private_mean_1d_zcdp`.
+    bucket_constant : float, default 2.0
+        :math:`c_r > 0` of the window radius :math:`r = c_r/\alpha^{1/(k-1)}`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(trials,)``.
+
+    Examples
+    --------
+    >>> x = 3.0 + np.random.default_rng(1).standard_normal(2_000)
+    >>> fast = repeated_private_mean_1d_zcdp(x, 0.5, 3, 100.0, 50, rng=3)
+    >>> slow = private_mean_1d_zcdp(np.broadcast_to(x, (50, x.size)), 0.5, 3, 100.0, rng=3).estimate
+    >>> bool(np.allclose(fast, slow, rtol=0, atol=1e-12))
+    True
+    """
+    sqrt2 = math.sqrt(2.0)
+    return _repeated_two_stage(x, math.sqrt(2.0 * rho), moment_k, mean_range, trials, bucket_constant, rng,
+                               lambda counts, stream: mechanisms.zcdp_gaussian(counts, sqrt2, rho, stream),
+                               lambda value, sensitivity, stream: mechanisms.zcdp_gaussian(value, sensitivity, rho,
+                                                                                           stream),
+                               (f"rho={rho!r}", "rho"))
+
+
 @validated(x=_SAMPLE_ND, rho=POSITIVE, moment_k=_MOMENT, mean_range=POSITIVE, rng=Seed(), alpha=_ALPHA)
 def private_mean_nd_zcdp(x, rho: float, moment_k: float, mean_range: float, rng: RngLike = None, *,
                          alpha: float | None = None) -> np.ndarray:
@@ -686,6 +789,30 @@ def _two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float
 
     return MeanEstimate(of_median_group(estimates), of_median_group(low), of_median_group(high),
                         of_median_group(fraction), sensitivity / epsilon, guarantee)
+
+
+def _repeated_two_stage(x: np.ndarray, epsilon: float, moment_k: float, mean_range: float, trials: int,
+                        bucket_constant: float, rng: RngLike, histogram_noise: Callable, noise: Noise,
+                        budget: tuple[str, str]) -> np.ndarray:
+    """:func:`_two_stage` with one group on ``trials`` copies of one dataset: the same streams, calls and draws.
+
+    The exact counts and clipped means are computed once; ``histogram_noise(counts, stream)`` privatises the counts.
+    """
+    half = x.shape[-1] // 2
+    alpha = default_alpha(half, epsilon, moment_k)
+    r = _radius(bucket_constant, alpha, moment_k, default_alpha_used=True, budget=budget[0])
+    _check_noise_scale(6.0 * r / (half * epsilon), budget, moment_k, alpha)
+    ranges, values = x[:half], x[half:2 * half]
+    range_stream, noise_stream = spawn(rng, 2)
+
+    def histogram(_: np.ndarray, edges: np.ndarray, stream: RngLike) -> float | np.ndarray:
+        counts = _bucket_counts(ranges[None, :], edges)
+        return histogram_noise(np.broadcast_to(counts, (trials, counts.shape[1])), stream)
+
+    low, high = _window(np.empty((trials, 0)), r, mean_range, histogram, range_stream)
+    windows, chosen = np.unique(np.stack([low, high], axis=1), axis=0, return_inverse=True)
+    means = np.array([np.clip(values, low_end, high_end).mean() for low_end, high_end in windows])
+    return np.asarray(noise(means[chosen.reshape(-1)], 6.0 * r / half, noise_stream))
 
 
 def _ball_mean(x: np.ndarray, moment_k: float, epsilon: float, alpha: float | None, rng: RngLike,

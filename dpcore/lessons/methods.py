@@ -24,11 +24,16 @@ LABELS: dict[str, str] = {
     "clipped_laplace": "clipped Laplace",
     # heavy-tailed means (truncation bias)
     "ksu20": "private range, then clip",
+    "ksu20_zcdp": "private range, then clip (zCDP)",
     "naive_window": "naive",
     "private_part": "private part (bias + noise)",
     "naive_truncated_mean": "naive truncated mean",
     "truncated_mle_moments": "truncated MLE (moment matching)",
     "truncated_mle_dpgd": "truncated MLE (DP gradient descent)",
+    # private quantiles (exponential mechanism over a public range)
+    "private_q1": "private 25th percentile",
+    "private_median": "private median",
+    "private_q3": "private 75th percentile",
     # private selection (exponential mechanism, tournament)
     "exponential_mechanism": "exponential mechanism",
     "report_noisy_max": "report noisy max",

@@ -17,7 +17,7 @@ import math
 
 from ..core.validation import EPSILON, Real, validated
 
-__all__ = ["belief_after", "epsilon_in_words", "exp_text"]
+__all__ = ["belief_after", "epsilon_in_words", "exp_text", "number_text"]
 
 
 @validated(epsilon=EPSILON, prior=Real(0, 1, low_open=True, high_open=True))
@@ -66,3 +66,17 @@ def exp_text(exponent: float, spec: str) -> str:
     if round(mantissa, 2) >= 10.0:
         mantissa, power = mantissa / 10.0, power + 1
     return f"{mantissa:.2f}e+{power}"
+
+
+@validated(value=Real())
+def number_text(value: float) -> str:
+    """A number as a person reads it: 3 significant digits, thousands separators, a true minus sign, never "-0".
+
+    >>> number_text(41.237), number_text(-2689.2), number_text(0.000827), number_text(-0.0)
+    ('41.2', '−2,690', '0.000827', '0')
+    """
+    rounded = float(f"{value:.3g}")
+    if rounded == 0:
+        return "0"
+    text = f"{rounded:,.0f}" if abs(rounded) >= 1000 else f"{rounded:.3g}"
+    return text.replace("-", "−")

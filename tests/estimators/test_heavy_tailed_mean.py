@@ -46,6 +46,8 @@ VALID_CALLS = {
         x=np.zeros((8, 2)), epsilon=1.0, moment_k=3, mean_range=10.0, rng=0, alpha=None
     ),
     "default_alpha": dict(n=100, epsilon=1.0, moment_k=3),
+    "repeated_private_mean_1d": dict(MEAN_1D, epsilon=1.0, trials=3),
+    "repeated_private_mean_1d_zcdp": dict(MEAN_1D, rho=0.5, trials=3),
 }
 
 
@@ -450,3 +452,18 @@ def test_ksu20_bad_inputs():
         heavy_tailed_mean.ksu20_tournament(np.zeros((20, 2)), np.zeros((4, 2)), 0.0)
     with pytest.raises(ValueError, match="points"):
         heavy_tailed_mean.ksu20_scores(np.zeros(20), np.zeros((4, 2)))
+
+
+# --- many releases on one dataset (the real-data page's Monte Carlo) ----------------------------------------------
+
+@pytest.mark.parametrize("epsilon", [0.03, 0.3, 3.0])
+@pytest.mark.parametrize("k", [2.5, math.inf])
+def test_repeated_releases_are_the_vectorised_estimator_draw_for_draw(epsilon, k):
+    """Same seed, same draws: repeated_private_mean_1d(x, ..., trials) equals private_mean_1d on trials copies of x
+    (bit for bit), for the pure and the zCDP estimator, an odd n, small and large ε (many or one window)."""
+    x = 3.0 * np.random.default_rng(5).pareto(2.5, 3001)
+    copies = np.broadcast_to(x, (300, x.size))
+    np.testing.assert_array_equal(truncation.repeated_private_mean_1d(x, epsilon, k, 50.0, 300, rng=7),
+                                  truncation.private_mean_1d(copies, epsilon, k, 50.0, rng=7).estimate)
+    np.testing.assert_array_equal(truncation.repeated_private_mean_1d_zcdp(x, epsilon, k, 50.0, 300, rng=7),
+                                  truncation.private_mean_1d_zcdp(copies, epsilon, k, 50.0, rng=7).estimate)

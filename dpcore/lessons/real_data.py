@@ -1,0 +1,631 @@
+r"""Lesson "Real data" (the capstone, issue 30): the lab's private releases applied to one real column.
+
+The column :math:`x_1, \dots, x_n` is fixed: here it *is* the population, so every error is measured against the
+column's own (non-private) statistic, and every Monte Carlo trial redraws only the mechanisms' randomness. The
+student sets every public parameter without looking at the data: the column's public range
+:math:`[\ell_0, h_0]` = ``[public_low, public_high]`` (what such a column can be), the clipping bounds
+:math:`[a, b]` = ``[lower, upper]`` of the clipped mean, a public scale :math:`s` and a moment order :math:`k` for the
+private range of Kamath, Singhal & Ullman (2020), and the budget :math:`(\varepsilon, \delta)`.
+
+Neighbouring columns are replace-one (same n, one value changed) throughout. Each release spends the whole budget
+on its own: they are alternatives, compared side by side; publishing several of them would compose (their
+:math:`\varepsilon`'s add, Dwork et al. 2006). The figures are in :mod:`dpcore.viz.figures.real_data`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import accounting, mechanisms
+from ..core.guarantees import diagnostic, public, released
+from ..core.randomness import RngLike, child_generator, spawn
+from ..core.validation import (
+    DELTA,
+    EPSILON,
+    POSITIVE,
+    SEED,
+    Array,
+    Constraint,
+    Integer,
+    InvalidParameterError,
+    Real,
+    Seed,
+    validated,
+)
+from ..estimators.heavy_tailed_mean import (
+    private_mean_1d,
+    private_mean_1d_zcdp,
+    repeated_private_mean_1d,
+    repeated_private_mean_1d_zcdp,
+)
+from ..mechanisms.quantile import quantile_density, sample_quantile_density
+from .plain_words import number_text
+from .questions import Question
+
+__all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS",
+           "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep",
+           "column_facts", "clipping_decomposition", "best_bounds", "clipped_mean_draws", "releases",
+           "error_vs_epsilon", "takeaways", "cost_question"]
+
+#: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
+GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
+            "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
+            "median", "moment", "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile",
+            "post-processing", "pure and approximate DP", "sensitivity (Δ)", "standard deviation (sd)",
+            "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
+
+#: The three private quantiles' levels, by release id
+QUANTILES = {"private_q1": 0.25, "private_median": 0.5, "private_q3": 0.75}
+BINS = 20  #: the private histogram's default number of bins over the public range
+#: The releases of a mean, by id: the clipped mean with Laplace and with Gaussian noise, KSU20 pure and zCDP
+MEAN_METHODS = ("clipped_laplace", "gaussian_analytic", "ksu20", "ksu20_zcdp")
+QUANTILE_METHODS = tuple(QUANTILES)  #: the releases of a quantile, by id
+METHODS = MEAN_METHODS + QUANTILE_METHODS  #: every scalar release, by id (the histogram is not a scalar)
+EPSILONS = (0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0)  #: the default ε grid of the sweep (1-2-3-5 steps)
+
+_COLUMN = Array(ndim=(1,), min_size=2)
+_BOUND = Real()
+_MOMENT_K = Real(low=1, low_open=True, allow_inf=True)
+_BINS = Integer(low=1, high=1000)
+_TRIALS = Integer(low=2, high=100_000)
+
+
+# --------------------------------------------------------------------------------------- the column, non-private
+@dataclass(frozen=True)
+class ColumnFacts:
+    """The column's plain statistics, computed without noise: NOT private, shown for comparison only.
+
+    Attributes
+    ----------
+    n : int, diagnostic
+    mean, median, q1, q3, minimum, maximum, sd : float, diagnostic
+        Mean, median, quartiles (25 % and 75 %), smallest and largest value, standard deviation (divisor n).
+    """
+
+    n: int = diagnostic()
+    mean: float = diagnostic()
+    median: float = diagnostic()
+    q1: float = diagnostic()
+    q3: float = diagnostic()
+    minimum: float = diagnostic()
+    maximum: float = diagnostic()
+    sd: float = diagnostic()
+
+
+@validated(x=_COLUMN)
+def column_facts(x) -> ColumnFacts:
+    """The column's n, mean, median, quartiles, min, max and standard deviation: non-private (diagnostic).
+
+    >>> column_facts([1.0, 2.0, 3.0, 10.0]).median
+    2.5
+    """
+    q1, median, q3 = np.quantile(x, [0.25, 0.5, 0.75])
+    return ColumnFacts(int(x.size), float(x.mean()), float(median), float(q1), float(q3), float(x.min()),
+                       float(x.max()), float(x.std()))
+
+
+def _check_bounds(low_name: str, low: float, high_name: str, high: float) -> None:
+    if not low < high:
+        raise InvalidParameterError(f"{high_name} must be greater than {low_name}={low!r}; got {high!r}")
+
+
+# --------------------------------------------------------------------------------------- bias and noise
+@dataclass(frozen=True)
+class ClippingDecomposition:
+    r"""The error of the clipped Laplace mean with bounds :math:`[a, b]`, split into bias and noise, exactly.
+
+    Attributes
+    ----------
+    lower, upper : float, public
+        The clipping bounds :math:`a < b`.
+    noise_scale : float, public
+        The Laplace scale :math:`\beta = (b - a)/(\varepsilon n)`; also the expected absolute noise
+        :math:`\mathbb E|\mathrm{Lap}(\beta)| = \beta`.
+    clipped_mean : float, diagnostic
+        :math:`\overline{\mathrm{clip}_{[a,b]}(x)}`, the value the mechanism adds noise to.
+    bias : float, diagnostic
+        The exact clipping bias :math:`c = \overline{\mathrm{clip}_{[a,b]}(x)} - \bar x`.
+    expected_error : float, diagnostic
+        :math:`\mathbb E|c + L| = |c| + \beta e^{-|c|/\beta}`, :math:`L \sim \mathrm{Lap}(\beta)`.
+    clipped_fraction : float, diagnostic
+        Share of the column outside :math:`[a, b]`.
+    """
+
+    lower: float = public()
+    upper: float = public()
+    noise_scale: float = public()
+    clipped_mean: float = diagnostic()
+    bias: float = diagnostic()
+    expected_error: float = diagnostic()
+    clipped_fraction: float = diagnostic()
+
+
+def _expected_error(bias, scale):
+    """E|c + Lap(β)| = |c| + β exp(−|c|/β), elementwise."""
+    return np.abs(bias) + scale * np.exp(-np.abs(bias) / scale)
+
+
+@validated(x=_COLUMN, lower=_BOUND, upper=_BOUND, epsilon=EPSILON)
+def clipping_decomposition(x, lower: float, upper: float, epsilon: float) -> ClippingDecomposition:
+    r"""Bias and noise of the clipped Laplace mean of the column with bounds ``[lower, upper]`` at ``epsilon``.
+
+    The release is :math:`\overline{\mathrm{clip}_{[a,b]}(x)} + L`, :math:`L \sim \mathrm{Lap}(\beta)`,
+    :math:`\beta = (b - a)/(\varepsilon n)` (Dwork et al. 2006; the clipped mean of Kamath, Singhal & Ullman 2020).
+    Its error against the column's mean is :math:`c + L` with the exact clipping bias
+    :math:`c = \overline{\mathrm{clip}(x)} - \bar x`, and for a Laplace variable
+    :math:`\mathbb E|c + L| = |c| + \beta e^{-|c|/\beta}` (integrate the density :math:`e^{-|z|/\beta}/(2\beta)`).
+    The bias and the expected error are computed from the data without noise: diagnostics.
+
+    >>> d = clipping_decomposition([0.0, 1.0, 2.0, 9.0], 0.0, 5.0, 1.0)
+    >>> d.bias, d.noise_scale
+    (-1.0, 1.25)
+    """
+    _check_bounds("lower", lower, "upper", upper)
+    clipped = float(np.clip(x, lower, upper).mean())
+    bias = clipped - float(x.mean())
+    scale = (upper - lower) / (epsilon * x.size)
+    return ClippingDecomposition(lower, upper, scale, clipped, bias, float(_expected_error(bias, scale)),
+                                 float(np.mean((x < lower) | (x > upper))))
+
+
+@dataclass(frozen=True)
+class BestBounds:
+    """The clipping bounds with the least expected error, found by looking at the data: an oracle, NOT private.
+
+    Attributes
+    ----------
+    decomposition : ClippingDecomposition, diagnostic
+        Bias and noise at the best bounds (its bounds were chosen from the data).
+    lower_level, upper_level : float, diagnostic
+        The column's quantile levels the bounds sit at.
+    note : str, public
+        "best bounds (computed from the data: not private)".
+    """
+
+    decomposition: ClippingDecomposition = diagnostic()
+    lower_level: float = diagnostic()
+    upper_level: float = diagnostic()
+    note: str = public()
+
+
+#: Quantile levels the oracle tries for the lower bound (the upper bound tries one minus each)
+_LEVELS = np.array([0.0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45])
+
+
+@validated(x=_COLUMN, epsilon=EPSILON)
+def best_bounds(x, epsilon: float) -> BestBounds:
+    r"""The clipping bounds minimising the clipped Laplace mean's expected error
+    :math:`|c| + \beta e^{-|c|/\beta}` (:func:`clipping_decomposition`) over pairs of the column's own quantiles
+    (lower at levels 0 … 45 %, upper at 55 … 100 %, 225 pairs; pairs with lower = upper are skipped).
+
+    Computed FROM THE DATA, hence not private: an oracle, for comparison. Releasing a mean clipped to these bounds
+    would leak the column's quantiles; a private version would spend budget on choosing them (e.g. the private
+    quartiles of :func:`releases`, or the private range of Kamath, Singhal & Ullman 2020).
+
+    >>> x = np.random.default_rng(0).pareto(2.0, 1000)
+    >>> best = best_bounds(x, 1.0)
+    >>> best.decomposition.expected_error < clipping_decomposition(x, 0.0, float(x.max()), 1.0).expected_error
+    True
+    """
+    ordered = np.sort(x)
+    lows = np.quantile(ordered, _LEVELS)[:, None]
+    highs = np.quantile(ordered, 1.0 - _LEVELS)[None, :]
+    prefix = np.concatenate([[0.0], np.cumsum(ordered)])
+    below, above = np.searchsorted(ordered, lows), np.searchsorted(ordered, highs, side="right")
+    inner = prefix[np.maximum(above, below)] - prefix[below]
+    clipped = (below * lows + inner + (x.size - np.maximum(above, below)) * highs) / x.size
+    width = highs - lows
+    with np.errstate(divide="ignore", invalid="ignore"):
+        error = np.where(width > 0, _expected_error(clipped - x.mean(), width / (epsilon * x.size)), np.inf)
+    i, j = np.unravel_index(int(np.argmin(error)), error.shape)
+    if not np.isfinite(error[i, j]):
+        raise InvalidParameterError(f"x must hold at least two distinct values; got all equal to {x[0]!r}")
+    decomposition = clipping_decomposition(x, float(lows[i, 0]), float(highs[0, j]), epsilon)
+    return BestBounds(decomposition, float(_LEVELS[i]), float(1.0 - _LEVELS[j]),
+                      "best bounds (computed from the data: not private)")
+
+
+@validated(x=_COLUMN, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, trials=Integer(low=1), rng=Seed())
+def clipped_mean_draws(x, lower: float, upper: float, epsilon: float, trials: int = 1,
+                       rng: RngLike = None) -> np.ndarray:
+    r"""``trials`` independent releases of the page's clipped Laplace mean on the column ``x``.
+
+    Each is :math:`\overline{\mathrm{clip}_{[a,b]}(x)} + \mathrm{Lap}(\Delta_1/\varepsilon)`,
+    :math:`\Delta_1 = (b - a)/n` (:func:`dpcore.mechanisms.laplace`; Dwork et al. 2006): :math:`\varepsilon`-DP
+    under replace-one, since replacing one value moves the clipped mean by at most :math:`(b - a)/n`. The clipped
+    mean is computed once; only the noise is drawn per release. The same computation as
+    :func:`~dpcore.estimators.heavy_tailed_mean.clipped_laplace_mean`, without its ``(trials, n)`` copies.
+
+    >>> clipped_mean_draws([0.0, 1.0, 2.0, 9.0], 0.0, 5.0, 1.0, trials=3, rng=0).shape
+    (3,)
+    """
+    _check_bounds("lower", lower, "upper", upper)
+    clipped = np.full(trials, float(np.clip(x, lower, upper).mean()))
+    return np.asarray(mechanisms.laplace(clipped, (upper - lower) / x.size, epsilon, rng))
+
+
+# --------------------------------------------------------------------------------------- one release of each
+@dataclass(frozen=True)
+class Release:
+    """One private release beside the non-private value it estimates.
+
+    Attributes
+    ----------
+    method : str, public
+        The release's id (:data:`METHODS`, or ``"histogram"``).
+    value : float or numpy.ndarray, released
+        The private release (the histogram: one noisy count per bin).
+    true_value : float or numpy.ndarray, diagnostic
+        The same statistic computed without noise: NOT private.
+    guarantee : str, public
+        ε (and δ or ρ), the neighbouring relation and the sensitivity.
+    """
+
+    method: str = public()
+    value: float | np.ndarray = released()
+    true_value: float | np.ndarray = diagnostic()
+    guarantee: str = public()
+
+
+@dataclass(frozen=True)
+class Releases:
+    """One release of each method of the page on one column.
+
+    Attributes
+    ----------
+    means : dict of str to Release, released
+        By id of :data:`MEAN_METHODS`; every true value is the column's mean.
+    quantiles : dict of str to Release, released
+        By id of :data:`QUANTILE_METHODS` (the 25th percentile, the median, the 75th percentile).
+    histogram : Release, released
+        Noisy counts per bin, the true counts alongside.
+    edges : numpy.ndarray, public
+        The histogram's bin edges over the public range.
+    budget : str, public
+        How the budget is spent.
+    """
+
+    means: dict = released()
+    quantiles: dict = released()
+    histogram: Release = released()
+    edges: np.ndarray = public()
+    budget: str = public()
+
+
+_PUBLIC = dict(public_low=_BOUND, public_high=_BOUND, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELTA,
+               scale=POSITIVE, moment_k=_MOMENT_K)
+
+
+def _check_public(public_low: float, public_high: float, lower: float, upper: float) -> None:
+    _check_bounds("public_low", public_low, "public_high", public_high)
+    _check_bounds("lower", lower, "upper", upper)
+
+
+def _standardised(x: np.ndarray, public_low: float, public_high: float,
+                  scale: float) -> tuple[np.ndarray, float, float]:
+    """z = (x − centre)/s with the public centre (ℓ₀ + h₀)/2, and the mean range R = (h₀ − ℓ₀)/(2s) of z."""
+    centre = (public_low + public_high) / 2.0
+    return (x - centre) / scale, centre, (public_high - public_low) / (2.0 * scale)
+
+
+def _guarantees(n: int, lower: float, upper: float, epsilon: float, delta: float) -> dict[str, str]:
+    """The guarantee of each release, by id."""
+    width, rho = upper - lower, accounting.approx_to_zcdp(epsilon, delta)
+    sigma = mechanisms.gaussian_sigma(width / n, epsilon, delta)
+    third = epsilon / len(QUANTILES)
+    return {
+        "clipped_laplace": f"{epsilon:g}-DP (pure), replace-one; Δ₁ = (upper − lower)/n = {width / n:.4g}",
+        "gaussian_analytic": f"({epsilon:g}, {delta:g})-DP, replace-one; Δ₂ = (upper − lower)/n = {width / n:.4g}, "
+                             f"analytic Gaussian σ = {sigma:.4g} (Balle & Wang 2018)",
+        "ksu20": f"{epsilon:g}-DP (pure), replace-one (Kamath, Singhal & Ullman 2020, Alg. 2)",
+        "ksu20_zcdp": f"{rho:.4g}-zCDP, replace-one, hence ({epsilon:g}, {delta:g})-DP (Bun & Steinke 2016, "
+                      f"Prop 1.3; ρ = (√(ln(1/δ) + ε) − √ln(1/δ))²)",
+        **{name: f"{third:.4g}-DP (pure), replace-one; rank score of sensitivity 1 (exponential mechanism); "
+                 f"the three quantiles together {epsilon:g}-DP (basic composition)" for name in QUANTILES},
+        "histogram": f"{epsilon:g}-DP (pure), replace-one; Δ₁ = 2 (one changed value moves two counts by 1)",
+    }
+
+
+@validated(x=_COLUMN, **_PUBLIC, seed=SEED, bins=_BINS)
+def releases(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
+             scale: float, moment_k: float, seed: int, bins: int = BINS) -> Releases:
+    r"""One release of each of the page's methods on the column ``x``, each spending the whole budget on its own.
+
+    Neighbours: replace-one (same n, one value changed). The releases:
+
+    * ``"clipped_laplace"``: :math:`\overline{\mathrm{clip}_{[a,b]}(x)} + \mathrm{Lap}(\Delta_1/\varepsilon)`,
+      :math:`\Delta_1 = (b - a)/n` (:func:`~dpcore.estimators.heavy_tailed_mean.clipped_laplace_mean`; Dwork et al.
+      2006): :math:`\varepsilon`-DP.
+    * ``"gaussian_analytic"``: the same clipped mean plus :math:`\mathcal N(0, \sigma^2)`, :math:`\sigma` the analytic
+      Gaussian calibration for :math:`\Delta_2 = (b - a)/n` (:func:`~dpcore.mechanisms.gaussian`; Balle & Wang 2018):
+      :math:`(\varepsilon, \delta)`-DP.
+    * ``"ksu20"``: :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d` (Kamath, Singhal & Ullman 2020,
+      Alg. 2: a private range from half the column, then the clipped Laplace mean of the other half), pure
+      :math:`\varepsilon`-DP. It needs a scale: the column is standardised with PUBLIC quantities only,
+      :math:`z = (x - c)/s` with :math:`c = (\ell_0 + h_0)/2` and the student's ``scale`` :math:`s`, under the
+      moment assumption :math:`\mathbb E|X - \mu|^k \le s^k` (:math:`k` = ``moment_k``), i.e.
+      :math:`\mathbb E|Z - \mu_Z|^k \le 1`, and the mean range :math:`R = (h_0 - \ell_0)/(2s)` (the mean lies in
+      the public range); the release is :math:`c + s\hat\mu_Z`. The map is the same fixed bijection for every
+      column, so neighbours stay neighbours and the guarantee is unchanged (post-processing); the assumption
+      matters for accuracy only. Before the split the rows are put in a random order (a permutation drawn
+      independently of the data, which keeps neighbours neighbours), so a column stored sorted is split fairly.
+    * ``"ksu20_zcdp"``: :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d_zcdp` on the same standardised,
+      permuted column at :math:`\rho = (\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)})^2`
+      (:func:`dpcore.accounting.approx_to_zcdp`): :math:`\rho`-zCDP (Bun & Steinke 2016), which converts to exactly
+      :math:`(\varepsilon, \delta)`-DP by their Prop 1.3, the same budget as the Gaussian release.
+    * ``"private_q1"``, ``"private_median"``, ``"private_q3"``: :func:`~dpcore.mechanisms.private_quantile`, the
+      exponential mechanism
+      (McSherry & Talwar 2007) over :math:`[\ell_0, h_0]`, each at :math:`\varepsilon/3`: together
+      :math:`\varepsilon`-DP by basic composition.
+    * the histogram: :func:`~dpcore.mechanisms.laplace_histogram`, ``bins`` equal bins over :math:`[\ell_0, h_0]`
+      (the column clipped to it first, so every value is counted), :math:`\mathrm{Lap}(2/\varepsilon)` per bin:
+      :math:`\varepsilon`-DP.
+
+    The true values (the column's mean, quantiles ``numpy.quantile``, counts) are diagnostics. Each method draws
+    from its own child stream of ``seed``.
+
+    >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
+    >>> r = releases(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, seed=0)
+    >>> sorted(r.means), r.means["clipped_laplace"].guarantee.split(";")[0]
+    (['clipped_laplace', 'gaussian_analytic', 'ksu20', 'ksu20_zcdp'], '1-DP (pure), replace-one')
+    """
+    _check_public(public_low, public_high, lower, upper)
+    n, truth = x.size, float(x.mean())
+    guarantee = _guarantees(n, lower, upper, epsilon, delta)
+    streams = _streams(seed, epsilon)
+    clipped = float(np.clip(x, lower, upper).mean())
+    z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
+    rho = accounting.approx_to_zcdp(epsilon, delta)
+    values = {
+        "clipped_laplace": clipped_mean_draws(x, lower, upper, epsilon, 1, streams["clipped_laplace"])[0],
+        "gaussian_analytic": mechanisms.gaussian(clipped, (upper - lower) / n, epsilon, delta,
+                                                 streams["gaussian_analytic"]),
+        "ksu20": centre + scale * private_mean_1d(z, epsilon, moment_k, mean_range, streams["ksu20"]).estimate,
+        "ksu20_zcdp": centre + scale * private_mean_1d_zcdp(z, rho, moment_k, mean_range,
+                                                            streams["ksu20_zcdp"]).estimate,
+    }
+    means = {name: Release(name, float(value), truth, guarantee[name]) for name, value in values.items()}
+    true_quantiles = np.quantile(x, list(QUANTILES.values()))
+    quantiles = {name: Release(name, float(mechanisms.private_quantile(x, q, epsilon / len(QUANTILES), public_low,
+                                                                       public_high, streams[name])),
+                               float(true), guarantee[name])
+                 for (name, q), true in zip(QUANTILES.items(), true_quantiles, strict=True)}
+    edges = np.linspace(public_low, public_high, bins + 1)
+    inside = np.clip(x, public_low, public_high)
+    histogram = Release("histogram", mechanisms.laplace_histogram(inside, edges, epsilon, streams["histogram"]),
+                        np.histogram(inside, edges)[0].astype(float), guarantee["histogram"])
+    return Releases(means, quantiles, histogram, edges,
+                    f"each release spends the whole budget (ε = {epsilon:g}, δ = {delta:g}) on its own; publishing "
+                    "them all would add their ε's (basic composition)")
+
+
+def _streams(seed: int, epsilon: float) -> dict[str, np.random.Generator]:
+    """One independent stream per release, keyed by (``seed``, ε): an ε's draws do not depend on the ε grid."""
+    names = MEAN_METHODS + ("histogram",) + QUANTILE_METHODS
+    return dict(zip(names, spawn(child_generator(seed, "epsilon", float(epsilon)), len(names)), strict=True))
+
+
+def _ksu20_column(x: np.ndarray, public_low: float, public_high: float, scale: float,
+                  seed: int) -> tuple[np.ndarray, float, float]:
+    """The column standardised with public quantities (:func:`_standardised`), in a random order drawn from
+    ``seed`` alone (independent of the data)."""
+    z, centre, mean_range = _standardised(x, public_low, public_high, scale)
+    return z[child_generator(seed, "permutation").permutation(z.size)], centre, mean_range
+
+
+# --------------------------------------------------------------------------------------- error versus ε
+@dataclass(frozen=True)
+class ErrorSweep:
+    """Many releases of each method at each ε on the same column: how far they land from the true values.
+
+    The releases vary only through the mechanisms' randomness (the column is fixed). Together the ``trials``
+    releases are NOT private (each is; their ε's would add): every statistic here is a diagnostic for teaching.
+
+    Attributes
+    ----------
+    epsilons : numpy.ndarray, public
+        The ε grid, shape (m,).
+    delta : float, public
+        The δ of the Gaussian and zCDP releases.
+    trials : int, public
+        Releases per method and ε.
+    true_values : dict of str to float, diagnostic
+        The non-private value each method estimates, by id of :data:`METHODS`.
+    released : dict of str to numpy.ndarray, diagnostic
+        By id: shape (3, m), the 10 %, 50 % and 90 % percentiles of the released values at each ε.
+    errors : dict of str to numpy.ndarray, diagnostic
+        By id: shape (3, m), the same percentiles of the absolute error |release − true value|.
+    histogram_errors : numpy.ndarray, diagnostic
+        Shape (3, m): the percentiles of the histogram's largest bin error (in counts).
+    """
+
+    epsilons: np.ndarray = public()
+    delta: float = public()
+    trials: int = public()
+    true_values: dict = diagnostic()
+    released: dict = diagnostic()
+    errors: dict = diagnostic()
+    histogram_errors: np.ndarray = diagnostic()
+
+
+_PERCENTILES = (10.0, 50.0, 90.0)
+
+
+def _scalar_draws(x: np.ndarray, ordered: np.ndarray, z: np.ndarray, mean_range: float, p: dict, epsilon: float,
+                  streams: dict) -> dict[str, np.ndarray]:
+    """``trials`` releases of every scalar method at ``epsilon``: data-dependent values once, the noise per trial."""
+    trials, n, width = p["trials"], x.size, p["upper"] - p["lower"]
+    clipped = np.full(trials, float(np.clip(x, p["lower"], p["upper"]).mean()))
+    rho = accounting.approx_to_zcdp(epsilon, p["delta"])
+    standardised = {
+        "ksu20": repeated_private_mean_1d(z, epsilon, p["moment_k"], mean_range, trials, streams["ksu20"]),
+        "ksu20_zcdp": repeated_private_mean_1d_zcdp(z, rho, p["moment_k"], mean_range, trials,
+                                                    streams["ksu20_zcdp"]),
+    }
+    draws = {"clipped_laplace": clipped_mean_draws(x, p["lower"], p["upper"], epsilon, trials,
+                                                   streams["clipped_laplace"]),
+             "gaussian_analytic": np.asarray(mechanisms.gaussian(clipped, width / n, epsilon, p["delta"],
+                                                                 streams["gaussian_analytic"])),
+             **{name: p["centre"] + p["scale"] * value for name, value in standardised.items()}}
+    for name, q in QUANTILES.items():
+        law = quantile_density(ordered, q, epsilon / len(QUANTILES), p["public_low"], p["public_high"])
+        draws[name] = sample_quantile_density(law, trials, streams[name])
+    return draws
+
+
+@validated(x=_COLUMN, **_PUBLIC, epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=_TRIALS,
+           seed=SEED, bins=_BINS)
+def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
+                     delta: float, scale: float, moment_k: float, epsilons=EPSILONS, trials: int = 200, seed: int = 0,
+                     bins: int = BINS) -> ErrorSweep:
+    r"""``trials`` releases of each method of :func:`releases` at each ε of ``epsilons`` (``epsilon``, the page's ε,
+    is added to the grid if missing), with the column fixed: Monte Carlo over the mechanisms' randomness only.
+
+    Each data-dependent quantity is computed once per ε and only the noise is drawn per trial, through the same
+    mechanisms: the clipped mean plus :func:`dpcore.mechanisms.laplace` / :func:`dpcore.mechanisms.gaussian` noise;
+    KSU20 by :func:`~dpcore.estimators.heavy_tailed_mean.repeated_private_mean_1d` (and its zCDP twin), draw for draw
+    the vectorised :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d`; each quantile by
+    :func:`~dpcore.mechanisms.sample_quantile_density` from its exact law
+    (:func:`~dpcore.mechanisms.quantile_density`), the law of :func:`~dpcore.mechanisms.private_quantile`; the
+    histogram's exact counts plus :math:`\mathrm{Lap}(2/\varepsilon)` per bin. The streams of one ε are keyed by
+    (``seed``, ε), so an ε's numbers do not depend on the rest of the grid. Cost :math:`O(n \log n)` per ε (the
+    sort and the three quantile laws), plus :math:`O(\mathrm{trials})` noise.
+
+    >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
+    >>> sweep = error_vs_epsilon(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, [0.5, 1.0], trials=20)
+    >>> sweep.errors["private_median"].shape
+    (3, 2)
+    """
+    _check_public(public_low, public_high, lower, upper)
+    grid = np.unique(np.append(epsilons, epsilon))
+    z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
+    params = dict(public_low=public_low, public_high=public_high, lower=lower, upper=upper, delta=delta, scale=scale,
+                  moment_k=moment_k, trials=trials, centre=centre)
+    ordered = np.sort(x)
+    truth = {**{name: float(x.mean()) for name in MEAN_METHODS},
+             **dict(zip(QUANTILES, np.quantile(x, list(QUANTILES.values())).tolist(), strict=True))}
+    edges = np.linspace(public_low, public_high, bins + 1)
+    counts = np.histogram(np.clip(x, public_low, public_high), edges)[0].astype(float)
+    released_values = {name: np.empty((3, grid.size)) for name in METHODS}
+    errors = {name: np.empty((3, grid.size)) for name in METHODS}
+    histogram_errors = np.empty((3, grid.size))
+    for column, eps in enumerate(grid):
+        streams = _streams(seed, float(eps))
+        for name, draws in _scalar_draws(x, ordered, z, mean_range, params, float(eps), streams).items():
+            released_values[name][:, column] = np.percentile(draws, _PERCENTILES)
+            errors[name][:, column] = np.percentile(np.abs(draws - truth[name]), _PERCENTILES)
+        noisy = mechanisms.laplace(np.broadcast_to(counts, (trials, bins)), 2.0, float(eps), streams["histogram"])
+        histogram_errors[:, column] = np.percentile(np.abs(noisy - counts).max(axis=1), _PERCENTILES)
+    return ErrorSweep(grid, delta, trials, truth, released_values, errors, histogram_errors)
+
+
+# --------------------------------------------------------------------------------------- words
+@dataclass(frozen=True)
+class _Unit(Constraint):
+    """The column's unit for the words: a short one-line string, possibly empty."""
+
+    def describe(self) -> str:
+        return "a one-line string of at most 20 characters, e.g. 'francs' (may be empty)"
+
+    def check(self, name: str, value: Any) -> str:
+        if not isinstance(value, str) or "\n" in value or len(value) > 20:
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        return [None, 3.0, "two\nlines", "x" * 21]
+
+
+_UNIT = _Unit()
+
+
+def _at(sweep: ErrorSweep, epsilon: float) -> int:
+    return int(np.argmin(np.abs(sweep.epsilons - epsilon)))
+
+
+def _useful_from(sweep: ErrorSweep, method: str, spread: float) -> float | None:
+    """The smallest ε of the grid from which the median error stays below 10 % of ``spread`` (None: never)."""
+    good = sweep.errors[method][1] <= 0.1 * spread
+    tail = np.flatnonzero(~good)
+    start = 0 if tail.size == 0 else tail[-1] + 1
+    return float(sweep.epsilons[start]) if start < good.size else None
+
+
+@validated(x=_COLUMN, **_PUBLIC, trials=_TRIALS, seed=SEED, unit=_UNIT)
+def takeaways(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
+              scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "") -> list[str]:
+    """Four sentences for a first-year student, computed from the page's numbers at ``epsilon``: the clipped mean's
+    error against the private median's, bias against noise, the oracle bounds, and from which ε each estimate is
+    useful (median error under 10 % of the column's interquartile range).
+
+    The numbers are those of :func:`error_vs_epsilon` (same ``seed`` and ``trials``; an ε's draws do not depend on
+    the grid), :func:`clipping_decomposition` and :func:`best_bounds`.
+
+    >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
+    >>> words = takeaways(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, trials=50, unit="francs")
+    >>> len(words), words[0].startswith("At ε = 1")
+    (4, True)
+    """
+    sweep = error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, EPSILONS,
+                             trials, seed)
+    column = _at(sweep, epsilon)
+    split, best = clipping_decomposition(x, lower, upper, epsilon), best_bounds(x, epsilon).decomposition
+    facts = column_facts(x)
+    units = f" {unit}" if unit else ""
+
+    def amount(value: float) -> str:
+        return f"{number_text(value)}{units}"
+
+    mean_error, median_error = sweep.errors["clipped_laplace"][1, column], sweep.errors["private_median"][1, column]
+    ratio = mean_error / median_error if median_error > 0 else math.inf
+    compare = (f"{number_text(ratio)}× the median's" if ratio >= 1
+               else f"{number_text(1 / ratio)}× smaller than the median's")
+    bigger = "the clipping bias" if abs(split.bias) > split.noise_scale else "the noise"
+    spread = facts.q3 - facts.q1
+    useful = ({name: _useful_from(sweep, name, spread) for name in ("clipped_laplace", "private_median")}
+              if spread > 0 else {})
+    words = [
+        f"At ε = {epsilon:g} (ε: the privacy budget; smaller is more private) the clipped mean's typical error "
+        f"(≈ {amount(mean_error)}, the median over {trials} releases) is {compare} (≈ {amount(median_error)}).",
+        f"Clipping to [{number_text(lower)}, {number_text(upper)}] moves {100 * split.clipped_fraction:.3g} % of "
+        f"the values and shifts the mean by the bias {amount(split.bias)}; the Laplace noise adds "
+        f"{amount(split.noise_scale)} on average: here {bigger} costs more.",
+        f"Bounds chosen by looking at the data ([{number_text(best.lower)}, {number_text(best.upper)}]) would cut "
+        f"the expected error from {amount(split.expected_error)} to {amount(best.expected_error)}, but choosing "
+        "them from the data is not private: the quartiles or the private range must be released privately first.",
+    ]
+    if useful:
+        said = {name: (f"from ε ≈ {value:g}" if value is not None else "at no ε of the grid")
+                for name, value in useful.items()}
+        words.append(f"Counting an estimate useful when its typical error is under 10 % of the middle half of the "
+                     f"data (the interquartile range, {amount(spread)}): the clipped mean is useful "
+                     f"{said['clipped_laplace']}, the private median {said['private_median']}.")
+    return words
+
+
+@validated(x=_COLUMN, lower=_BOUND, upper=_BOUND, epsilon=EPSILON)
+def cost_question(x, lower: float, upper: float, epsilon: float) -> Question:
+    """Predict, then reveal: which costs the clipped mean of this column more at ``epsilon``, the clipping bias or
+    the noise? Answered from :func:`clipping_decomposition` (|bias| against the expected absolute noise β).
+
+    >>> question = cost_question([0.0, 1.0, 2.0, 90.0], 0.0, 5.0, 1.0)
+    >>> question.choices[question.answer]
+    'the clipping bias'
+    """
+    split = clipping_decomposition(x, lower, upper, epsilon)
+    bias, noise = abs(split.bias), split.noise_scale
+    answer = 2 if max(bias, noise) <= 1.25 * min(bias, noise) else int(noise > bias)
+    return Question(
+        key="real_data_cost",
+        prompt=f"At ε = {epsilon:g}, with the clipping bounds [{number_text(lower)}, {number_text(upper)}], which "
+               "costs this column's private mean more: the clipping bias or the noise?",
+        choices=("the clipping bias", "the noise", "about the same (within 25 %)"),
+        answer=answer,
+        explanation=f"Clipping moves {100 * split.clipped_fraction:.3g} % of the values and shifts the mean by "
+                    f"{number_text(split.bias)} (the bias); the Laplace noise adds {number_text(noise)} on average "
+                    f"(its scale β = (upper − lower)/(ε n)). Expected error: {number_text(split.expected_error)}.",
+    )

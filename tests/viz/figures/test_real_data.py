@@ -1,0 +1,88 @@
+"""The real-data page's figures (dpcore.viz.figures.real_data) on a seeded income-like column."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpcore.lessons import real_data as lesson
+from dpcore.viz.figures import real_data as figures
+from dpcore.viz.plotly_dict import decode_array, dictionaries
+from dpcore.viz.style import METHOD_COLORS
+from dpcore.viz.summary import figure_summary
+
+X = 300.0 + 400.0 * np.random.default_rng(0).pareto(2.2, 235)
+PUBLIC = dict(public_low=0.0, public_high=10_000.0, lower=0.0, upper=10_000.0, epsilon=0.5, delta=1e-6, scale=500.0,
+              moment_k=2.0)
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "clipping_bars": dict(x=X, lower=0.0, upper=10_000.0, epsilon=0.5, unit="francs", presentation=False),
+    "histogram": dict(x=X, **PUBLIC, seed=0, bins=20, unit="francs", presentation=False),
+    "quantiles": dict(x=X, **PUBLIC, seed=0, unit="francs", presentation=False),
+    "laplace_vs_gaussian": dict(x=X, lower=0.0, upper=10_000.0, epsilon=0.5, delta=1e-6, unit="francs",
+                                presentation=False),
+    "error_vs_epsilon": dict(x=X, **PUBLIC, trials=20, seed=0, which="means", unit="francs", presentation=False),
+}
+
+
+def build(name, **change):
+    with dictionaries():
+        return getattr(figures, name)(**dict(VALID_CALLS[name], **change))
+
+
+def test_the_bias_noise_bars_mark_the_oracle_as_not_private_and_draw_the_decomposition():
+    fig = build("clipping_bars", lower=400.0, upper=900.0)
+    split = lesson.clipping_decomposition(X, 400.0, 900.0, 0.5)
+    best = lesson.best_bounds(X, 0.5).decomposition
+    bias, noise, _ = fig["data"]
+    assert fig["data"][0]["x"][1].startswith(figures.BEST)
+    np.testing.assert_allclose(decode_array(bias["y"]), [abs(split.bias), abs(best.bias)])
+    np.testing.assert_allclose(decode_array(noise["y"]), [split.noise_scale, best.noise_scale])
+    assert "not private" in figure_summary(fig)
+
+
+def test_the_histogram_draws_the_page_s_release_over_the_true_outline():
+    fig = build("histogram")
+    release = lesson.releases(X, **PUBLIC, seed=0).histogram
+    private, true = fig["data"]
+    np.testing.assert_array_equal(decode_array(private["y"]), release.value)
+    np.testing.assert_array_equal(decode_array(true["y"]), release.true_value)
+    assert true["name"] == figures.TRUE and true["marker"]["color"] == "rgba(0,0,0,0)"
+    assert "histogram" in figure_summary(fig).lower()
+
+
+def test_the_quantiles_sit_inside_their_80_percent_intervals_beside_the_truth():
+    fig = build("quantiles")
+    result = lesson.releases(X, **PUBLIC, seed=0)
+    for trace, name in zip(fig["data"][:3], lesson.QUANTILE_METHODS, strict=True):
+        assert decode_array(trace["y"])[0] == result.quantiles[name].value
+        assert trace["marker"]["color"] == METHOD_COLORS[name]
+        error = trace["error_y"]
+        assert decode_array(error["array"])[0] >= 0 and decode_array(error["arrayminus"])[0] >= 0
+    truth = [result.quantiles[name].true_value for name in lesson.QUANTILE_METHODS]
+    assert list(decode_array(fig["data"][3]["y"])) == truth
+
+
+def test_laplace_and_gaussian_densities_integrate_to_one():
+    fig = build("laplace_vs_gaussian")
+    for trace in fig["data"][:2]:
+        x, y = decode_array(trace["x"]), decode_array(trace["y"])
+        assert np.trapezoid(y, x) == pytest.approx(1.0, abs=0.01)
+
+
+@pytest.mark.parametrize("which", ["means", "quantiles"])
+def test_the_sweep_is_animated_over_epsilon_and_opens_on_the_page_s(which):
+    fig = build("error_vs_epsilon", which=which)
+    labels = [frame["name"] for frame in fig["frames"]]
+    assert labels == [f"{eps:g}" for eps in lesson.EPSILONS]  # 0.5 is on the grid
+    assert fig["layout"]["sliders"][0]["active"] == labels.index("0.5")
+    summary = figure_summary(fig)
+    assert "horizontal line marks true" in summary and "band" in summary
+
+
+def test_presentation_mode_and_units_reach_the_axes():
+    fig = build("laplace_vs_gaussian", presentation=True)
+    assert "(francs)" in fig["layout"]["xaxis"]["title"]["text"]
+    plain = build("laplace_vs_gaussian")
+    assert fig["layout"]["height"] > plain["layout"]["height"]
