@@ -16,6 +16,7 @@ import math
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ _FORMULA_START = ("=", "+", "-", "@")  # a text cell starting so could be run as
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")  # "2,5": a number written with a decimal comma
 _SNIFFED_LINES = 20  # the lines the delimiter is guessed from
 _BINARY_SHARE = 0.1  # a file with more control characters than this share of its start is binary
+_EMPTY = "This file is empty: there is nothing to read."
 
 
 @dataclass(frozen=True)
@@ -221,20 +223,35 @@ def _split(lines: list[str], text: str, delimiter: str) -> _Table:
     if '"' not in text and all(line.count(delimiter) == width - 1 for line in lines):
         cells = delimiter.join(lines[1:]).split(delimiter) if len(lines) > 1 else []
         return _Table(header, [cells[i::width] for i in range(width)], len(lines) - 1, 0)
-    header, *rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-                     if len(row) > 1 or (row and row[0].strip())]
+    return _read_rows(row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+                      if len(row) > 1 or (row and row[0].strip()))
+
+
+def _read_rows(rows: Iterator[list[str]]) -> _Table:
+    """The header and the columns of ``rows``, each row's cells appended to the columns as the row is read.
+
+    No list of rows is kept: a million of them would keep the garbage collector busy for seconds.
+    """
+    header = next(rows, None)
+    if header is None:  # only blank quoted cells
+        raise InvalidDataError(_EMPTY)
     width = len(header)
-    columns = [[row[i] if i < len(row) else "" for row in rows] for i in range(width)]
-    return _Table(header, columns, len(rows), sum(len(row) > width for row in rows))
+    columns: list[list[str]] = [[] for _ in header]
+    appends = [column.append for column in columns]
+    count = longer = 0
+    for row in rows:
+        count += 1
+        longer += len(row) > width
+        for append, cell in zip(appends, row + [""] * (width - len(row))):
+            append(cell)
+    return _Table(header, columns, count, longer)
 
 
 def _table(text: str, max_rows: int) -> _Table:
     """The header and the cells of ``text`` (blank lines skipped), refused if empty, header-only or too long."""
     lines = _lines(text)
     if not lines:
-        raise InvalidDataError("This file is empty: there is nothing to read.")
-    if len(lines) - 1 > max_rows:  # a quoted cell may span lines: the count of rows is checked again below
-        raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
+        raise InvalidDataError(_EMPTY)
     table = _split(lines, text, _delimiter(lines[:_SNIFFED_LINES]))
     if table.rows > max_rows:
         raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
@@ -250,13 +267,16 @@ def _cells(count: int, total: int) -> str:
 
 def _column(name: str, cells: list[str]) -> Column:
     """The column ``name`` of ``cells``: its finite numbers, the cells left out counted, and notes about them."""
-    try:  # every cell a number (most files): numpy reads them as float() does, at once
+    try:  # every cell a number (most files): numpy reads them all at once, as float() does
         every = np.array(cells, dtype=np.float64)
     except ValueError:
-        every = None
-    if every is not None:
-        finite = np.isfinite(every)
-        return _column_of(name, every[finite], len(cells), 0, int(every.size - np.count_nonzero(finite)), 0, 0, 0)
+        return _mixed_column(name, cells)
+    finite = np.isfinite(every)
+    return _column_of(name, every[finite], len(cells), non_finite=int(every.size - np.count_nonzero(finite)))
+
+
+def _mixed_column(name: str, cells: list[str]) -> Column:
+    """The column ``name`` of ``cells`` some of which are not numbers, read cell by cell."""
     values: list[float] = []
     empty = non_finite = text = formulas = decimal_commas = 0
     for cell in cells:
@@ -275,12 +295,12 @@ def _column(name: str, cells: list[str]) -> Column:
             values.append(value)
         else:
             non_finite += 1
-    return _column_of(name, np.array(values, dtype=np.float64), len(cells), empty, non_finite, text, formulas,
-                      decimal_commas)
+    return _column_of(name, np.array(values, dtype=np.float64), len(cells), empty=empty, non_finite=non_finite,
+                      text=text, formulas=formulas, decimal_commas=decimal_commas)
 
 
-def _column_of(name: str, values: np.ndarray, total: int, empty: int, non_finite: int, text: int, formulas: int,
-               decimal_commas: int) -> Column:
+def _column_of(name: str, values: np.ndarray, total: int, *, empty: int = 0, non_finite: int = 0, text: int = 0,
+               formulas: int = 0, decimal_commas: int = 0) -> Column:
     """The :class:`Column` of these counts, with a note for each kind of cell left out."""
     notes = []
     if empty:

@@ -98,6 +98,26 @@ def test_formula_cells_are_text_counted_and_never_shown():
     assert MARKER not in every_text(table) and "calc" not in every_text(table)
 
 
+def test_a_file_reads_alike_split_plainly_or_by_the_csv_module():
+    """A file without quotes is split by plain string splitting; the same file with every cell quoted by the csv
+    module: the tables are equal."""
+    rows = [["a", "b"], ["1", " 2 "], ["", MARKER], ["nan", "3"], ["-4", "=1"], ["5", "6,5"], ["7", "8"]]
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter=";", quoting=csv.QUOTE_ALL).writerows(rows)
+    plain, quoted = read_csv_columns(csv_bytes(rows, ";")), read_csv_columns(buffer.getvalue().encode())
+    assert b'"' not in csv_bytes(rows, ";") and plain.rows == quoted.rows == 6
+    for name in ("a", "b"):
+        left, right = plain.columns[name], quoted.columns[name]
+        assert np.array_equal(left.values, right.values)
+        assert (left.cells, left.empty, left.non_finite, left.text, left.formulas, left.notes) == (
+            right.cells, right.empty, right.non_finite, right.text, right.formulas, right.notes)
+
+
+def test_a_quoted_cell_may_span_lines():
+    table = read_csv_columns(b'note,n\n"two\nlines",1\nok,2\n', max_rows=2)
+    assert table.rows == 2 and table.columns["n"].values.tolist() == [1.0, 2.0]
+
+
 @pytest.mark.parametrize("delimiter", [";", "\t"], ids=["semicolon", "tab"])
 def test_semicolon_and_tab_delimiters_are_sniffed(delimiter):
     table = read_csv_columns(csv_bytes([["age", "income", "city"], ["36", "1200.5", "Lyon, France"],
@@ -152,6 +172,7 @@ def test_a_header_of_numbers_is_noted_and_blank_lines_skipped():
      "This file is 16 bytes, more than the limit of 10 bytes: use a smaller file (fewer rows or columns)."),
     (b"", {}, "This file is empty: there is nothing to read."),
     (b"\n \r\n\t\n", {}, "This file is empty: there is nothing to read."),
+    (b'""\n\n" "\n', {}, "This file is empty: there is nothing to read."),
     ("âge\n36\n20\n".encode("utf-16"), {}, NOT_UTF8),
     ("âge\n36\n20\n".encode("utf-16-le"), {}, NOT_UTF8),
     (f"âge;{MARKER}é\n36;1\n20;2\n".encode("latin-1"), {}, NOT_UTF8),
@@ -163,8 +184,8 @@ def test_a_header_of_numbers_is_noted_and_blank_lines_skipped():
     (b"age,income\n", {}, "This file has a header row but no data rows below it."),
     (f"name,city\nAda,{MARKER}\nBob,Lyon\n".encode(), {}, NO_NUMBERS),
     (b"age,score\n36,\nAda,7\n", {}, NO_NUMBERS),
-], ids=["oversize", "empty", "blank", "utf-16", "utf-16-no-bom", "latin-1", "png", "control-bytes", "xls",
-        "too-many-rows", "header-only", "no-numeric-column", "one-number-each"])
+], ids=["oversize", "empty", "blank", "blank-quoted", "utf-16", "utf-16-no-bom", "latin-1", "png", "control-bytes",
+        "xls", "too-many-rows", "header-only", "no-numeric-column", "one-number-each"])
 def test_a_bad_file_is_refused_with_a_plain_message(data, limits, message):
     assert refusal(data, **limits) == message
     assert MARKER not in message
