@@ -124,23 +124,29 @@ def _label(text: str) -> str:
     return kept if len(kept) <= LABEL_LENGTH else kept[: LABEL_LENGTH - 1] + "…"
 
 
+def _check_size(nbytes: int, max_bytes: int) -> None:
+    """Refuse a file of ``nbytes`` bytes if it is larger than ``max_bytes``."""
+    if nbytes > max_bytes:
+        raise InvalidDataError(f"This file is {_size(nbytes)}, more than the limit of {_size(max_bytes)}: use a "
+                               "smaller file (fewer rows or columns).")
+
+
 def _read_bytes(data: bytes | str | os.PathLike, max_bytes: int) -> bytes:
     """The bytes of an upload or of the file at a path, refused beyond ``max_bytes`` (a file is not read then)."""
     if isinstance(data, bytes):
-        size = len(data)
-    else:
-        try:
-            size = os.stat(data).st_size
-        except OSError:
-            raise InvalidDataError(f"There is no file at {_label(os.fspath(data))!r} (data must be the bytes of a CSV "
-                                   "file or the path of one).") from None
-    if size > max_bytes:
-        raise InvalidDataError(f"This file is {_size(size)}, more than the limit of {_size(max_bytes)}: use a smaller "
-                               "file (fewer rows or columns).")
-    if isinstance(data, bytes):
+        _check_size(len(data), max_bytes)
         return data
-    with open(data, "rb") as file:
-        return file.read(max_bytes + 1)
+    path = os.fsdecode(data)
+    if not os.path.isfile(path):
+        raise InvalidDataError(f"There is no file at {_label(path)!r} (data must be the bytes of a CSV file or the "
+                               "path of one).")
+    _check_size(os.path.getsize(path), max_bytes)
+    try:
+        with open(path, "rb") as file:
+            return file.read(max_bytes + 1)
+    except OSError:
+        raise InvalidDataError(f"The file at {_label(path)!r} cannot be read: is it yours to read, and not locked by "
+                               "another program?") from None
 
 
 def _looks_utf16(start: bytes) -> bool:

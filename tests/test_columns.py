@@ -214,6 +214,13 @@ def test_a_missing_file_is_named_safely_in_the_message(tmp_path, monkeypatch):
                                          "the path of one).")
 
 
+def test_a_folder_is_not_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data.csv").mkdir()
+    assert refusal("data.csv") == ("There is no file at 'data.csv' (data must be the bytes of a CSV file or the "
+                                   "path of one).")
+
+
 def test_reading_writes_nothing(tmp_path, tmp_path_factory, monkeypatch):
     source = tmp_path_factory.mktemp("source") / "class.csv"
     source.write_bytes(b"age,note\n36,=1+1\n20,x\n")
