@@ -8,6 +8,7 @@ only from the ones above it in this list (a test enforces it):
 ``mechanisms``, ``accounting``,    the privacy mechanisms (one family per module); privacy profiles, conversions and
 ``audit``                          composition; statistical privacy audits
 ``distributions``, ``estimators``  the data laws; the papers' algorithms
+``datasets``, ``columns``          bundled real data sets; the numeric columns of a student's CSV, validated
 ``theory``, ``experiments``        rate curves; the Monte Carlo engine, its store and fits
 ``lessons``                        one module per page: grids, sweeps, theory companions, takeaway numbers
 ``viz``                            Plotly figure builders (imports plotly; loaded on first use of ``dpcore.viz``)
@@ -16,10 +17,22 @@ only from the ones above it in this list (a test enforces it):
 
 import importlib
 
-from . import accounting, audit, core, distributions, estimators, experiments, lessons, mechanisms, theory
+from . import (
+    accounting,
+    audit,
+    columns,
+    core,
+    datasets,
+    distributions,
+    estimators,
+    experiments,
+    lessons,
+    mechanisms,
+    theory,
+)
 
-__all__ = ["accounting", "audit", "core", "distributions", "estimators", "experiments", "lessons", "mechanisms",
-           "theory", "viz"]
+__all__ = ["accounting", "audit", "columns", "core", "datasets", "distributions", "estimators", "experiments",
+           "lessons", "mechanisms", "theory", "viz"]
 __version__ = "0.2.0"
 
 

@@ -1,7 +1,8 @@
 """Every public function of the library's algorithmic core documents its parameters in a numpydoc docstring.
 
 The core is ``dpcore.core``, ``dpcore.mechanisms``, ``dpcore.accounting``, ``dpcore.audit`` and ``dpcore.estimators``,
-the packages ruff's ``D`` rules (numpy convention) check (pyproject.toml). Ruff checks that a docstring exists and how
+with the data layer (``dpcore.datasets``, ``dpcore.columns``): the packages ruff's ``D`` rules (numpy convention)
+check (pyproject.toml). Ruff checks that a docstring exists and how
 it is laid out, but not that its ``Parameters`` section lists every parameter; this test does. Public = named in the
 module's ``__all__``. For each such function:
 
@@ -19,8 +20,8 @@ import re
 
 import pytest
 
-PACKAGES = ["dpcore.core", "dpcore.mechanisms", "dpcore.estimators"]
-MODULES = ["dpcore.accounting", "dpcore.audit"]
+PACKAGES = ["dpcore.core", "dpcore.mechanisms", "dpcore.estimators", "dpcore.datasets"]
+MODULES = ["dpcore.accounting", "dpcore.audit", "dpcore.columns"]
 
 
 def _modules() -> list[str]:

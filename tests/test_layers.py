@@ -1,7 +1,7 @@
 """dpcore is layered by role: every import points down the stack, and no module imports itself back (no cycles).
 
-    core  <-  mechanisms · accounting · audit  <-  distributions · estimators  <-  theory · experiments  <-  lessons
-          <-  viz  <-  the app (ui.py, registry.py, app_pages/)
+    core  <-  mechanisms · accounting · audit  <-  distributions · estimators · datasets · columns
+          <-  theory · experiments  <-  lessons  <-  viz  <-  the app (ui.py, registry.py, app_pages/)
 
 Imports are read from the source (every ``import`` statement, including those inside functions), so a lazy import
 cannot hide a wrong direction.
@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "dpcore"
-LAYER = {"core": 0, "mechanisms": 1, "accounting": 1, "audit": 1, "distributions": 2, "estimators": 2, "theory": 3,
-         "experiments": 3, "lessons": 4, "viz": 5}
+LAYER = {"core": 0, "mechanisms": 1, "accounting": 1, "audit": 1, "distributions": 2, "estimators": 2, "datasets": 2,
+         "columns": 2, "theory": 3, "experiments": 3, "lessons": 4, "viz": 5}
 
 
 def module_name(path: Path) -> str:

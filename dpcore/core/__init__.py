@@ -6,6 +6,6 @@
 """
 
 from . import guarantees, randomness, validation
-from .validation import InvalidParameterError
+from .validation import InvalidDataError, InvalidParameterError
 
-__all__ = ["InvalidParameterError", "guarantees", "randomness", "validation"]
+__all__ = ["InvalidDataError", "InvalidParameterError", "guarantees", "randomness", "validation"]

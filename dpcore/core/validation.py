@@ -24,9 +24,9 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-__all__ = ["InvalidParameterError", "Constraint", "Real", "Integer", "Choice", "Array", "Seed", "InstanceOf",
-           "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO", "SENSITIVITY", "POSITIVE",
-           "SEED", "TRIALS"]
+__all__ = ["InvalidParameterError", "InvalidDataError", "Constraint", "Real", "Integer", "Choice", "Array", "Seed",
+           "InstanceOf", "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO", "SENSITIVITY",
+           "POSITIVE", "SEED", "TRIALS"]
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -35,6 +35,14 @@ class InvalidParameterError(ValueError, TypeError):
     The message names the parameter, what it may be and what it got. Both a ``ValueError`` and a ``TypeError`` (as
     scikit-learn's error of the same name), so callers that catch either keep working; the app shows this error, and
     only this one, as a message on the page.
+    """
+
+
+class InvalidDataError(InvalidParameterError):
+    """A data file (a student's CSV) or a column of it cannot be used: too large, empty, not UTF-8 text, no numbers.
+
+    The message says what is wrong in words a first-year student understands and what to do about it; it never quotes
+    the file's cells. A subclass of :class:`InvalidParameterError`, so the app shows it as a message on the page.
     """
 
 

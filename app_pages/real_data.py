@@ -1,0 +1,42 @@
+"""Real data: the lab's releases on one real column, a bundled public-domain data set or the student's own CSV."""
+
+import ui
+from app_pages.settings import real_data as settings
+from dpcore.lessons import real_data as lesson
+from dpcore.viz.figures import real_data as figures
+
+page = ui.Page(__file__, settings.SPECS)
+data = page["data"]
+unit = settings.PUBLIC[data].unit
+page.intro()
+with page.section("data"):
+    column = ui.column_of(None if data == settings.UPLOAD else data, page)  # a data set's key, or the upload's values
+    public = page.controls_for(data, settings.public_specs(data))
+    bounds = dict(lower=public["lower"], upper=public["upper"])
+    kept = dict(public_low=public["low"], public_high=public["high"], **bounds, epsilon=page["eps"],
+                delta=page["delta"], scale=public["scale"], moment_k=settings.MOMENT_K)
+    if column is not None:
+        page.caption(lesson.bounds_warning, column, **bounds)
+        page.table(lesson.fact_rows, column)
+if column is not None:
+    with page.section("clipped-mean"):
+        if page.predict(lesson.cost_question, column, **bounds, epsilon=page["eps"]):
+            page.figure("real_clipping", figures.clipping_bars, download=True, x=column, **bounds,
+                        epsilon=page["eps"], unit=unit)
+    with page.section("private-range"):
+        page.table(lesson.release_rows, column, **kept, seed=page["seed"])
+    with page.section("quantiles"):
+        page.figure("real_quantiles", figures.quantiles, download=True, x=column, **kept, seed=page["seed"],
+                    unit=unit)
+    with page.section("histogram"):
+        page.figure("real_histogram", figures.histogram, download=True, x=column, **kept, seed=page["seed"],
+                    unit=unit)
+    with page.section("laplace-gaussian"):
+        page.figure("real_laplace_gaussian", figures.laplace_vs_gaussian, download=True, x=column, **bounds,
+                    epsilon=page["eps"], delta=page["delta"], unit=unit)
+    with page.section("error-vs-eps"):
+        for which in figures.GROUPS:  # the means, then the quantiles
+            page.figure(f"real_error_{which}", figures.error_vs_epsilon, animated=True, download=True, x=column,
+                        **kept, trials=page["trials"], seed=page["mc"], which=which, unit=unit)
+    page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit)
+page.go_deeper()

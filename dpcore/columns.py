@@ -1,0 +1,469 @@
+"""Numeric columns read from a CSV file (a student's upload or a file on disk), validated and counted.
+
+:func:`read_csv_columns` reads every column of a CSV and keeps, per column, its finite numbers with an account of the
+cells left out (empty, ``nan``/``inf`` written as text, text, spreadsheet formulas); :func:`numeric_column` picks one
+column for estimation; :func:`bounds_from_data` tells whether bounds a student typed look taken from the data (which
+leaks it, as diffprivlib's ``PrivacyLeakWarning`` says). Nothing is written anywhere and no cell is ever quoted in a
+message or a note: a file is refused with an :class:`~dpcore.core.validation.InvalidDataError` that says what is wrong
+in plain words.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .core.validation import Array, InstanceOf, Integer, InvalidDataError, Real, validated
+
+__all__ = ["Column", "CsvColumns", "read_csv_columns", "numeric_column", "bounds_from_data", "DELIMITERS",
+           "LABEL_LENGTH"]
+
+DELIMITERS = (",", ";", "\t")  #: the delimiters a file may use (the first is the default)
+LABEL_LENGTH = 60  #: the longest column name kept (longer header text is cut)
+_FORMULA_START = ("=", "+", "-", "@")  # a text cell starting so could be run as a formula by a spreadsheet
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")  # "2,5": a number written with a decimal comma
+_SNIFFED_LINES = 20  # the lines the delimiter is guessed from
+_BINARY_SHARE = 0.1  # a file with more control characters than this share of its start is binary
+_EMPTY = "This file is empty: there is nothing to read."
+
+
+@dataclass(frozen=True)
+class Column:
+    r"""One column of a CSV: its finite numbers and what was left out.
+
+    Attributes
+    ----------
+    name : str
+        The column's name: its header text made safe to show (control characters removed, at most
+        :data:`LABEL_LENGTH` characters), or ``"column 3"`` for a blank header, ``"age (2)"`` for a repeated one.
+    values : numpy.ndarray
+        The finite numeric cells, as float64, in the file's order.
+    cells : int
+        All cells of the column (one per data row).
+    empty : int
+        Empty (or blank) cells.
+    non_finite : int
+        Cells holding ``nan`` or an infinity written as text (``NaN``, ``inf``, ``-Infinity``).
+    text : int
+        Cells that are not numbers (``formulas`` among them).
+    formulas : int
+        Text cells starting with ``=``, ``+``, ``-`` or ``@``, as a spreadsheet formula does: never evaluated.
+    notes : tuple of str
+        What was left out, in plain English, e.g. ``"12 of 944 cells were not numbers and were left out."``.
+
+    Examples
+    --------
+    >>> column = read_csv_columns(b"age\n36\n\n20\n").columns["age"]
+    >>> column.values.tolist(), column.cells, column.numeric
+    ([36.0, 20.0], 2, 2)
+    """
+
+    name: str
+    values: np.ndarray
+    cells: int
+    empty: int
+    non_finite: int
+    text: int
+    formulas: int
+    notes: tuple[str, ...]
+
+    @property
+    def numeric(self) -> int:
+        """The number of numeric cells kept."""
+        return int(self.values.size)
+
+
+@dataclass(frozen=True)
+class CsvColumns:
+    r"""Every column of a CSV file, read by :func:`read_csv_columns`.
+
+    Attributes
+    ----------
+    columns : dict of str to Column
+        The columns by name, in the file's order.
+    numeric : tuple of str
+        The names of the columns holding at least two numbers (those worth estimating on).
+    rows : int
+        The number of data rows (the header and blank lines not counted).
+    notes : tuple of str
+        Remarks about the whole file, e.g. that its first row holds numbers (it was read as the column names).
+
+    Examples
+    --------
+    >>> table = read_csv_columns(b"city;visits\nParis;3\nLyon;5\n")
+    >>> list(table.columns), table.numeric, table.rows
+    (['city', 'visits'], ('visits',), 2)
+    """
+
+    columns: dict[str, Column]
+    numeric: tuple[str, ...]
+    rows: int
+    notes: tuple[str, ...]
+
+
+def _size(nbytes: int) -> str:
+    """A file size in words: ``"250 bytes"``, ``"12.5 kB"``, ``"25.3 MB"``."""
+    if nbytes < 1_000:
+        return f"{nbytes} bytes"
+    if nbytes < 1_000_000:
+        return f"{nbytes / 1e3:.1f} kB"
+    return f"{nbytes / 1e6:.1f} MB"
+
+
+def _label(text: str) -> str:
+    """``text`` safe to show: control and format characters removed, spaces trimmed, cut to :data:`LABEL_LENGTH`."""
+    kept = "".join(char for char in text if not unicodedata.category(char).startswith("C")).strip()
+    return kept if len(kept) <= LABEL_LENGTH else kept[: LABEL_LENGTH - 1] + "…"
+
+
+def _check_size(nbytes: int, max_bytes: int) -> None:
+    """Refuse a file of ``nbytes`` bytes if it is larger than ``max_bytes``."""
+    if nbytes > max_bytes:
+        raise InvalidDataError(f"This file is {_size(nbytes)}, more than the limit of {_size(max_bytes)}: use a "
+                               "smaller file (fewer rows or columns).")
+
+
+def _read_bytes(data: bytes | str | os.PathLike, max_bytes: int) -> bytes:
+    """The bytes of an upload or of the file at a path, refused beyond ``max_bytes`` (a file is not read then)."""
+    if isinstance(data, bytes):
+        _check_size(len(data), max_bytes)
+        return data
+    path = os.fsdecode(data)
+    if not os.path.isfile(path):
+        raise InvalidDataError(f"There is no file at {_label(path)!r} (data must be the bytes of a CSV file or the "
+                               "path of one).")
+    _check_size(os.path.getsize(path), max_bytes)
+    try:
+        with open(path, "rb") as file:
+            return file.read(max_bytes + 1)
+    except OSError:
+        raise InvalidDataError(f"The file at {_label(path)!r} cannot be read: is it yours to read, and not locked by "
+                               "another program?") from None
+
+
+def _looks_utf16(start: bytes) -> bool:
+    """Whether ``start`` is UTF-16 text: a UTF-16 byte-order mark, or a zero byte in every other place."""
+    if start.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    halves = (start[0::2], start[1::2])
+    return len(start) >= 4 and any(half.count(0) > 0.9 * len(half) for half in halves)
+
+
+def _decode(raw: bytes) -> str:
+    """The text of a CSV file (a UTF-8 byte-order mark dropped), or :class:`InvalidDataError` saying why not."""
+    start = raw[:4096]
+    not_utf8 = InvalidDataError('This file is not UTF-8 text: in your spreadsheet program, save it again as '
+                                '"CSV UTF-8" and use that file.')
+    binary = InvalidDataError('This file is not a text CSV (it looks like a binary file, e.g. a spreadsheet or an '
+                              'image): export your data as "CSV UTF-8" and use that file.')
+    if _looks_utf16(start):
+        raise not_utf8
+    if b"\x00" in raw:
+        raise binary
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        control = sum(byte < 32 and byte not in b"\t\n\r" for byte in start)
+        raise (binary if control > _BINARY_SHARE * len(start) else not_utf8) from None
+    sample = text[:4096]
+    control = sum(unicodedata.category(char) == "Cc" and char not in "\t\n\r" for char in sample)
+    if control > _BINARY_SHARE * len(sample):
+        raise binary
+    return text
+
+
+def _delimiter(lines: list[str]) -> str:
+    """The delimiter among :data:`DELIMITERS` that splits ``lines`` into the most columns, the same on every line."""
+    best, widest = DELIMITERS[0], 1
+    for delimiter in DELIMITERS:
+        widths = {len(row) for row in csv.reader(lines, delimiter=delimiter) if row}
+        if len(widths) == 1 and (width := widths.pop()) > widest:
+            best, widest = delimiter, width
+    return best
+
+
+def _names(header: list[str]) -> list[str]:
+    """Unique, safe column names: blank ones become ``"column 3"``, repeats ``"age (2)"``."""
+    names: list[str] = []
+    for position, text in enumerate(header, start=1):
+        name = _label(text) or f"column {position}"
+        unique, copy = name, 1
+        while unique in names:
+            copy += 1
+            unique = f"{name} ({copy})"
+        names.append(unique)
+    return names
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A CSV split into cells: the header, each column's cells (short rows padded with empty cells), and counts."""
+
+    header: list[str]
+    cells: list[list[str]]
+    rows: int
+    longer: int  # data rows with more cells than the header (the extra cells are dropped)
+
+
+def _lines(text: str) -> list[str]:
+    """The non-blank lines of ``text``, split at line ends as the csv module splits them (LF, CRLF, CR)."""
+    return [line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line.strip()]
+
+
+def _split(lines: list[str], text: str, delimiter: str) -> _Table:
+    """Split the data into columns, by plain string splitting or by the csv module.
+
+    Plain splitting (fast: no list per row) when no cell is quoted and every line has the header's width; the csv
+    module otherwise (quoted fields, ragged rows).
+    """
+    header = lines[0].split(delimiter)
+    width = len(header)
+    if '"' not in text and all(line.count(delimiter) == width - 1 for line in lines):
+        cells = delimiter.join(lines[1:]).split(delimiter) if len(lines) > 1 else []
+        return _Table(header, [cells[i::width] for i in range(width)], len(lines) - 1, 0)
+    return _read_rows(row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+                      if len(row) > 1 or (row and row[0].strip()))
+
+
+def _read_rows(rows: Iterator[list[str]]) -> _Table:
+    """The header and the columns of ``rows``, each row's cells appended to the columns as the row is read.
+
+    No list of rows is kept: a million of them would keep the garbage collector busy for seconds.
+    """
+    header = next(rows, None)
+    if header is None:  # only blank quoted cells
+        raise InvalidDataError(_EMPTY)
+    width = len(header)
+    columns: list[list[str]] = [[] for _ in header]
+    appends = [column.append for column in columns]
+    count = longer = 0
+    for row in rows:
+        count += 1
+        longer += len(row) > width
+        for append, cell in zip(appends, row + [""] * (width - len(row))):
+            append(cell)
+    return _Table(header, columns, count, longer)
+
+
+def _table(text: str, max_rows: int) -> _Table:
+    """The header and the cells of ``text`` (blank lines skipped), refused if empty, header-only or too long."""
+    lines = _lines(text)
+    if not lines:
+        raise InvalidDataError(_EMPTY)
+    table = _split(lines, text, _delimiter(lines[:_SNIFFED_LINES]))
+    if table.rows > max_rows:
+        raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
+    if table.rows == 0:
+        raise InvalidDataError("This file has a header row but no data rows below it.")
+    return table
+
+
+def _cells(count: int, total: int) -> str:
+    """``"1 of 944 cells was"`` or ``"12 of 944 cells were"``."""
+    return f"{count:,} of {total:,} cells {'was' if count == 1 else 'were'}"
+
+
+def _column(name: str, cells: list[str]) -> Column:
+    """The column ``name`` of ``cells``: its finite numbers, the cells left out counted, and notes about them."""
+    try:  # every cell a number (most files): numpy reads them all at once, as float() does
+        every = np.array(cells, dtype=np.float64)
+    except ValueError:
+        return _mixed_column(name, cells)
+    finite = np.isfinite(every)
+    return _column_of(name, every[finite], len(cells), non_finite=int(every.size - np.count_nonzero(finite)))
+
+
+def _mixed_column(name: str, cells: list[str]) -> Column:
+    """The column ``name`` of ``cells`` some of which are not numbers, read cell by cell."""
+    values: list[float] = []
+    empty = non_finite = text = formulas = decimal_commas = 0
+    for cell in cells:
+        stripped = cell.strip()
+        if not stripped:
+            empty += 1
+            continue
+        try:
+            value = float(stripped)
+        except ValueError:
+            text += 1
+            formulas += stripped.startswith(_FORMULA_START)
+            decimal_commas += _DECIMAL_COMMA.fullmatch(stripped) is not None
+            continue
+        if math.isfinite(value):
+            values.append(value)
+        else:
+            non_finite += 1
+    return _column_of(name, np.array(values, dtype=np.float64), len(cells), empty=empty, non_finite=non_finite,
+                      text=text, formulas=formulas, decimal_commas=decimal_commas)
+
+
+def _column_of(name: str, values: np.ndarray, total: int, *, empty: int = 0, non_finite: int = 0, text: int = 0,
+               formulas: int = 0, decimal_commas: int = 0) -> Column:
+    """The :class:`Column` of these counts, with a note for each kind of cell left out."""
+    notes = []
+    if empty:
+        notes.append(f"{_cells(empty, total)} empty and left out.")
+    if non_finite:
+        notes.append(f"{_cells(non_finite, total)} nan or infinity (written as text) and left out.")
+    if text:
+        notes.append(f"{_cells(text, total)} not numbers and left out.")
+    if formulas:
+        notes.append(f"{_cells(formulas, total)} like spreadsheet formulas (starting with =, +, - or @): they were "
+                     "treated as text, never evaluated.")
+    if decimal_commas and 2 * decimal_commas >= text:
+        notes.append(f"{_cells(decimal_commas, total)} like numbers with a decimal comma (such as 2,5): write "
+                     "decimals with a dot (2.5) to have them read.")
+    return Column(name, values, total, empty, non_finite, text, formulas, tuple(notes))
+
+
+def _header_is_numbers(header: list[str]) -> bool:
+    """Whether every non-blank header cell is a number (the file probably has no header row)."""
+    cells = [cell.strip() for cell in header if cell.strip()]
+    try:
+        return bool(cells) and all(math.isfinite(float(cell)) for cell in cells)
+    except ValueError:
+        return False
+
+
+@validated(data=InstanceOf((bytes, str, os.PathLike), "the bytes of a CSV file or the path of one"),
+           max_bytes=Integer(low=1), max_rows=Integer(low=1))
+def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000_000,
+                     max_rows: int = 1_000_000) -> CsvColumns:
+    r"""Read every column of a CSV file: the finite numbers of each, and an account of the cells left out.
+
+    The first row is the header. The delimiter is the one of :data:`DELIMITERS` (comma, semicolon, tab) that splits
+    the first lines into the most columns, a comma if none does; quoted fields are read as the csv module reads them
+    and a UTF-8 byte-order mark is dropped. A cell is a number if ``float()`` reads it once spaces are trimmed
+    (``1e3``, ``-2.5``; ``2,5`` is text). Empty cells, ``nan``/``inf`` written as text, and text cells (spreadsheet
+    formulas among them, never evaluated) are left out, counted, and described in the column's notes. Nothing is
+    written anywhere, and no message or note quotes a cell.
+
+    Parameters
+    ----------
+    data : bytes, str or os.PathLike
+        The file's bytes (an upload, in memory) or its path.
+    max_bytes : int
+        The largest file read, in bytes (a larger file is refused before it is read).
+    max_rows : int
+        The most data rows read.
+
+    Returns
+    -------
+    CsvColumns
+        The columns by name, the names of the numeric ones, the number of rows, and notes about the file.
+
+    Raises
+    ------
+    InvalidDataError
+        If the file is missing, larger than ``max_bytes``, empty, not UTF-8 text, binary, longer than ``max_rows``,
+        has a header but no data row, or has no column holding at least two numbers.
+
+    Examples
+    --------
+    >>> table = read_csv_columns(b"name,age\nAda,36\nBob,\nCy,NaN\nDee,20\n")
+    >>> table.numeric, table.columns["age"].values.tolist()
+    (('age',), [36.0, 20.0])
+    >>> table.columns["age"].notes
+    ('1 of 4 cells was empty and left out.', '1 of 4 cells was nan or infinity (written as text) and left out.')
+    """
+    table = _table(_decode(_read_bytes(data, max_bytes)), max_rows)
+    columns = {name: _column(name, cells) for name, cells in zip(_names(table.header), table.cells)}
+    numeric = tuple(name for name, column in columns.items() if column.numeric >= 2)
+    if not numeric:
+        raise InvalidDataError("No column of this file holds at least two numbers: the lab estimates statistics of "
+                               "numeric columns (numbers written with a dot as decimal mark, such as 2.5).")
+    notes = []
+    if _header_is_numbers(table.header):
+        notes.append("The first row holds numbers: it was read as the column names, so its values are not in the data.")
+    if table.longer:
+        notes.append(f"{table.longer:,} of {table.rows:,} rows had more cells than the header; the extra cells were "
+                     "left out.")
+    return CsvColumns(columns, numeric, table.rows, tuple(notes))
+
+
+@validated(columns=InstanceOf(CsvColumns, "columns read by read_csv_columns"),
+           name=InstanceOf(str, "the name of a column"), min_values=Integer(low=1))
+def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np.ndarray:
+    r"""The numbers of one column, checked to be enough, and not all equal, to estimate something on.
+
+    Parameters
+    ----------
+    columns : CsvColumns
+        A file's columns, from :func:`read_csv_columns`.
+    name : str
+        The column's name (a key of ``columns.columns``).
+    min_values : int
+        The fewest numbers accepted.
+
+    Returns
+    -------
+    numpy.ndarray
+        The column's finite numbers, float64.
+
+    Raises
+    ------
+    InvalidDataError
+        If there is no column ``name``, it holds fewer than ``min_values`` numbers, or all its numbers are equal.
+
+    Examples
+    --------
+    >>> table = read_csv_columns(b"age,score\n36,7\n20,7\n")
+    >>> numeric_column(table, "age").tolist()
+    [36.0, 20.0]
+    >>> numeric_column(table, "score")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dpcore.core.validation.InvalidDataError: Every value of the column 'score' is 7: there is nothing to estimate ...
+    """
+    if name not in columns.columns:
+        choices = ", ".join(repr(choice) for choice in columns.numeric)
+        raise InvalidDataError(f"There is no column named {_label(name)!r} in this file (name must be one of its "
+                               f"numeric columns: {choices}).")
+    values = columns.columns[name].values
+    if values.size < min_values:
+        raise InvalidDataError(f"The column {name!r} holds {values.size} number{'' if values.size == 1 else 's'}: at "
+                               f"least {min_values} are needed to estimate anything. Pick another column.")
+    if np.all(values == values[0]):
+        raise InvalidDataError(f"Every value of the column {name!r} is {values[0]:g}: there is nothing to estimate "
+                               f"privately (any private statistic of it would be {values[0]:g} plus noise). Pick a "
+                               "column whose values differ.")
+    return values
+
+
+@validated(values=Array(ndim=(1,), min_size=1), lower=Real(), upper=Real())
+def bounds_from_data(values: np.ndarray, lower: float, upper: float) -> bool:
+    """Whether public bounds look taken from the data: ``lower`` is its minimum or ``upper`` its maximum.
+
+    Bounds read off the data leak it (the largest value is published with no noise), as diffprivlib's
+    ``PrivacyLeakWarning`` warns; public bounds should come from what is known before seeing the data (an age is
+    between 0 and 120). A bound that is public and also attained (0 visits, for a count) is flagged too: the page's
+    warning should say "look taken from the data", not "are".
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The column's values.
+    lower, upper : float
+        The bounds the student typed.
+
+    Returns
+    -------
+    bool
+        True if ``lower`` equals ``min(values)`` or ``upper`` equals ``max(values)`` to a relative 1e-9.
+
+    Examples
+    --------
+    >>> ages = np.array([19.0, 44.0, 91.0])
+    >>> bounds_from_data(ages, 18, 100), bounds_from_data(ages, 18, 91), bounds_from_data(ages, 19.0000000001, 120)
+    (False, True, True)
+    """
+    return (math.isclose(lower, float(np.min(values)), rel_tol=1e-9)
+            or math.isclose(upper, float(np.max(values)), rel_tol=1e-9))

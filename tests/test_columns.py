@@ -1,0 +1,294 @@
+"""Numeric columns read from a CSV (dpcore.columns): a round trip, every kind of cell counted exactly, every bad file
+refused with a plain message that never quotes a cell, nothing written to disk, and bounds taken from the data."""
+
+import builtins
+import csv
+import io
+
+import numpy as np
+import pytest
+
+import dpcore
+from dpcore.columns import LABEL_LENGTH, CsvColumns, bounds_from_data, numeric_column, read_csv_columns
+from dpcore.core.validation import InvalidDataError, InvalidParameterError
+from dpcore.datasets import DATASETS, load_dataset
+
+# One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
+VALID_CALLS = {
+    "read_csv_columns": dict(data=b"age\n36\n20\n", max_bytes=1_000, max_rows=10),
+    "numeric_column": dict(columns=read_csv_columns(b"age\n36\n20\n"), name="age", min_values=2),
+    "bounds_from_data": dict(values=np.array([19.0, 44.0, 91.0]), lower=18.0, upper=100.0),
+}
+
+MARKER = "SECRETCELL"  # written in bad cells: it must appear in no message and no note
+
+NOT_UTF8 = 'This file is not UTF-8 text: in your spreadsheet program, save it again as "CSV UTF-8" and use that file.'
+BINARY = ('This file is not a text CSV (it looks like a binary file, e.g. a spreadsheet or an image): export your data '
+          'as "CSV UTF-8" and use that file.')
+NO_NUMBERS = ("No column of this file holds at least two numbers: the lab estimates statistics of numeric columns "
+              "(numbers written with a dot as decimal mark, such as 2.5).")
+
+
+def csv_bytes(rows, delimiter=",") -> bytes:
+    """``rows`` (the header first) written by the csv module, as UTF-8."""
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter=delimiter).writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def refusal(data, **limits) -> str:
+    """The message of the InvalidDataError that reading ``data`` raises."""
+    with pytest.raises(InvalidDataError) as caught:
+        read_csv_columns(data, **limits)
+    return str(caught.value)
+
+
+def every_text(table: CsvColumns) -> str:
+    """All the notes of a table and of its columns, joined."""
+    return " ".join([*table.notes, *(note for column in table.columns.values() for note in column.notes)])
+
+
+def test_a_generated_csv_round_trips_exactly():
+    rng = np.random.default_rng(7)
+    values = np.column_stack([rng.normal(size=500), rng.pareto(1.5, size=500), rng.integers(-9, 9, size=500)])
+    table = read_csv_columns(csv_bytes([["x", "y", "k"], *([repr(float(v)) for v in row] for row in values)]))
+    assert table.rows == 500 and table.numeric == ("x", "y", "k") and table.notes == ()
+    for position, name in enumerate(table.numeric):
+        column = table.columns[name]
+        assert column.values.dtype == np.float64 and np.array_equal(column.values, values[:, position])
+        assert (column.cells, column.numeric, column.empty, column.non_finite, column.text, column.notes) == (
+            500, 500, 0, 0, 0, ())
+
+
+@pytest.mark.parametrize("key", list(DATASETS))
+def test_the_bundled_csvs_read_as_the_data_sets(key):
+    path = dpcore.datasets.bundled.__file__.replace("bundled.py", f"{key}.csv")
+    table = read_csv_columns(path)
+    assert table.numeric == (DATASETS[key].column,)
+    assert np.array_equal(numeric_column(table, DATASETS[key].column), load_dataset(key))
+
+
+def test_a_path_or_the_bytes_give_the_same_table(tmp_path):
+    data = b"age,score\n36,7\n20,9\n"
+    (tmp_path / "class.csv").write_bytes(data)
+    for source in (data, str(tmp_path / "class.csv"), tmp_path / "class.csv"):
+        assert read_csv_columns(source).columns["score"].values.tolist() == [7.0, 9.0]
+
+
+def test_empty_non_finite_and_text_cells_are_counted_exactly():
+    cells = ["1", "", "nan", "NaN", "2.5", "inf", " -Infinity ", MARKER, "3", "  ", "1e3", f"{MARKER} 2", "-2.5"]
+    table = read_csv_columns(csv_bytes([["id", "value"], *([str(i), cell] for i, cell in enumerate(cells))]))
+    column = table.columns["value"]
+    assert column.values.tolist() == [1.0, 2.5, 3.0, 1000.0, -2.5]
+    assert (column.cells, column.numeric, column.empty, column.non_finite, column.text, column.formulas) == (
+        13, 5, 2, 4, 2, 0)
+    assert column.notes == ("2 of 13 cells were empty and left out.",
+                            "4 of 13 cells were nan or infinity (written as text) and left out.",
+                            "2 of 13 cells were not numbers and left out.")
+
+
+def test_formula_cells_are_text_counted_and_never_shown():
+    formulas = ["=cmd|' /C calc'!A0", f"@SUM({MARKER})", f"+{MARKER}()", f"-{MARKER}", f"={MARKER}"]
+    table = read_csv_columns(csv_bytes([["amount"], ["10"], ["12"], *([cell] for cell in formulas)]))
+    column = table.columns["amount"]
+    assert column.values.tolist() == [10.0, 12.0] and (column.text, column.formulas) == (5, 5)
+    assert column.notes == ("5 of 7 cells were not numbers and left out.",
+                            "5 of 7 cells were like spreadsheet formulas (starting with =, +, - or @): they were "
+                            "treated as text, never evaluated.")
+    assert MARKER not in every_text(table) and "calc" not in every_text(table)
+
+
+def test_a_file_reads_alike_split_plainly_or_by_the_csv_module():
+    """A file without quotes is split by plain string splitting; the same file with every cell quoted by the csv
+    module: the tables are equal."""
+    rows = [["a", "b"], ["1", " 2 "], ["", MARKER], ["nan", "3"], ["-4", "=1"], ["5", "6,5"], ["7", "8"]]
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter=";", quoting=csv.QUOTE_ALL).writerows(rows)
+    plain, quoted = read_csv_columns(csv_bytes(rows, ";")), read_csv_columns(buffer.getvalue().encode())
+    assert b'"' not in csv_bytes(rows, ";") and plain.rows == quoted.rows == 6
+    for name in ("a", "b"):
+        left, right = plain.columns[name], quoted.columns[name]
+        assert np.array_equal(left.values, right.values)
+        assert (left.cells, left.empty, left.non_finite, left.text, left.formulas, left.notes) == (
+            right.cells, right.empty, right.non_finite, right.text, right.formulas, right.notes)
+
+
+def test_a_quoted_cell_may_span_lines():
+    table = read_csv_columns(b'note,n\n"two\nlines",1\nok,2\n', max_rows=2)
+    assert table.rows == 2 and table.columns["n"].values.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"], ids=["semicolon", "tab"])
+def test_semicolon_and_tab_delimiters_are_sniffed(delimiter):
+    table = read_csv_columns(csv_bytes([["age", "income", "city"], ["36", "1200.5", "Lyon, France"],
+                                        ["20", "900", "Paris"]], delimiter))
+    assert list(table.columns) == ["age", "income", "city"] and table.numeric == ("age", "income")
+    assert table.columns["income"].values.tolist() == [1200.5, 900.0]
+
+
+def test_decimal_commas_are_text_with_a_note_suggesting_a_dot():
+    table = read_csv_columns(b"weight;height\n70,5;1.80\n80,25;1.75\n65;1.62\n")
+    weight = table.columns["weight"]
+    assert weight.values.tolist() == [65.0] and weight.text == 2 and table.numeric == ("height",)
+    assert weight.notes == ("2 of 3 cells were not numbers and left out.",
+                            "2 of 3 cells were like numbers with a decimal comma (such as 2,5): write decimals with a "
+                            "dot (2.5) to have them read.")
+
+
+def test_a_utf8_byte_order_mark_is_dropped():
+    table = read_csv_columns("\ufeffâge,n\n36,1\n20,2\n".encode())
+    assert list(table.columns) == ["âge", "n"]
+
+
+def test_quoted_numbers_with_spaces_are_numbers():
+    table = read_csv_columns(b'age,"income"\n" 36 ","1e3"\n"20"," -2.5 "\n')
+    assert table.columns["age"].values.tolist() == [36.0, 20.0]
+    assert table.columns["income"].values.tolist() == [1000.0, -2.5]
+
+
+def test_blank_repeated_and_unsafe_headers_get_safe_unique_names():
+    long = "x" * 200
+    table = read_csv_columns(f"age,,age,\x07bad\x1bname,{long},age\n1,2,3,4,5,6\n7,8,9,10,11,12\n".encode())
+    assert list(table.columns) == ["age", "column 2", "age (2)", "badname", "x" * (LABEL_LENGTH - 1) + "…", "age (3)"]
+    assert table.columns["age (2)"].values.tolist() == [3.0, 9.0]
+
+
+def test_short_rows_are_padded_and_long_rows_cut_with_a_note():
+    table = read_csv_columns(b"a,b\n1,2\n3\n5,6,7\n8,9\n")
+    assert table.columns["a"].values.tolist() == [1.0, 3.0, 5.0, 8.0]
+    assert table.columns["b"].values.tolist() == [2.0, 6.0, 9.0] and table.columns["b"].empty == 1
+    assert table.notes == ("1 of 4 rows had more cells than the header; the extra cells were left out.",)
+
+
+def test_a_header_of_numbers_is_noted_and_blank_lines_skipped():
+    table = read_csv_columns(b"36\n\n20\n  \n41\n")
+    assert table.rows == 2 and table.columns["36"].values.tolist() == [20.0, 41.0]
+    assert table.notes == ("The first row holds numbers: it was read as the column names, so its values are not in "
+                           "the data.",)
+
+
+@pytest.mark.parametrize("data, limits, message", [
+    (b"age\n36\n20\n123456", dict(max_bytes=10),
+     "This file is 16 bytes, more than the limit of 10 bytes: use a smaller file (fewer rows or columns)."),
+    (b"", {}, "This file is empty: there is nothing to read."),
+    (b"\n \r\n\t\n", {}, "This file is empty: there is nothing to read."),
+    (b'""\n\n" "\n', {}, "This file is empty: there is nothing to read."),
+    ("âge\n36\n20\n".encode("utf-16"), {}, NOT_UTF8),
+    ("âge\n36\n20\n".encode("utf-16-le"), {}, NOT_UTF8),
+    (f"âge;{MARKER}é\n36;1\n20;2\n".encode("latin-1"), {}, NOT_UTF8),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + MARKER.encode() + bytes(range(256)), {}, BINARY),
+    (bytes(range(1, 9)) * 64 + MARKER.encode(), {}, BINARY),
+    (b"\xd0\xcf\x11\xe0" + bytes(range(1, 32)) * 20 + b"\xff\xfe\xfd", {}, BINARY),
+    (f"n\n1\n2\n3\n{MARKER}\n".encode(), dict(max_rows=3),
+     "This file has more than 3 rows, the limit: use a sample of your rows."),
+    (b"age,income\n", {}, "This file has a header row but no data rows below it."),
+    (f"name,city\nAda,{MARKER}\nBob,Lyon\n".encode(), {}, NO_NUMBERS),
+    (b"age,score\n36,\nAda,7\n", {}, NO_NUMBERS),
+], ids=["oversize", "empty", "blank", "blank-quoted", "utf-16", "utf-16-no-bom", "latin-1", "png", "control-bytes",
+        "xls", "too-many-rows", "header-only", "no-numeric-column", "one-number-each"])
+def test_a_bad_file_is_refused_with_a_plain_message(data, limits, message):
+    assert refusal(data, **limits) == message
+    assert MARKER not in message
+
+
+def test_a_file_beyond_the_limit_is_refused_in_megabytes_before_it_is_read(tmp_path, monkeypatch):
+    path = tmp_path / "big.csv"
+    with open(path, "wb") as file:
+        file.truncate(25_300_000)  # sparse: a 25.3 MB file of zero bytes
+
+    def refuse_to_open(*args, **kwargs):
+        raise AssertionError("the file was opened")
+
+    monkeypatch.setattr(builtins, "open", refuse_to_open)
+    assert refusal(path) == "This file is 25.3 MB, more than the limit of 20.0 MB: use a smaller file (fewer rows or " \
+                            "columns)."
+
+
+def test_as_many_rows_as_the_limit_are_read():
+    assert read_csv_columns(b"n\n1\n2\n3\n", max_rows=3).rows == 3
+
+
+def test_a_missing_file_is_named_safely_in_the_message(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert refusal("no\x1b[31m.csv") == ("There is no file at 'no[31m.csv' (data must be the bytes of a CSV file or "
+                                         "the path of one).")
+
+
+def test_a_folder_is_not_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data.csv").mkdir()
+    assert refusal("data.csv") == ("There is no file at 'data.csv' (data must be the bytes of a CSV file or the "
+                                   "path of one).")
+
+
+def test_reading_writes_nothing(tmp_path, tmp_path_factory, monkeypatch):
+    source = tmp_path_factory.mktemp("source") / "class.csv"
+    source.write_bytes(b"age,note\n36,=1+1\n20,x\n")
+    real_open = builtins.open
+
+    def read_only_open(file, mode="r", *args, **kwargs):
+        assert not set(mode) & set("wax+"), f"opened for writing: {mode}"
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(builtins, "open", read_only_open)
+    for data in (source, str(source), source.read_bytes()):
+        assert read_csv_columns(data).numeric == ("age",)
+    with pytest.raises(InvalidDataError):
+        read_csv_columns(b"\x00\x01")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_message_or_note_quotes_a_cell():
+    files = [f"a,b\n1,{MARKER}\n2,={MARKER}\n3,{MARKER}\n".encode(), f"a;b\n1;{MARKER}\n".encode(),
+             f"{MARKER}\n1\n2\n".encode("utf-16")]
+    texts = []
+    for data in files:
+        try:
+            texts.append(every_text(read_csv_columns(data)))
+        except InvalidDataError as error:
+            texts.append(str(error))
+    assert texts[0] and all(MARKER not in text for text in texts)
+
+
+def test_numeric_column_refuses_an_unknown_name_briefly():
+    table = read_csv_columns(b"age,city\n36,Lyon\n20,Paris\n")
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "weight")
+    assert str(caught.value) == ("There is no column named 'weight' in this file (name must be one of its numeric "
+                                 "columns: 'age').")
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "\x1b[2J" + "w" * 10_000)
+    assert len(str(caught.value)) < 200 and "\x1b" not in str(caught.value)
+
+
+def test_numeric_column_refuses_too_few_numbers():
+    table = read_csv_columns(b"age,city,n\n36,Lyon,1\n20,Paris,x\n41,Nice,2\n")
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "city")
+    assert str(caught.value) == ("The column 'city' holds 0 numbers: at least 2 are needed to estimate anything. "
+                                 "Pick another column.")
+    with pytest.raises(InvalidDataError, match="'n' holds 2 numbers: at least 3 are needed"):
+        numeric_column(table, "n", min_values=3)
+    assert numeric_column(table, "n").tolist() == [1.0, 2.0]
+
+
+def test_numeric_column_refuses_a_column_of_equal_values():
+    table = read_csv_columns(b"score,age\n42,36\n42.0,20\n4.2e1,41\n")
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "score")
+    assert str(caught.value) == ("Every value of the column 'score' is 42: there is nothing to estimate privately (any "
+                                 "private statistic of it would be 42 plus noise). Pick a column whose values differ.")
+
+
+def test_the_data_error_is_a_parameter_error():
+    assert issubclass(InvalidDataError, InvalidParameterError)
+
+
+@pytest.mark.parametrize("lower, upper, leaks", [
+    (18.0, 100.0, False), (19.0, 100.0, True), (18.0, 91.0, True), (19.0 * (1 + 1e-12), 120.0, True),
+    (19.001, 91.001, False), (0.0, 91.0, True),
+])
+def test_bounds_equal_to_the_data_extremes_look_taken_from_the_data(lower, upper, leaks):
+    ages = np.array([44.0, 19.0, 91.0, 30.0]) if lower else np.array([0.0, 91.0])
+    assert bounds_from_data(ages, lower, upper) is leaks

@@ -1,0 +1,96 @@
+"""A student's own CSV file, read in this browser tab's session only.
+
+Streamlit keeps an uploaded file in the server's memory for the session that sent it; the page reads its numeric
+columns with :func:`dpcore.columns.read_csv_columns` (from the bytes, in memory) and keeps them in this session's own
+cache (:func:`ui.compute.in_session`). Nothing of the file is written to disk, logged, put in the URL or in a cache
+shared by sessions: the page's figures and texts of an uploaded column are private calls too (arrays are no JSON
+values, :mod:`ui.compute`). A bad file gets the reader's message (it never quotes a cell) and the page goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from dpcore.columns import numeric_column, read_csv_columns
+from dpcore.core import InvalidParameterError
+from dpcore.datasets import DATASETS
+
+from .compute import in_session
+
+__all__ = ["MAX_MEGABYTES", "MAX_ROWS", "LIMITS", "UploadedColumn", "uploaded_column", "column_of"]
+
+MAX_MEGABYTES = 20  #: the largest file the page reads
+MAX_ROWS = 1_000_000  #: the most rows it reads
+LIMITS = (f"A CSV file (comma, semicolon or tab between values, UTF-8) of at most {MAX_MEGABYTES} MB and "
+          f"{MAX_ROWS:,} rows, with a header row. It stays in this browser tab's session: never saved, logged, "
+          "shared or put in the link; gone when you close the tab.")
+FILE = "upload_file"  #: widget key of the file uploader
+PATH = "upload_path"  #: widget key of the file's name on the student's computer (for the notebook code)
+COLUMN = "upload_column"  #: widget key of the column's choice
+
+
+@dataclass(frozen=True)
+class UploadedColumn:
+    """The column a student chose in their file: its name (the file's header), its numeric values, and the notes on
+    the cells left out."""
+
+    name: str
+    values: np.ndarray
+    notes: tuple[str, ...]
+
+
+def uploaded_column() -> UploadedColumn | None:
+    """The file uploader and, once a file is read, the choice of its numeric column; the column chosen, or None
+    (no file yet, or a file the reader refuses: its message is shown)."""
+    file = st.file_uploader("Your CSV file", type=["csv", "txt", "tsv"], key=FILE, max_upload_size=MAX_MEGABYTES,
+                            help=LIMITS)
+    st.caption(LIMITS)
+    if file is None:
+        return None
+    try:
+        columns = in_session(read_csv_columns, file.getvalue(), max_bytes=MAX_MEGABYTES * 1_000_000,
+                             max_rows=MAX_ROWS)
+        name = st.selectbox("Column", columns.numeric, key=COLUMN)
+        values = numeric_column(columns, name)
+    except InvalidParameterError as refused:
+        st.error(str(refused), icon=":material/error:")
+        return None
+    notes = tuple(columns.columns[name].notes)
+    for note in notes:
+        st.caption(note)
+    return UploadedColumn(name, values, notes)
+
+
+def column_of(dataset: str | None, page: Any) -> str | np.ndarray | None:
+    """The column the page works on: the key of a bundled data set (``dataset``: every session shares its results),
+    said with its source and licence; or, with ``dataset`` None, the student's uploaded column (private: its results
+    stay in this session), whose notebook code then reads the student's own file (``page.column_code``). None until a
+    usable file is chosen."""
+    if dataset is not None:
+        about = DATASETS[dataset]
+        st.caption(f"**{about.title}**: {about.description}; {about.rows:,} values in {about.unit}. "
+                   f"{about.teaches[0].upper()}{about.teaches[1:]}. Source: {about.source}; {about.licence}.")
+        return dataset
+    uploaded = uploaded_column()
+    if uploaded is None:
+        return None
+    path = st.text_input("Your file's name on your computer (for the Python code under Go deeper)",
+                         value="my_data.csv", key=PATH, max_chars=200)
+    page.column_code = column_code(path, uploaded.name)
+    return uploaded.values
+
+
+def column_code(path: str, name: str) -> str:
+    """Python lines that read the column ``name`` of the CSV file at ``path`` into ``column`` (the notebook code of
+    an uploaded column: the file is read on the student's computer, never embedded).
+
+    >>> print(column_code("my_data.csv", "income"))
+    from dpcore.columns import numeric_column, read_csv_columns
+    column = numeric_column(read_csv_columns('my_data.csv'), 'income')  # your file, read on your computer
+    """
+    return ("from dpcore.columns import numeric_column, read_csv_columns\n"
+            f"column = numeric_column(read_csv_columns({path!r}), {name!r})  # your file, read on your computer")
