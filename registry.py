@@ -93,6 +93,14 @@ PAGES: tuple[PageInfo, ...] = (
                          "say why passing an audit does not prove a mechanism private",
                          "relate a membership-inference attacker's success to ε"),
              minutes=20, needs="Pure vs approximate DP; the exponential mechanism"),
+    PageInfo("app_pages/real_data.py", "Real data", "real-data", ":material/table_chart:",
+             "The lab's releases on one real column (incomes, ages, doctor visits) or a column of your own CSV: "
+             "clipping bounds, a private range, the private median, Laplace or Gaussian, each choice's price",
+             (KSU20,), page_title="Private estimates on real data",
+             objectives=("choose public bounds for a real column and read the price of clipping against noise",
+                         "compare the private mean, range-then-mean and median on heavy-tailed and bounded data",
+                         "say which statistics of a column survive a small ε, and why"),
+             minutes=30, needs="Truncation bias; the exponential mechanism"),
 )
 
 

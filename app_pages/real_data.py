@@ -16,7 +16,7 @@ with page.section("data"):
     kept = dict(public_low=public["low"], public_high=public["high"], **bounds, epsilon=page["eps"],
                 delta=page["delta"], scale=public["scale"], moment_k=settings.MOMENT_K)
     if column is not None:
-        page.caption(lesson.bounds_warning, column, **bounds)
+        page.warning(lesson.bounds_warning, column, public["low"], public["high"], **bounds)
         page.table(lesson.fact_rows, column)
 if column is not None:
     with page.section("clipped-mean"):

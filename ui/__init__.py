@@ -14,6 +14,7 @@
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
 ``poll``             the class poll on a page: the teacher's room (code, QR, answers counted live, the DP reveal),
                      a student's ballot (``?room=CODE``), "Join a class poll" on the home page
+``upload``           a student's own CSV file, read in the session only (the real-data page), or a bundled data set
 ``poll_store``       the class poll's vote store: rooms, one vote per tab, reveal, expiry (SQLite in WAL mode, shared
                      by every replica)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
@@ -44,8 +45,9 @@ from .params import (
 from .poll import join_box
 from .table import show_table
 from .text import PageText
+from .upload import column_of
 
 __all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
            "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
            "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
-           "trials_spec", "PageText", "attacker_game", "show_table", "join_box"]
+           "trials_spec", "PageText", "attacker_game", "show_table", "join_box", "column_of"]

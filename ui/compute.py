@@ -332,22 +332,28 @@ PRIVATE_KEPT = 32  #: how many results of private arguments a session keeps (a f
 
 
 def _digest(value: Any) -> str:
-    """A digest of an argument for a session's own cache: arrays by their bytes, anything else by its ``repr``."""
-    if isinstance(value, bytes):  # an uploaded file
+    """A digest of an argument for a session's own cache: bytes (an uploaded file) and arrays by their content, a
+    function by its name, a JSON value by its JSON; anything else raises ``TypeError`` (no ``repr``, which
+    abbreviates a long array)."""
+    if isinstance(value, bytes):
         data = value
     elif hasattr(value, "tobytes") and hasattr(value, "dtype"):
         data = f"{value.dtype.str}{getattr(value, 'shape', ())}".encode() + value.tobytes()
     else:
-        data = repr(_shared_argument(value)).encode()
+        data = json.dumps(_shared_argument(value), sort_keys=True).encode()
     return hashlib.sha256(data).hexdigest()
 
 
 def in_session(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)`` computed in this session and kept in this session's memory only (the last
-    :data:`PRIVATE_KEPT` results), keyed by a digest of the arguments: for arguments that must not leave the session,
-    such as a student's uploaded column. Never a cache shared by sessions, never the sweep worker."""
-    key = (_qualified(function), tuple(_digest(value) for value in args),
-           tuple((name, _digest(value)) for name, value in sorted(kwargs.items())))
+    :data:`PRIVATE_KEPT` results), keyed by a digest of the arguments (:func:`_digest`; with an argument it cannot
+    digest, computed and not kept): for arguments that must not leave the session, such as a student's uploaded
+    column. Never a cache shared by sessions, never the sweep worker."""
+    try:
+        key = (_qualified(function), tuple(_digest(value) for value in args),
+               tuple((name, _digest(value)) for name, value in sorted(kwargs.items())))
+    except TypeError:  # an argument with no digest: computed, not kept
+        return function(*args, **kwargs)
     kept = st.session_state.setdefault(_PRIVATE, LruMap(PRIVATE_KEPT))
     known = kept.get(key)
     return known if known is not None else kept.put(key, function(*args, **kwargs))

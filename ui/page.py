@@ -54,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURE_CALLS = "_figure_calls"  # session-state key: {figure key: (builder, kwargs)} of the figures offered for download
 PAGE_SPECS = "_page_specs"  # session-state key: the controls the page drew (for the tests)
 GUESSES = "_guesses"  # session-state key: {(page, question key): the guess's index, or None} of the revealed questions
+GROUPS = "_control_groups"  # session-state key: {page: the group (data set) whose defaults its in-page controls have}
 DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its content is built only then)
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 ANSWER = "answer_"  #: key prefix of the container holding a question's answer (a live region, focused after Reveal)
@@ -158,12 +159,24 @@ class Page:
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
 
-    def control(self, spec: ParamSpec) -> Any:
-        """A control drawn here, in the page beside the figure it changes (not in the sidebar), mirrored in the URL
-        like the sidebar's; returns its value."""
+    def control(self, spec: ParamSpec, where: Any = None) -> Any:
+        """A control drawn here, in the page beside the figure it changes (not in the sidebar), or in the container
+        ``where`` (a column), mirrored in the URL like the sidebar's; returns its value."""
         st.session_state[PAGE_SPECS] = (*st.session_state[PAGE_SPECS], spec)
-        self.params[spec.key] = controls([spec], location="main")[spec.key]
+        self.params[spec.key] = controls([spec], location=where or "main")[spec.key]
         return self.params[spec.key]
+
+    def controls_for(self, group: str, specs: Sequence[ParamSpec]) -> dict[str, Any]:
+        """Controls drawn in the page whose defaults belong to ``group`` (a data set): when the group changes, they
+        start again from its defaults (their widgets and URL keys are forgotten first); returns their values."""
+        seen = st.session_state.setdefault(GROUPS, {})
+        if seen.get(self.info.url_path, group) != group:
+            for spec in specs:
+                st.session_state.pop(f"w_{spec.key}", None)
+                st.query_params.pop(spec.key, None)
+        seen[self.info.url_path] = group
+        pairs = [specs[start:start + 2] for start in range(0, len(specs), 2)]  # two a row (one on a phone)
+        return {spec.key: self.control(spec, column) for pair in pairs for column, spec in zip(st.columns(2), pair)}
 
     # -------------------------------------------------------------------- text
     def prose(self, part: str, **fields: Any) -> None:
@@ -283,6 +296,14 @@ class Page:
         with guard():
             st.caption(said := compute.shared(text, *args, **kwargs))
             self._outline.append(handout.Text("prose", said))
+
+    def warning(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
+        """A warning computed by the lesson function ``text(*args, **kwargs)``, shown when it says something (""
+        means nothing to warn of); an error shows as a message instead."""
+        with guard():
+            said = compute.shared(text, *args, **kwargs)
+            if said:
+                st.warning(said, icon=":material/warning:")
 
     def table(self, rows: Callable[..., Sequence[dict]], /, *args: Any, **kwargs: Any) -> None:
         """A table of the rows the lesson function ``rows(*args, **kwargs)`` computes (once per setting:

@@ -304,7 +304,7 @@ def _widget(spec: ParamSpec, parent: Any) -> Any:
     return parent.select_slider(options=spec.options, format_func=spec.show, **common)
 
 
-def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[str, Any]:
+def controls(specs: Sequence[ParamSpec], *, location: Any = "sidebar") -> dict[str, Any]:
     """Draw one widget per spec, seeded from the URL, and keep the URL in sync with them.
 
     On the first run of a page in a session (see :func:`setup_page`) the URL query parameters seed
@@ -315,14 +315,15 @@ def controls(specs: Sequence[ParamSpec], *, location: str = "sidebar") -> dict[s
     Parameters
     ----------
     specs : sequence of ParamSpec
-    location : {"sidebar", "main"}
+    location : {"sidebar", "main"} or a container
+        Where the widgets go: the sidebar, the page, or a container of the page (a column).
 
     Returns
     -------
     dict
         ``{spec.key: current value}``.
     """
-    parent = st.sidebar if location == "sidebar" else st
+    parent = st.sidebar if location == "sidebar" else st if location == "main" else location
     values = {}
     for spec in specs:
         widget_key = f"w_{spec.key}"

@@ -30,7 +30,7 @@ SPECS = [
 @dataclass(frozen=True)
 class PublicFacts:
     """What is known of a column without looking at it: the range it can take, a scale of its spread (for the
-    private range's moment assumption), its unit."""
+    private range's moment assumption), its unit (short, for the charts' axes)."""
 
     low: float
     high: float
@@ -39,7 +39,7 @@ class PublicFacts:
 
 
 PUBLIC = {
-    "engel": PublicFacts(0.0, 10_000.0, 500.0, "Belgian francs a year"),
+    "engel": PublicFacts(0.0, 10_000.0, 500.0, "francs a year"),
     "anes96": PublicFacts(0.0, 120.0, 20.0, "years"),
     "randhie": PublicFacts(0.0, 100.0, 5.0, "visits a year"),
     UPLOAD: PublicFacts(0.0, 100.0, 10.0, ""),

@@ -10,6 +10,6 @@
 944
 """
 
-from .bundled import DATASETS, Dataset, load_dataset
+from .bundled import COLUMN, DATASETS, Column, Dataset, load_dataset
 
-__all__ = ["DATASETS", "Dataset", "load_dataset"]
+__all__ = ["DATASETS", "Dataset", "load_dataset", "Column", "COLUMN"]

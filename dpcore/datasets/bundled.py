@@ -6,14 +6,15 @@ data set states its source and that it is in the public domain; ``docs/datasets.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
 
-from ..core.validation import Choice, InvalidDataError, validated
+from ..core.validation import Array, Choice, Constraint, InvalidDataError, validated
 
-__all__ = ["Dataset", "DATASETS", "load_dataset"]
+__all__ = ["Dataset", "DATASETS", "load_dataset", "Column", "COLUMN"]
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,57 @@ def load_dataset(key: str) -> np.ndarray:
     >>> visits.size, float(np.median(visits)), float(visits.max())
     (20190, 1.0, 77.0)
     """
+    return _read(key).copy()
+
+
+@functools.lru_cache(maxsize=len(DATASETS))
+def _read(key: str) -> np.ndarray:
+    """The column of ``key``, read once per process and read-only.
+
+    Callers get a copy, or (through the :data:`COLUMN` constraint) this array, which no function writes into.
+    """
     dataset = DATASETS[key]
     text = resources.files(__name__.rpartition(".")[0]).joinpath(f"{key}.csv").read_text(encoding="utf-8")
     header, *cells = text.split()
     values = np.array(cells, dtype=np.float64)
     if header != dataset.column or values.size != dataset.rows or not np.all(np.isfinite(values)):
         raise InvalidDataError(f"the bundled file {key}.csv is damaged: reinstall dpcore")
+    values.setflags(write=False)
     return values
+
+
+@dataclass(frozen=True)
+class Column(Constraint):
+    """A column of numbers: an array of values, or the key of a bundled data set standing for its values.
+
+    The array is 1-D with at least ``min_size`` finite values; a key is one of :data:`DATASETS`
+    (:func:`load_dataset`). A key is a JSON value, so a call on a bundled column can be cached and shared by its key;
+    an array is someone's own data.
+
+    Examples
+    --------
+    >>> COLUMN.check("x", "anes96").size, COLUMN.check("x", [1.0, 2.0]).tolist()
+    (944, [1.0, 2.0])
+    """
+
+    min_size: int = 2
+
+    def describe(self) -> str:
+        """The column in words."""
+        return (f"a 1-D array of at least {self.min_size} finite values, or the key of a bundled data set "
+                f"({', '.join(map(repr, DATASETS))})")
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        """The values of ``value`` (a data set's key, or an array), checked."""
+        if isinstance(value, str):
+            if value not in DATASETS:
+                self.fail(name, value)
+            return _read(value)
+        return Array(ndim=(1,), min_size=self.min_size).check(name, value)
+
+    def bad_values(self) -> list[object]:
+        """An unknown key, a 2-D array, too few values, a non-finite value."""
+        return ["iris", np.zeros((2, 2)), np.zeros(self.min_size - 1), np.array([1.0, np.nan])]
+
+
+COLUMN = Column()  #: the column argument of the real-data lesson and figures

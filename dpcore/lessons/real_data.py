@@ -36,6 +36,7 @@ from ..core.validation import (
     Seed,
     validated,
 )
+from ..datasets import COLUMN
 from ..estimators.heavy_tailed_mean import (
     private_mean_1d,
     private_mean_1d_zcdp,
@@ -43,13 +44,14 @@ from ..estimators.heavy_tailed_mean import (
     repeated_private_mean_1d_zcdp,
 )
 from ..mechanisms.quantile import quantile_density, sample_quantile_density
+from .methods import label
 from .plain_words import number_text
 from .questions import Question
 
 __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS",
            "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep",
-           "column_facts", "clipping_decomposition", "best_bounds", "clipped_mean_draws", "releases",
-           "error_vs_epsilon", "takeaways", "cost_question"]
+           "column_facts", "fact_rows", "bounds_warning", "clipping_decomposition", "best_bounds", "clipped_mean_draws",
+           "releases", "release_rows", "error_vs_epsilon", "takeaways", "cost_question"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
@@ -67,7 +69,7 @@ QUANTILE_METHODS = tuple(QUANTILES)  #: the releases of a quantile, by id
 METHODS = MEAN_METHODS + QUANTILE_METHODS  #: every scalar release, by id (the histogram is not a scalar)
 EPSILONS = (0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0)  #: the default ε grid of the sweep (1-2-3-5 steps)
 
-_COLUMN = Array(ndim=(1,), min_size=2)
+_COLUMN = COLUMN  # an array, or a bundled data set's key (its results then shared by the key)
 _BOUND = Real()
 _MOMENT_K = Real(low=1, low_open=True, allow_inf=True)
 _BINS = Integer(low=1, high=1000)
@@ -248,6 +250,40 @@ def clipped_mean_draws(x, lower: float, upper: float, epsilon: float, trials: in
     return np.asarray(mechanisms.laplace(clipped, (upper - lower) / x.size, epsilon, rng))
 
 
+@validated(x=_COLUMN)
+def fact_rows(x) -> list[dict[str, str]]:
+    """The column's statistics as table rows (statistic, value), for comparison with the releases: NOT private.
+
+    >>> fact_rows([1.0, 2.0, 3.0, 10.0])[:2]
+    [{'statistic': 'number of values n', 'value (not private)': '4'}, {'statistic': 'mean', 'value (not private)': '4'}]
+    """
+    facts = column_facts(x)
+    named = (("mean", facts.mean), ("median", facts.median), ("25th percentile", facts.q1),
+             ("75th percentile", facts.q3), ("smallest value", facts.minimum), ("largest value", facts.maximum),
+             ("standard deviation", facts.sd))
+    return [{"statistic": "number of values n", "value (not private)": f"{facts.n:,}"},
+            *({"statistic": name, "value (not private)": number_text(value)} for name, value in named)]
+
+
+@validated(x=_COLUMN, public_low=_BOUND, public_high=_BOUND, lower=_BOUND, upper=_BOUND)
+def bounds_warning(x, public_low: float, public_high: float, lower: float, upper: float) -> str:
+    """A warning when clipping bounds look read off the column: ``lower`` equal to the column's smallest value or
+    ``upper`` to its largest (to a relative 1e-9), unless the bound is the public range's own end (a count's public
+    0 is also its minimum); "" otherwise. Bounds read off the data leak it, as diffprivlib's ``PrivacyLeakWarning``
+    says.
+
+    >>> bounds_warning([0.0, 3.0, 77.0], 0, 100, 0, 100), bounds_warning([0.0, 3.0, 77.0], 0, 100, 0, 77)[:28]
+    ('', 'These bounds look read off t')
+    """
+    read = ((lower != public_low and math.isclose(lower, float(np.min(x)), rel_tol=1e-9))
+            or (upper != public_high and math.isclose(upper, float(np.max(x)), rel_tol=1e-9)))
+    if not read:
+        return ""
+    return ("These bounds look read off the column itself: one equals its smallest or largest value. Bounds taken "
+            "from the data publish that value without noise, so the release is no longer private; choose them from "
+            "what is known before seeing the data (an age lies between 0 and 120).")
+
+
 # --------------------------------------------------------------------------------------- one release of each
 @dataclass(frozen=True)
 class Release:
@@ -401,6 +437,22 @@ def releases(x, public_low: float, public_high: float, lower: float, upper: floa
     return Releases(means, quantiles, histogram, edges,
                     f"each release spends the whole budget (ε = {epsilon:g}, δ = {delta:g}) on its own; publishing "
                     "them all would add their ε's (basic composition)")
+
+
+@validated(x=_COLUMN, **_PUBLIC, seed=SEED, bins=_BINS)
+def release_rows(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
+                 scale: float, moment_k: float, seed: int, bins: int = BINS) -> list[dict[str, str]]:
+    """One row per scalar release of :func:`releases` (same arguments): what is released, its value, the true value
+    beside it (NOT private) and the guarantee.
+
+    >>> rows = release_rows(np.arange(100.0), 0, 100, 0, 100, 1.0, 1e-6, 30.0, 2.0, seed=0)
+    >>> [row["release"] for row in rows][:2], rows[0]["true value (not private)"]
+    (['clipped Laplace', 'Gaussian (analytic)'], '49.5')
+    """
+    shown = releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed, bins)
+    return [{"release": label(release.method), "released": number_text(release.value),
+             "true value (not private)": number_text(release.true_value), "guarantee": release.guarantee}
+            for release in (*shown.means.values(), *shown.quantiles.values())]
 
 
 def _streams(seed: int, epsilon: float) -> dict[str, np.random.Generator]:

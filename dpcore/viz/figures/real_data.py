@@ -15,7 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ... import mechanisms
-from ...core.validation import DELTA, EPSILON, POSITIVE, SEED, Array, Choice, Integer, Real, validated
+from ...core.validation import DELTA, EPSILON, POSITIVE, SEED, Choice, Integer, Real, validated
+from ...datasets import COLUMN
 from ...lessons import real_data as lesson
 from ...lessons.methods import LABELS
 from ...lessons.plain_words import number_text
@@ -25,9 +26,9 @@ from ..constraints import FLAG, Text
 from ..plotly_dict import figure
 from ..style import METHOD_COLORS, OKABE_ITO, figure_title, template_dict
 
-__all__ = ["clipping_bars", "histogram", "quantiles", "laplace_vs_gaussian", "error_vs_epsilon"]
+__all__ = ["GROUPS", "clipping_bars", "histogram", "quantiles", "laplace_vs_gaussian", "error_vs_epsilon"]
 
-_COLUMN = Array(ndim=(1,), min_size=2)
+_COLUMN = COLUMN  # an array, or a bundled data set's key (its results then shared by the key)
 _UNIT = Text()
 _PUBLIC = dict(public_low=Real(), public_high=Real(), lower=Real(), upper=Real(), epsilon=EPSILON, delta=DELTA,
                scale=POSITIVE, moment_k=Real(low=1, low_open=True, allow_inf=True))
@@ -138,12 +139,13 @@ def laplace_vs_gaussian(x, lower: float, upper: float, epsilon: float, delta: fl
                        presentation=presentation)
 
 
-_GROUPS = {"means": lesson.MEAN_METHODS, "quantiles": lesson.QUANTILE_METHODS}
+#: The releases the animated chart can show: the four means, or the three quantiles
+GROUPS = {"means": lesson.MEAN_METHODS, "quantiles": lesson.QUANTILE_METHODS}
 _TRUTH = {"clipped_laplace": "true mean", "private_q1": "true 25th percentile", "private_median": "true median",
           "private_q3": "true 75th percentile"}
 
 
-@validated(x=_COLUMN, **_PUBLIC, trials=Integer(2, 100_000), seed=SEED, which=Choice(tuple(_GROUPS)), unit=_UNIT,
+@validated(x=_COLUMN, **_PUBLIC, trials=Integer(2, 100_000), seed=SEED, which=Choice(tuple(GROUPS)), unit=_UNIT,
            presentation=FLAG)
 def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
                      delta: float, scale: float, moment_k: float, trials: int = 200, seed: int = 0,
@@ -155,7 +157,7 @@ def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upp
     within the public range (a release beyond it is drawn at its edge)."""
     sweep = lesson.error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k,
                                     lesson.EPSILONS, trials, seed)
-    methods = _GROUPS[which]
+    methods = GROUPS[which]
     drawn = {name: np.clip(sweep.released[name], public_low, public_high) for name in methods}
     frames = []
     for shown, eps in enumerate(sweep.epsilons):
