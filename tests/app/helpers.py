@@ -162,6 +162,13 @@ def assert_downloads(at: AppTest, keys: list[str]) -> None:
 def handouts(script: str, timeout: float = 300, **query: str) -> tuple[AppTest, dict[str, str]]:
     """Run the page ``script`` (absolute path) with the URL ``query``, every question answered, and "Go deeper" open;
     return it and the files its download buttons hold (file name -> text), read as the server stores them."""
+    at = run(script, timeout=timeout, **query)
+    return at, downloads(at)
+
+
+def downloads(at: AppTest) -> dict[str, str]:
+    """The files the download buttons of the page ``at`` hold once "Go deeper" is opened (file name -> text), read as
+    the server stores them (a file made on click is made here)."""
     from unittest import mock
 
     from streamlit.runtime.media_file_manager import MediaFileManager
@@ -180,8 +187,7 @@ def handouts(script: str, timeout: float = 300, **query: str) -> tuple[AppTest, 
     def click(self, make, mimetype, coordinates, file_name=None, **where):  # a file made on click: clicked here
         held(make(), file_name)
         return add_deferred(self, make, mimetype, coordinates, file_name, **where)
-    at = run(script, timeout=timeout, **query)
     with (mock.patch.object(MediaFileManager, "add", keep), mock.patch.object(MediaFileManager, "add_deferred", click),
           mock.patch("streamlit.elements.widgets.button.runtime.exists", return_value=True)):  # AppTest's runtime
         open_go_deeper(at)
-    return at, files
+    return files

@@ -1,0 +1,152 @@
+"""The real-data page (app_pages/real_data.py) through AppTest: the bundled columns with their true statistics and
+every release's guarantee, deep links, the public bounds reset per data set, a student's CSV read in the session only
+(a second session sees nothing of it, nothing is written to disk, the URL and the caches shared by sessions hold
+none of it, the notebook snippet reads the student's own file), and every bad file or bound a message, never a
+traceback. The browser's view of it: tests/e2e/test_real_data_browser.py.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import ROOT, charts, downloads, page_path, run, tables, texts
+
+from dpcore.datasets import DATASETS, load_dataset
+from dpcore.lessons import real_data as lesson
+from dpcore.lessons.plain_words import number_text
+from ui import compute
+
+SCRIPT = page_path("real_data.py")
+GOOD = b"income,city,age\n1200,Ghent,34\n950,Liege,51\n4100,Ghent,29\n780,Namur,62\n1510,Ghent,45\n"
+SECRET = 4100.0  # a value of GOOD that must never leave the session
+
+
+def open_page(answered: bool = True, **query: str):
+    return run(SCRIPT, timeout=180, answered=answered, **query)
+
+
+def upload(at, content: bytes, name: str = "survey.csv"):
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv")).run()
+    return at
+
+
+def facts(at) -> dict[str, str]:
+    [table] = [table for table in tables(at) if "value (not private)" in table[0]]
+    return {row["statistic"]: row["value (not private)"] for row in table}
+
+
+def assert_clean(at):
+    assert not at.exception, [element.message for element in at.exception]
+
+
+@pytest.mark.parametrize("data", list(DATASETS))
+def test_a_bundled_column_shows_its_true_statistics_and_every_release_with_its_guarantee(data):
+    at = open_page(data=data)
+    assert_clean(at)
+    assert not at.error and not at.warning
+    values = load_dataset(data)
+    shown = facts(at)
+    assert shown["number of values n"] == f"{values.size:,}"
+    assert shown["mean"] == number_text(values.mean()) and shown["median"] == number_text(float(np.median(values)))
+    [releases] = [table for table in tables(at) if "guarantee" in table[0]]
+    assert len(releases) == len(lesson.METHODS)
+    assert all("replace-one" in row["guarantee"] for row in releases)
+    assert {row["true value (not private)"] for row in releases[:4]} == {number_text(values.mean())}
+    assert set(charts(at)) == {"real_clipping", "real_quantiles", "real_histogram", "real_laplace_gaussian",
+                               "real_error_means", "real_error_quantiles"}
+    assert any(DATASETS[data].source in text for text in texts(at.caption))  # its source and licence, said
+
+
+def test_a_deep_link_sets_the_data_bounds_and_budget():
+    at = open_page(data="anes96", lower="18", upper="95", eps="0.5")
+    assert_clean(at)
+    assert at.number_input(key="w_lower").value == 18 and at.number_input(key="w_upper").value == 95
+    assert at.query_params["lower"] == "18" and at.query_params["data"] == "anes96"
+    assert "ε = 0.5" in charts(at)["real_clipping"]["layout"]["title"]["text"]
+
+
+def test_bounds_start_again_from_the_new_columns_defaults_when_the_data_change():
+    at = open_page(data="engel", upper="5000")
+    assert at.number_input(key="w_upper").value == 5000
+    at.radio(key="w_data").set_value("anes96").run()
+    assert_clean(at)
+    assert at.number_input(key="w_upper").value == 120 and at.query_params["upper"] == "120"
+
+
+def test_bounds_read_off_the_data_are_warned_of_and_bad_bounds_are_a_message():
+    ages = load_dataset("anes96")
+    warned = open_page(data="anes96", lower=f"{ages.min():g}")
+    assert any("look read off the column" in text for text in texts(warned.warning))
+    crossed = open_page(data="anes96", lower="90", upper="20")
+    assert_clean(crossed)
+    assert any("lower" in text and "upper" in text for text in texts(crossed.error))
+    assert facts(crossed)["number of values n"] == f"{ages.size:,}"  # what can still run, runs
+
+
+def test_an_uploaded_column_is_released_and_its_snippet_reads_the_students_file():
+    at = upload(open_page(data="upload"), GOOD)
+    assert_clean(at)
+    assert at.selectbox(key="upload_column").options == ["income", "age"]
+    assert facts(at)["number of values n"] == "5"
+    assert facts(at)["largest value"] == number_text(SECRET)
+    assert len(charts(at)) == 6
+    files = downloads(at)  # Go deeper opened: the first figure's downloads, the handouts
+    code = files["real_clipping.py"]
+    assert "column = numeric_column(read_csv_columns('my_data.csv'), 'income')" in code
+    assert "fig = real_data.clipping_bars(x=column," in code
+    assert all(value not in code for value in ("4100", "1200", "Ghent"))  # the data never go into the code
+
+
+def test_an_upload_stays_in_its_session():
+    before = _files_outside_venv()
+    at = upload(open_page(data="upload"), GOOD)
+    assert_clean(at)
+    other = open_page(data="upload")  # another visitor of the same server process
+    assert not [box for box in other.selectbox if box.key == "upload_column"]
+    assert not [table for table in tables(other) if "value (not private)" in table[0]]
+    url = "&".join(f"{key}={value}" for key, value in at.query_params.items())
+    assert "data=upload" in url
+    assert "4100" not in url and "income" not in url and "survey" not in url
+    for cache in (compute._shared(), compute._figures()):  # no cache shared by sessions holds the column
+        for key in list(cache._items):
+            assert "4100" not in str(key) and "Ghent" not in str(key)
+    assert _files_outside_venv() == before  # nothing written to disk
+
+
+def _files_outside_venv() -> set[str]:
+    skip = {".venv", ".git", "artifacts", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+    found = set()
+    for folder, names, files in os.walk(ROOT):
+        names[:] = [name for name in names if name not in skip]
+        found.update(str(Path(folder, name).relative_to(ROOT)) for name in files)
+    return found
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "empty"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4, "not a text CSV"),
+    ("name;âge\nRenée;34\nJosé;51\n".encode("latin-1"), "UTF-8"),
+    (b"name,city\nAnn,Ghent\nBob,Namur\n", "no column"),
+    (b"value\n7\n7\n7\n7\n", "nothing to estimate"),
+    (b"x\n" + b"1" * (21 * 1024 * 1024) + b"\n", "MB"),
+])
+def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
+    at = upload(open_page(data="upload"), content)
+    assert_clean(at)
+    assert any(message.lower() in text.lower() for text in texts(at.error)), texts(at.error)
+    assert at.number_input(key="w_low")  # the page around the message still runs
+    upload(at, GOOD)  # and a good file afterwards works
+    assert_clean(at)
+    assert facts(at)["number of values n"] == "5"
+
+
+def test_cells_that_are_not_numbers_are_counted_and_a_formula_is_never_shown():
+    content = b"income\n1200\nnan\ninf\n=cmd|' /C calc'!A0\nabout 900\n950\n4100\n"
+    at = upload(open_page(data="upload"), content)
+    assert_clean(at)
+    assert facts(at)["number of values n"] == "3"
+    notes = " ".join(texts(at.caption))
+    assert "left out" in notes or "not numbers" in notes
+    page_text = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.error) + texts(at.warning))
+    assert "cmd|" not in page_text and "calc" not in page_text
