@@ -57,8 +57,8 @@ __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", 
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
             "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
             "median", "moment", "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile",
-            "post-processing", "pure and approximate DP", "sensitivity (Δ)", "standard deviation (sd)",
-            "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
+            "pure and approximate DP", "score", "sensitivity (Δ)", "standard deviation (sd)",
+            "truncation", "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
 
 #: The three private quantiles' levels, by release id
 QUANTILES = {"private_q1": 0.25, "private_median": 0.5, "private_q3": 0.75}

@@ -83,8 +83,9 @@ METHOD_COLORS: dict[str, str] = {
     "partition_zcdp": "#AA3377",
     "one_shot_gaussian": "#CC3311",
     "oracle_laplace": "#A2932C",  # Tol's olive, darkened
-    # The real-data page: KSU20's zCDP twin beside its wine, the three private quantiles (ColorBrewer Paired / BrBG)
-    "ksu20_zcdp": "#E7298A",
+    # The real-data page: KSU20's zCDP twin (ColorBrewer RdBu's dark blue: a pink was too near KSU20's wine), the three
+    # private quantiles (ColorBrewer Paired / BrBG)
+    "ksu20_zcdp": "#2166AC",
     "private_q1": "#8C510A",
     "private_median": "#1F78B4",
     "private_q3": "#6A3D9A",

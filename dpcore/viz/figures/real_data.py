@@ -145,6 +145,12 @@ _TRUTH = {"clipped_laplace": "true mean", "private_q1": "true 25th percentile", 
           "private_q3": "true 75th percentile"}
 
 
+def _truth_name(method: str) -> str:
+    """The legend name of the true value a release estimates: "true mean" (black, every mean's), or, in the
+    quantile's own colour, "private median's true value" (named after its release, whose colour it shares)."""
+    return _TRUTH[method] if method == "clipped_laplace" else f"{LABELS[method]}'s true value"
+
+
 @validated(x=_COLUMN, **_PUBLIC, trials=Integer(2, 100_000), seed=SEED, which=Choice(tuple(GROUPS)), unit=_UNIT,
            presentation=FLAG)
 def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
@@ -165,7 +171,7 @@ def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upp
         band = {name: np.where(hidden, np.nan, drawn[name]) for name in methods}  # the grid up to this ε
         series = [Series(LABELS[name], sweep.epsilons, band[name][1], band[name][0], band[name][2])
                   for name in methods]
-        series += [Series(_TRUTH[name], sweep.epsilons[[0, -1]], [sweep.true_values[name]] * 2, kind="baseline",
+        series += [Series(_truth_name(name), sweep.epsilons[[0, -1]], [sweep.true_values[name]] * 2, kind="baseline",
                           color=METHOD_COLORS["non_private"] if name == "clipped_laplace" else METHOD_COLORS[name])
                    for name in methods if name in _TRUTH]
         frames.append(FrameData(f"{eps:g}", series))
