@@ -147,7 +147,7 @@ class ClippingDecomposition:
 
 
 def _expected_error(bias, scale):
-    """E|c + Lap(β)| = |c| + β exp(−|c|/β), elementwise."""
+    """E|c + Lap(b)| = |c| + b exp(−|c|/b), elementwise."""
     return np.abs(bias) + scale * np.exp(-np.abs(bias) / scale)
 
 
@@ -662,7 +662,7 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
 @validated(x=_COLUMN, lower=_BOUND, upper=_BOUND, epsilon=EPSILON)
 def cost_question(x, lower: float, upper: float, epsilon: float) -> Question:
     """Predict, then reveal: which costs the clipped mean of this column more at ``epsilon``, the clipping bias or
-    the noise? Answered from :func:`clipping_decomposition` (|bias| against the expected absolute noise β).
+    the noise? Answered from :func:`clipping_decomposition` (|bias| against the expected absolute noise b).
 
     >>> question = cost_question([0.0, 1.0, 2.0, 90.0], 0.0, 5.0, 1.0)
     >>> question.choices[question.answer]
@@ -679,5 +679,6 @@ def cost_question(x, lower: float, upper: float, epsilon: float) -> Question:
         answer=answer,
         explanation=f"Clipping moves {100 * split.clipped_fraction:.3g} % of the values and shifts the mean by "
                     f"{number_text(split.bias)} (the bias); the Laplace noise adds {number_text(noise)} on average "
-                    f"(its scale β = (upper − lower)/(ε n)). Expected error: {number_text(split.expected_error)}.",
+                    f"(its scale b = (U − L)/(εn), U and L the clipping bounds, n the number of values). Expected "
+                    f"error: {number_text(split.expected_error)}.",
     )
