@@ -77,7 +77,7 @@ def histogram(x, public_low: float, public_high: float, lower: float, upper: flo
                              title=figure_title(f"Private histogram, ε = {epsilon:g}, n = {x.size:,}"),
                              height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text=f"value{_in(unit)}, {bins} bins over the public range")),
-                             yaxis=dict(title=dict(text="count (private counts may be negative)"))))
+                             yaxis=dict(title=dict(text="count (noisy: may be < 0)"))))
 
 
 @validated(x=_COLUMN, **_PUBLIC, seed=SEED, unit=_UNIT, presentation=FLAG)
@@ -103,9 +103,10 @@ def quantiles(x, public_low: float, public_high: float, lower: float, upper: flo
     return figure(data, dict(template=template_dict(presentation), uirevision="dplab", hovermode="closest",
                              title=figure_title(f"Private quartiles, ε = {epsilon:g} in all (ε/3 each)"),
                              height=figure_height(presentation, animated=False, legend_entries=len(data)),
-                             xaxis=dict(title=dict(text="quantile level (%)"), tickvals=[25, 50, 75],
+                             xaxis=dict(title=dict(text="quantile level (%); bars: where 80 % of releases fall"),
+                                        tickvals=[25, 50, 75],
                                         range=[10, 90]),
-                             yaxis=dict(title=dict(text=f"value{_in(unit)}; bars: 80 % of releases"))))
+                             yaxis=dict(title=dict(text=f"value{_in(unit)}"))))
 
 
 def _law_quantiles(law: dict, levels: tuple[float, ...]) -> list[float]:
@@ -177,6 +178,6 @@ def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upp
         frames.append(FrameData(f"{eps:g}", series))
     title = (f"Private means against ε, n = {x.size:,}" if which == "means"
              else f"Private quartiles against ε (ε/3 each), n = {x.size:,}")
-    return animated_sweep(frames, x_title="privacy budget ε", y_title=f"released value{_in(unit)} (median, 10–90 % "
-                          "band)", frame_title="ε", title=title, log_x=True, log_y=False, presentation=presentation,
-                          start=f"{epsilon:g}")
+    return animated_sweep(frames, x_title="privacy budget ε (lines: median release; bands: 10–90 %)",
+                          y_title=f"released value{_in(unit)}", frame_title="ε", title=title, log_x=True,
+                          log_y=False, presentation=presentation, start=f"{epsilon:g}")
