@@ -32,7 +32,7 @@ _COLUMN = COLUMN  # an array, or a bundled data set's key (its results then shar
 _UNIT = Text()
 _PUBLIC = dict(public_low=Real(), public_high=Real(), lower=Real(), upper=Real(), epsilon=EPSILON, delta=DELTA,
                scale=POSITIVE, moment_k=Real(low=1, low_open=True, allow_inf=True))
-BEST = "best bounds (computed from the data: not private)"  #: the oracle's category on the bias–noise bars
+BEST = "best bounds<br>(not private)"  #: the oracle's bars (bounds read off the data, hence not private)
 TRUE = "true histogram (not private)"  #: the outline of the exact counts
 
 
@@ -48,12 +48,12 @@ def clipping_bars(x, lower: float, upper: float, epsilon: float, unit: str = "",
     (:func:`dpcore.lessons.real_data.best_bounds`, computed from the data: not private)."""
     yours = lesson.clipping_decomposition(x, lower, upper, epsilon)
     best = lesson.best_bounds(x, epsilon).decomposition
-    categories = [f"your bounds [{number_text(yours.lower)}, {number_text(yours.upper)}]",
+    categories = [f"your bounds<br>[{number_text(yours.lower)}, {number_text(yours.upper)}]",
                   f"{BEST}<br>[{number_text(best.lower)}, {number_text(best.upper)}]"]
     bars = {"|clipping bias|": [abs(yours.bias), abs(best.bias)],
-            "expected |noise| (the Laplace scale b)": [yours.noise_scale, best.noise_scale],
+            "expected |noise| b": [yours.noise_scale, best.noise_scale],
             "expected |error|": [yours.expected_error, best.expected_error]}
-    return bar_figure(categories, bars, x_title="clipping bounds", y_title=f"absolute error of the mean{_in(unit)}",
+    return bar_figure(categories, bars, x_title="clipping bounds", y_title=f"|error|{_in(unit)}",
                       title=f"What clipping costs the mean at ε = {epsilon:g}, n = {x.size:,}",
                       colors=[OKABE_ITO["vermillion"], METHOD_COLORS["laplace"], METHOD_COLORS["non_private"]],
                       presentation=presentation)
