@@ -209,6 +209,9 @@ def test_the_page_on_each_screen(browser: Browser, base_url: str, axe: Axe, scre
         if screen == "phone":
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=screenshot_dir / f"real-data-{screen}.png", full_page=True)
+        for key in ("real_histogram", "real_error_means"):  # the page scrolls inside the app: the charts alone
+            page.locator(f".st-key-{key}").screenshot(path=screenshot_dir / f"real-data-{screen}-{key}.png",
+                                                      timeout=WAIT)
         expect(page.locator(EXCEPTION)).to_have_count(0)
     finally:
         context.close()
