@@ -96,6 +96,7 @@ case "$command" in
     "$VENV/bin/python" benchmarks/load.py --poll 60 --ramp 20 --think 3 8                   # a class poll, 60 voters
     "$VENV/bin/python" benchmarks/fairness.py                                                  # beside a heavy visitor
     "$VENV/bin/python" benchmarks/worker_memory.py                                 # the worker at the top trial count
+    "$VENV/bin/python" benchmarks/real_data_upload.py                     # a 100,000-row upload, then 20 changes
     "$VENV/bin/python" benchmarks/fuzz_links.py                                    # bad links: no traceback, no markup
     "$VENV/bin/python" benchmarks/faults.py                                        # a killed worker, a killed replica
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1
