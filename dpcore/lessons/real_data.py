@@ -55,8 +55,8 @@ __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", 
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
-            "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
-            "median", "moment", "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile",
+            "exponential mechanism", "Gaussian mechanism", "heavy tails", "Laplace mechanism",
+            "median", "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile",
             "pure and approximate DP", "score", "sensitivity (Δ)", "standard deviation (sd)",
             "truncation", "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
 
