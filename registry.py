@@ -96,7 +96,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("app_pages/real_data.py", "Real data", "real-data", ":material/table_chart:",
              "The lab's releases on one real column (incomes, ages, doctor visits) or a column of your own CSV: "
              "clipping bounds, a private range, the private median, Laplace or Gaussian, each choice's price",
-             (KSU20,), page_title="Private estimates on real data",
+             (KSU20,), page_title="Real data: private estimates on one column",
              objectives=("choose public bounds for a real column and read the price of clipping against noise",
                          "compare the private mean, range-then-mean and median on heavy-tailed and bounded data",
                          "say which statistics of a column survive a small ε, and why"),

@@ -32,6 +32,8 @@ SAVED_LINKS = {
         "Privacy ε": "0.5", "Dimension d": "256", "Marginal profile": "two-level", SEED: "4"},
     "/privacy-audit-lab?mechanism=gaussian-mean&variant=B&eps=0.5&seed=3": {
         "Mechanism": "Gaussian mean", "Variant": "B", "Privacy budget ε (log scale)": "0.5", SEED: "3"},
+    "/real-data?data=anes96&eps=0.5&lower=18&upper=95&seed=2": {
+        "Privacy budget ε (log scale)": "0.5", SEED: "2"},
 }
 
 
