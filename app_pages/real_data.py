@@ -12,13 +12,14 @@ page.intro()
 with page.section("data"):
     column = ui.column_of(None if data == settings.UPLOAD else data, page)  # a data set's key, or the upload's values
     public = page.controls_for(data, settings.public_specs(data))
+    public_range = dict(public_low=public["low"], public_high=public["high"])
     bounds = dict(lower=public["lower"], upper=public["upper"])
-    kept = dict(public_low=public["low"], public_high=public["high"], **bounds, epsilon=page["eps"],
-                delta=page["delta"], scale=public["scale"], moment_k=settings.MOMENT_K)
+    kept = dict(**public_range, **bounds, epsilon=page["eps"], delta=page["delta"], scale=public["scale"],
+                moment_k=settings.MOMENT_K)
     if column is not None:
-        page.warning(lesson.bounds_warning, column, public["low"], public["high"], **bounds)
+        page.warning(lesson.bounds_warning, column, **public_range, **bounds)
         page.table(lesson.fact_rows, column)
-if column is not None:
+if column is not None:  # each figure is given what it shows, so it is rebuilt only when that changes
     with page.section("clipped-mean"):
         if page.predict(lesson.cost_question, column, **bounds, epsilon=page["eps"]):
             page.figure("real_clipping", figures.clipping_bars, download=True, x=column, **bounds,
@@ -26,17 +27,19 @@ if column is not None:
     with page.section("private-range"):
         page.table(lesson.release_rows, column, **kept, seed=page["seed"])
     with page.section("quantiles"):
-        page.figure("real_quantiles", figures.quantiles, download=True, x=column, **kept, seed=page["seed"],
-                    unit=unit)
+        page.figure("real_quantiles", figures.quantiles, download=True, x=column, **public_range, epsilon=page["eps"],
+                    seed=page["seed"], unit=unit)
     with page.section("histogram"):
-        page.figure("real_histogram", figures.histogram, download=True, x=column, **kept, seed=page["seed"],
-                    unit=unit)
+        page.figure("real_histogram", figures.histogram, download=True, x=column, **public_range, epsilon=page["eps"],
+                    seed=page["seed"], unit=unit)
     with page.section("laplace-gaussian"):
         page.figure("real_laplace_gaussian", figures.laplace_vs_gaussian, download=True, x=column, **bounds,
                     epsilon=page["eps"], delta=page["delta"], unit=unit)
     with page.section("error-vs-eps"):
-        for which in figures.GROUPS:  # the means, then the quantiles
-            page.figure(f"real_error_{which}", figures.error_vs_epsilon, animated=True, download=True, x=column,
-                        **kept, trials=page["trials"], seed=page["mc"], which=which, unit=unit)
+        monte_carlo = dict(trials=page["trials"], seed=page["mc"], unit=unit)
+        page.figure("real_error_means", figures.means_vs_epsilon, animated=True, download=True, x=column, **kept,
+                    **monte_carlo)
+        page.figure("real_error_quantiles", figures.quantiles_vs_epsilon, animated=True, download=True, x=column,
+                    **public_range, epsilon=page["eps"], **monte_carlo)
     page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit)
 page.go_deeper()

@@ -15,6 +15,7 @@ on its own: they are alternatives, compared side by side; publishing several of 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +44,7 @@ from ..estimators.heavy_tailed_mean import (
     repeated_private_mean_1d,
     repeated_private_mean_1d_zcdp,
 )
-from ..mechanisms.quantile import quantile_density, sample_quantile_density
+from ..mechanisms.quantile import quantile_densities, sample_quantile_density
 from .methods import label
 from .plain_words import number_text
 from .questions import Question
@@ -51,7 +52,8 @@ from .questions import Question
 __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS",
            "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep",
            "column_facts", "fact_rows", "bounds_warning", "clipping_decomposition", "best_bounds", "clipped_mean_draws",
-           "releases", "release_rows", "error_vs_epsilon", "takeaways", "cost_question"]
+           "private_quantiles", "private_histogram", "releases", "release_rows", "mean_error_vs_epsilon",
+           "quantile_error_vs_epsilon", "error_vs_epsilon", "takeaways", "cost_question"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
@@ -332,8 +334,8 @@ class Releases:
     budget: str = public()
 
 
-_PUBLIC = dict(public_low=_BOUND, public_high=_BOUND, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELTA,
-               scale=POSITIVE, moment_k=_MOMENT_K)
+_RANGE = dict(public_low=_BOUND, public_high=_BOUND)
+_PUBLIC = dict(**_RANGE, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELTA, scale=POSITIVE, moment_k=_MOMENT_K)
 
 
 def _check_public(public_low: float, public_high: float, lower: float, upper: float) -> None:
@@ -348,11 +350,10 @@ def _standardised(x: np.ndarray, public_low: float, public_high: float,
     return (x - centre) / scale, centre, (public_high - public_low) / (2.0 * scale)
 
 
-def _guarantees(n: int, lower: float, upper: float, epsilon: float, delta: float) -> dict[str, str]:
-    """The guarantee of each release, by id."""
+def _mean_guarantees(n: int, lower: float, upper: float, epsilon: float, delta: float) -> dict[str, str]:
+    """The guarantee of each release of a mean, by id."""
     width, rho = upper - lower, accounting.approx_to_zcdp(epsilon, delta)
     sigma = mechanisms.gaussian_sigma(width / n, epsilon, delta)
-    third = epsilon / len(QUANTILES)
     return {
         "clipped_laplace": f"{epsilon:g}-DP (pure), replace-one; Δ₁ = (upper − lower)/n = {width / n:.4g}",
         "gaussian_analytic": f"({epsilon:g}, {delta:g})-DP, replace-one; Δ₂ = (upper − lower)/n = {width / n:.4g}, "
@@ -360,10 +361,65 @@ def _guarantees(n: int, lower: float, upper: float, epsilon: float, delta: float
         "ksu20": f"{epsilon:g}-DP (pure), replace-one (Kamath, Singhal & Ullman 2020, Alg. 2)",
         "ksu20_zcdp": f"{rho:.4g}-zCDP, replace-one, hence ({epsilon:g}, {delta:g})-DP (Bun & Steinke 2016, "
                       f"Prop 1.3; ρ = (√(ln(1/δ) + ε) − √ln(1/δ))²)",
-        **{name: f"{third:.4g}-DP (pure), replace-one; rank score of sensitivity 1 (exponential mechanism); "
-                 f"the three quantiles together {epsilon:g}-DP (basic composition)" for name in QUANTILES},
-        "histogram": f"{epsilon:g}-DP (pure), replace-one; Δ₁ = 2 (one changed value moves two counts by 1)",
     }
+
+
+def _streams(seed: int, epsilon: float) -> dict[str, np.random.Generator]:
+    """One independent stream per release, keyed by (``seed``, ε): an ε's draws depend neither on the ε grid nor on
+    which other releases are drawn."""
+    names = MEAN_METHODS + ("histogram",) + QUANTILE_METHODS
+    return dict(zip(names, spawn(child_generator(seed, "epsilon", float(epsilon)), len(names)), strict=True))
+
+
+def _ksu20_column(x: np.ndarray, public_low: float, public_high: float, scale: float,
+                  seed: int) -> tuple[np.ndarray, float, float]:
+    """The column standardised with public quantities (:func:`_standardised`), in a random order drawn from
+    ``seed`` alone (independent of the data)."""
+    z, centre, mean_range = _standardised(x, public_low, public_high, scale)
+    return z[child_generator(seed, "permutation").permutation(z.size)], centre, mean_range
+
+
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, seed=SEED)
+def private_quantiles(x, public_low: float, public_high: float, epsilon: float, seed: int) -> dict[str, Release]:
+    r"""The 25th percentile, the median and the 75th percentile of the column, each released by
+    :func:`~dpcore.mechanisms.private_quantile`: the exponential mechanism (McSherry & Talwar 2007; Smith 2011) over
+    the public range :math:`[\ell_0, h_0]` with the rank score of sensitivity 1, at :math:`\varepsilon/3` each, so
+    together :math:`\varepsilon`-DP under replace-one (basic composition). By id of :data:`QUANTILE_METHODS`; the
+    true quantiles (``numpy.quantile``) are diagnostics. The releases of :func:`releases` at the same ``seed``.
+
+    >>> got = private_quantiles(np.arange(100.0), 0.0, 100.0, 1.0, seed=0)
+    >>> list(got), got["private_median"].true_value
+    (['private_q1', 'private_median', 'private_q3'], 49.5)
+    """
+    _check_bounds("public_low", public_low, "public_high", public_high)
+    streams, third = _streams(seed, epsilon), epsilon / len(QUANTILES)
+    guarantee = (f"{third:.4g}-DP (pure), replace-one; rank score of sensitivity 1 (exponential mechanism); the "
+                 f"three quantiles together {epsilon:g}-DP (basic composition)")
+    ordered = np.sort(x)  # sorted once: the three mechanisms skip their own sort of the same values
+    true_quantiles = np.quantile(ordered, list(QUANTILES.values()))
+    return {name: Release(name, float(mechanisms.private_quantile(ordered, q, third, public_low, public_high,
+                                                                  streams[name])), float(true), guarantee)
+            for (name, q), true in zip(QUANTILES.items(), true_quantiles, strict=True)}
+
+
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, seed=SEED, bins=_BINS)
+def private_histogram(x, public_low: float, public_high: float, epsilon: float, seed: int,
+                      bins: int = BINS) -> Release:
+    r"""The column's histogram released by :func:`~dpcore.mechanisms.laplace_histogram`: ``bins`` equal bins over
+    the public range :math:`[\ell_0, h_0]` (edges ``numpy.linspace(public_low, public_high, bins + 1)``; the column
+    is clipped to the range first, so every value is counted), :math:`\mathrm{Lap}(2/\varepsilon)` per bin:
+    :math:`\varepsilon`-DP under replace-one (one changed value moves two counts by 1, :math:`\Delta_1 = 2`). The
+    release of :func:`releases` at the same ``seed``; the exact counts are a diagnostic.
+
+    >>> private_histogram(np.arange(100.0), 0.0, 100.0, 1.0, seed=0, bins=4).true_value.tolist()
+    [25.0, 25.0, 25.0, 25.0]
+    """
+    _check_bounds("public_low", public_low, "public_high", public_high)
+    edges = np.linspace(public_low, public_high, bins + 1)
+    inside = np.clip(x, public_low, public_high)
+    noisy = mechanisms.laplace_histogram(inside, edges, epsilon, _streams(seed, epsilon)["histogram"])
+    return Release("histogram", noisy, np.histogram(inside, edges)[0].astype(float),
+                   f"{epsilon:g}-DP (pure), replace-one; Δ₁ = 2 (one changed value moves two counts by 1)")
 
 
 @validated(x=_COLUMN, **_PUBLIC, seed=SEED, bins=_BINS)
@@ -393,16 +449,13 @@ def releases(x, public_low: float, public_high: float, lower: float, upper: floa
       permuted column at :math:`\rho = (\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)})^2`
       (:func:`dpcore.accounting.approx_to_zcdp`): :math:`\rho`-zCDP (Bun & Steinke 2016), which converts to exactly
       :math:`(\varepsilon, \delta)`-DP by their Prop 1.3, the same budget as the Gaussian release.
-    * ``"private_q1"``, ``"private_median"``, ``"private_q3"``: :func:`~dpcore.mechanisms.private_quantile`, the
-      exponential mechanism
-      (McSherry & Talwar 2007) over :math:`[\ell_0, h_0]`, each at :math:`\varepsilon/3`: together
-      :math:`\varepsilon`-DP by basic composition.
-    * the histogram: :func:`~dpcore.mechanisms.laplace_histogram`, ``bins`` equal bins over :math:`[\ell_0, h_0]`
-      (the column clipped to it first, so every value is counted), :math:`\mathrm{Lap}(2/\varepsilon)` per bin:
-      :math:`\varepsilon`-DP.
+    * ``"private_q1"``, ``"private_median"``, ``"private_q3"``: :func:`private_quantiles`, the exponential mechanism
+      over :math:`[\ell_0, h_0]` at :math:`\varepsilon/3` each: together :math:`\varepsilon`-DP.
+    * the histogram: :func:`private_histogram`, ``bins`` bins over :math:`[\ell_0, h_0]`,
+      :math:`\mathrm{Lap}(2/\varepsilon)` per bin: :math:`\varepsilon`-DP.
 
-    The true values (the column's mean, quantiles ``numpy.quantile``, counts) are diagnostics. Each method draws
-    from its own child stream of ``seed``.
+    The true values (the column's mean, quantiles, counts) are diagnostics. Each method draws from its own child
+    stream of ``seed`` (:func:`private_quantiles` and :func:`private_histogram` alone give the same releases).
 
     >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
     >>> r = releases(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, seed=0)
@@ -410,8 +463,19 @@ def releases(x, public_low: float, public_high: float, lower: float, upper: floa
     (['clipped_laplace', 'gaussian_analytic', 'ksu20', 'ksu20_zcdp'], '1-DP (pure), replace-one')
     """
     _check_public(public_low, public_high, lower, upper)
+    return Releases(_mean_releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed),
+                    private_quantiles(x, public_low, public_high, epsilon, seed),
+                    private_histogram(x, public_low, public_high, epsilon, seed, bins),
+                    np.linspace(public_low, public_high, bins + 1),
+                    f"each release spends the whole budget (ε = {epsilon:g}, δ = {delta:g}) on its own; publishing "
+                    "them all would add their ε's (basic composition)")
+
+
+def _mean_releases(x: np.ndarray, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
+                   delta: float, scale: float, moment_k: float, seed: int) -> dict[str, Release]:
+    """The releases of a mean of :func:`releases`, by id of :data:`MEAN_METHODS`."""
     n, truth = x.size, float(x.mean())
-    guarantee = _guarantees(n, lower, upper, epsilon, delta)
+    guarantee = _mean_guarantees(n, lower, upper, epsilon, delta)
     streams = _streams(seed, epsilon)
     clipped = float(np.clip(x, lower, upper).mean())
     z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
@@ -424,24 +488,12 @@ def releases(x, public_low: float, public_high: float, lower: float, upper: floa
         "ksu20_zcdp": centre + scale * private_mean_1d_zcdp(z, rho, moment_k, mean_range,
                                                             streams["ksu20_zcdp"]).estimate,
     }
-    means = {name: Release(name, float(value), truth, guarantee[name]) for name, value in values.items()}
-    true_quantiles = np.quantile(x, list(QUANTILES.values()))
-    quantiles = {name: Release(name, float(mechanisms.private_quantile(x, q, epsilon / len(QUANTILES), public_low,
-                                                                       public_high, streams[name])),
-                               float(true), guarantee[name])
-                 for (name, q), true in zip(QUANTILES.items(), true_quantiles, strict=True)}
-    edges = np.linspace(public_low, public_high, bins + 1)
-    inside = np.clip(x, public_low, public_high)
-    histogram = Release("histogram", mechanisms.laplace_histogram(inside, edges, epsilon, streams["histogram"]),
-                        np.histogram(inside, edges)[0].astype(float), guarantee["histogram"])
-    return Releases(means, quantiles, histogram, edges,
-                    f"each release spends the whole budget (ε = {epsilon:g}, δ = {delta:g}) on its own; publishing "
-                    "them all would add their ε's (basic composition)")
+    return {name: Release(name, float(value), truth, guarantee[name]) for name, value in values.items()}
 
 
-@validated(x=_COLUMN, **_PUBLIC, seed=SEED, bins=_BINS)
+@validated(x=_COLUMN, **_PUBLIC, seed=SEED)
 def release_rows(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
-                 scale: float, moment_k: float, seed: int, bins: int = BINS) -> list[dict[str, str]]:
+                 scale: float, moment_k: float, seed: int) -> list[dict[str, str]]:
     """One row per scalar release of :func:`releases` (same arguments): what is released, its value, the true value
     beside it (NOT private) and the guarantee.
 
@@ -449,24 +501,12 @@ def release_rows(x, public_low: float, public_high: float, lower: float, upper: 
     >>> [row["release"] for row in rows][:2], rows[0]["true value (not private)"]
     (['clipped Laplace', 'Gaussian (analytic)'], '49.5')
     """
-    shown = releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed, bins)
-    return [{"release": label(release.method), "released": number_text(release.value),
-             "true value (not private)": number_text(release.true_value), "guarantee": release.guarantee}
-            for release in (*shown.means.values(), *shown.quantiles.values())]
-
-
-def _streams(seed: int, epsilon: float) -> dict[str, np.random.Generator]:
-    """One independent stream per release, keyed by (``seed``, ε): an ε's draws do not depend on the ε grid."""
-    names = MEAN_METHODS + ("histogram",) + QUANTILE_METHODS
-    return dict(zip(names, spawn(child_generator(seed, "epsilon", float(epsilon)), len(names)), strict=True))
-
-
-def _ksu20_column(x: np.ndarray, public_low: float, public_high: float, scale: float,
-                  seed: int) -> tuple[np.ndarray, float, float]:
-    """The column standardised with public quantities (:func:`_standardised`), in a random order drawn from
-    ``seed`` alone (independent of the data)."""
-    z, centre, mean_range = _standardised(x, public_low, public_high, scale)
-    return z[child_generator(seed, "permutation").permutation(z.size)], centre, mean_range
+    _check_public(public_low, public_high, lower, upper)
+    means = _mean_releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed)
+    quantiles = private_quantiles(x, public_low, public_high, epsilon, seed)
+    return [{"release": label(release.method), "released": number_text(float(release.value)),
+             "true value (not private)": number_text(float(release.true_value)), "guarantee": release.guarantee}
+            for release in (*means.values(), *quantiles.values())]
 
 
 # --------------------------------------------------------------------------------------- error versus ε
@@ -481,98 +521,154 @@ class ErrorSweep:
     ----------
     epsilons : numpy.ndarray, public
         The ε grid, shape (m,).
-    delta : float, public
-        The δ of the Gaussian and zCDP releases.
     trials : int, public
         Releases per method and ε.
     true_values : dict of str to float, diagnostic
-        The non-private value each method estimates, by id of :data:`METHODS`.
+        The non-private value each method estimates, by id of the methods swept (of :data:`METHODS`).
     released : dict of str to numpy.ndarray, diagnostic
         By id: shape (3, m), the 10 %, 50 % and 90 % percentiles of the released values at each ε.
     errors : dict of str to numpy.ndarray, diagnostic
         By id: shape (3, m), the same percentiles of the absolute error |release − true value|.
-    histogram_errors : numpy.ndarray, diagnostic
-        Shape (3, m): the percentiles of the histogram's largest bin error (in counts).
     """
 
     epsilons: np.ndarray = public()
-    delta: float = public()
     trials: int = public()
     true_values: dict = diagnostic()
     released: dict = diagnostic()
     errors: dict = diagnostic()
-    histogram_errors: np.ndarray = diagnostic()
 
 
 _PERCENTILES = (10.0, 50.0, 90.0)
+_EPSILONS = Array(ndim=(1,), low=0, low_open=True, min_size=1)
 
 
-def _scalar_draws(x: np.ndarray, ordered: np.ndarray, z: np.ndarray, mean_range: float, p: dict, epsilon: float,
-                  streams: dict) -> dict[str, np.ndarray]:
-    """``trials`` releases of every scalar method at ``epsilon``: data-dependent values once, the noise per trial."""
-    trials, n, width = p["trials"], x.size, p["upper"] - p["lower"]
-    clipped = np.full(trials, float(np.clip(x, p["lower"], p["upper"]).mean()))
-    rho = accounting.approx_to_zcdp(epsilon, p["delta"])
-    standardised = {
-        "ksu20": repeated_private_mean_1d(z, epsilon, p["moment_k"], mean_range, trials, streams["ksu20"]),
-        "ksu20_zcdp": repeated_private_mean_1d_zcdp(z, rho, p["moment_k"], mean_range, trials,
-                                                    streams["ksu20_zcdp"]),
-    }
-    draws = {"clipped_laplace": clipped_mean_draws(x, p["lower"], p["upper"], epsilon, trials,
-                                                   streams["clipped_laplace"]),
-             "gaussian_analytic": np.asarray(mechanisms.gaussian(clipped, width / n, epsilon, p["delta"],
-                                                                 streams["gaussian_analytic"])),
-             **{name: p["centre"] + p["scale"] * value for name, value in standardised.items()}}
-    for name, q in QUANTILES.items():
-        law = quantile_density(ordered, q, epsilon / len(QUANTILES), p["public_low"], p["public_high"])
-        draws[name] = sample_quantile_density(law, trials, streams[name])
-    return draws
+@dataclass(frozen=True)
+class _Methods(Constraint):
+    """A non-empty list or tuple of distinct release ids among ``options``; normalised to a tuple."""
+
+    options: tuple[str, ...]
+
+    def describe(self) -> str:
+        return "a non-empty list of distinct ids among " + ", ".join(repr(name) for name in self.options)
+
+    def check(self, name: str, value: Any) -> tuple[str, ...]:
+        if (not isinstance(value, (list, tuple)) or not value or len(set(value)) != len(value)
+                or not all(isinstance(item, str) and item in self.options for item in value)):
+            self.fail(name, value)
+        return tuple(value)
+
+    def bad_values(self) -> list[Any]:
+        return [None, (), self.options[0], ("no-such-release",), (self.options[0],) * 2]
 
 
-@validated(x=_COLUMN, **_PUBLIC, epsilons=Array(ndim=(1,), low=0, low_open=True, min_size=1), trials=_TRIALS,
-           seed=SEED, bins=_BINS)
-def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
-                     delta: float, scale: float, moment_k: float, epsilons=EPSILONS, trials: int = 200, seed: int = 0,
-                     bins: int = BINS) -> ErrorSweep:
-    r"""``trials`` releases of each method of :func:`releases` at each ε of ``epsilons`` (``epsilon``, the page's ε,
-    is added to the grid if missing), with the column fixed: Monte Carlo over the mechanisms' randomness only.
+def _sweep(grid: np.ndarray, trials: int, seed: int, truth: dict[str, float],
+           draws_at: Callable[[float, dict], dict[str, np.ndarray]]) -> ErrorSweep:
+    """The percentiles of ``draws_at(ε, streams)`` (``trials`` releases by id) and of their errors against ``truth``,
+    at each ε of ``grid``, the streams keyed by (``seed``, ε)."""
+    released_values = {name: np.empty((3, grid.size)) for name in truth}
+    errors = {name: np.empty((3, grid.size)) for name in truth}
+    for column, eps in enumerate(grid):
+        for name, draws in draws_at(float(eps), _streams(seed, float(eps))).items():
+            released_values[name][:, column] = np.percentile(draws, _PERCENTILES)
+            errors[name][:, column] = np.percentile(np.abs(draws - truth[name]), _PERCENTILES)
+    return ErrorSweep(grid, trials, truth, released_values, errors)
 
-    Each data-dependent quantity is computed once per ε and only the noise is drawn per trial, through the same
-    mechanisms: the clipped mean plus :func:`dpcore.mechanisms.laplace` / :func:`dpcore.mechanisms.gaussian` noise;
-    KSU20 by :func:`~dpcore.estimators.heavy_tailed_mean.repeated_private_mean_1d` (and its zCDP twin), draw for draw
-    the vectorised :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d`; each quantile by
-    :func:`~dpcore.mechanisms.sample_quantile_density` from its exact law
-    (:func:`~dpcore.mechanisms.quantile_density`), the law of :func:`~dpcore.mechanisms.private_quantile`; the
-    histogram's exact counts plus :math:`\mathrm{Lap}(2/\varepsilon)` per bin. The streams of one ε are keyed by
-    (``seed``, ε), so an ε's numbers do not depend on the rest of the grid. Cost :math:`O(n \log n)` per ε (the
-    sort and the three quantile laws), plus :math:`O(\mathrm{trials})` noise.
+
+@validated(x=_COLUMN, **_PUBLIC, epsilons=_EPSILONS, trials=_TRIALS, seed=SEED, methods=_Methods(MEAN_METHODS))
+def mean_error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
+                          delta: float, scale: float, moment_k: float, epsilons=EPSILONS, trials: int = 200,
+                          seed: int = 0, methods=MEAN_METHODS) -> ErrorSweep:
+    r"""``trials`` releases of each mean of ``methods`` (ids of :data:`MEAN_METHODS`, the releases of :func:`releases`)
+    at each ε of ``epsilons`` (``epsilon``, the page's ε, is added to the grid if missing), with the column fixed:
+    Monte Carlo over the mechanisms' randomness only.
+
+    The clipped mean is computed once per ε and only the noise is drawn per trial, through the same mechanisms
+    (:func:`dpcore.mechanisms.laplace`, :func:`dpcore.mechanisms.gaussian`); KSU20 by
+    :func:`~dpcore.estimators.heavy_tailed_mean.repeated_private_mean_1d` (and its zCDP twin), draw for draw the
+    vectorised :func:`~dpcore.estimators.heavy_tailed_mean.private_mean_1d`. Each method draws from its own stream,
+    keyed by (``seed``, ε, the method): its numbers at an ε depend neither on the rest of the grid nor on the other
+    methods swept with it. Cost per ε: :math:`O(n)` per method, plus :math:`O(\mathrm{trials})` noise.
 
     >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
-    >>> sweep = error_vs_epsilon(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, [0.5, 1.0], trials=20)
-    >>> sweep.errors["private_median"].shape
+    >>> sweep = mean_error_vs_epsilon(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, [0.5, 1.0], trials=20)
+    >>> sweep.errors["ksu20"].shape
     (3, 2)
     """
     _check_public(public_low, public_high, lower, upper)
-    grid = np.unique(np.append(epsilons, epsilon))
+    clipped = float(np.clip(x, lower, upper).mean())
     z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
-    params = dict(public_low=public_low, public_high=public_high, lower=lower, upper=upper, delta=delta, scale=scale,
-                  moment_k=moment_k, trials=trials, centre=centre)
+
+    def draws_at(eps: float, streams: dict) -> dict[str, np.ndarray]:
+        draw = {
+            "clipped_laplace": lambda: clipped_mean_draws(x, lower, upper, eps, trials, streams["clipped_laplace"]),
+            "gaussian_analytic": lambda: np.asarray(mechanisms.gaussian(np.full(trials, clipped), (upper - lower)
+                                                                        / x.size, eps, delta,
+                                                                        streams["gaussian_analytic"])),
+            "ksu20": lambda: centre + scale * repeated_private_mean_1d(z, eps, moment_k, mean_range, trials,
+                                                                       streams["ksu20"]),
+            "ksu20_zcdp": lambda: centre + scale * repeated_private_mean_1d_zcdp(
+                z, accounting.approx_to_zcdp(eps, delta), moment_k, mean_range, trials, streams["ksu20_zcdp"]),
+        }
+        return {name: draw[name]() for name in methods}
+
+    grid = np.unique(np.append(epsilons, epsilon))
+    return _sweep(grid, trials, seed, dict.fromkeys(methods, float(x.mean())), draws_at)
+
+
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, epsilons=_EPSILONS, trials=_TRIALS, seed=SEED,
+           methods=_Methods(QUANTILE_METHODS))
+def quantile_error_vs_epsilon(x, public_low: float, public_high: float, epsilon: float, epsilons=EPSILONS,
+                              trials: int = 200, seed: int = 0, methods=QUANTILE_METHODS) -> ErrorSweep:
+    r"""``trials`` releases of each quantile of ``methods`` (ids of :data:`QUANTILE_METHODS`, the releases of
+    :func:`private_quantiles`) at each ε of ``epsilons`` (``epsilon`` added to the grid if missing), the column fixed.
+
+    Each release is drawn by :func:`~dpcore.mechanisms.sample_quantile_density` from its exact law
+    (:func:`~dpcore.mechanisms.quantile_densities`, every ε of the grid at once), the law of
+    :func:`~dpcore.mechanisms.private_quantile` at :math:`\varepsilon/3`; streams keyed by (``seed``, ε, the method),
+    as in :func:`mean_error_vs_epsilon`. Cost :math:`O(n \log n)` (one sort), plus :math:`O(n + \mathrm{trials} \log n)`
+    per quantile and ε.
+
+    >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
+    >>> sweep = quantile_error_vs_epsilon(x, 0.0, 10_000.0, 1.0, [0.5, 1.0], trials=20, methods=["private_median"])
+    >>> list(sweep.errors), sweep.errors["private_median"].shape
+    (['private_median'], (3, 2))
+    """
+    _check_bounds("public_low", public_low, "public_high", public_high)
     ordered = np.sort(x)
-    truth = {**{name: float(x.mean()) for name in MEAN_METHODS},
-             **dict(zip(QUANTILES, np.quantile(x, list(QUANTILES.values())).tolist(), strict=True))}
-    edges = np.linspace(public_low, public_high, bins + 1)
-    counts = np.histogram(np.clip(x, public_low, public_high), edges)[0].astype(float)
-    released_values = {name: np.empty((3, grid.size)) for name in METHODS}
-    errors = {name: np.empty((3, grid.size)) for name in METHODS}
-    histogram_errors = np.empty((3, grid.size))
-    for column, eps in enumerate(grid):
-        streams = _streams(seed, float(eps))
-        for name, draws in _scalar_draws(x, ordered, z, mean_range, params, float(eps), streams).items():
-            released_values[name][:, column] = np.percentile(draws, _PERCENTILES)
-            errors[name][:, column] = np.percentile(np.abs(draws - truth[name]), _PERCENTILES)
-        noisy = mechanisms.laplace(np.broadcast_to(counts, (trials, bins)), 2.0, float(eps), streams["histogram"])
-        histogram_errors[:, column] = np.percentile(np.abs(noisy - counts).max(axis=1), _PERCENTILES)
-    return ErrorSweep(grid, delta, trials, truth, released_values, errors, histogram_errors)
+    true_quantiles = dict(zip(QUANTILES, np.quantile(ordered, list(QUANTILES.values())).tolist(), strict=True))
+
+    grid = np.unique(np.append(epsilons, epsilon))
+    laws = {name: dict(zip(grid.tolist(), quantile_densities(ordered, QUANTILES[name], grid / len(QUANTILES),
+                                                             public_low, public_high), strict=True))
+            for name in methods}  # each quantile's intervals once, its law at every ε of the grid
+
+    def draws_at(eps: float, streams: dict) -> dict[str, np.ndarray]:
+        return {name: sample_quantile_density(laws[name][eps], trials, streams[name]) for name in methods}
+
+    return _sweep(grid, trials, seed, {name: true_quantiles[name] for name in methods}, draws_at)
+
+
+@validated(x=_COLUMN, **_PUBLIC, epsilons=_EPSILONS, trials=_TRIALS, seed=SEED)
+def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
+                     delta: float, scale: float, moment_k: float, epsilons=EPSILONS, trials: int = 200,
+                     seed: int = 0) -> ErrorSweep:
+    """Every scalar release of :func:`releases` swept over ε: :func:`mean_error_vs_epsilon` and
+    :func:`quantile_error_vs_epsilon` (same arguments) joined into one :class:`ErrorSweep`, by id of :data:`METHODS`.
+
+    >>> x = np.random.default_rng(0).lognormal(6.0, 0.6, 500)
+    >>> sweep = error_vs_epsilon(x, 0.0, 10_000.0, 0.0, 2_000.0, 1.0, 1e-6, 1_000.0, 2.0, [0.5, 1.0], trials=20)
+    >>> list(sweep.errors) == list(METHODS), sweep.errors["private_median"].shape
+    (True, (3, 2))
+    """
+    means = mean_error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k,
+                                  epsilons, trials, seed)
+    return _joined(means, quantile_error_vs_epsilon(x, public_low, public_high, epsilon, epsilons, trials, seed))
+
+
+def _joined(means: ErrorSweep, quantiles: ErrorSweep) -> ErrorSweep:
+    """Two sweeps over the same grid and trials as one."""
+    return ErrorSweep(means.epsilons, means.trials, {**means.true_values, **quantiles.true_values},
+                      {**means.released, **quantiles.released}, {**means.errors, **quantiles.errors})
 
 
 # --------------------------------------------------------------------------------------- words
@@ -622,8 +718,10 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
     >>> len(words), words[0].startswith("At ε = 1")
     (4, True)
     """
-    sweep = error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, EPSILONS,
-                             trials, seed)
+    sweep = _joined(mean_error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k,
+                                          EPSILONS, trials, seed, methods=["clipped_laplace"]),
+                    quantile_error_vs_epsilon(x, public_low, public_high, epsilon, EPSILONS, trials, seed,
+                                              methods=["private_median"]))
     column = _at(sweep, epsilon)
     split, best = clipping_decomposition(x, lower, upper, epsilon), best_bounds(x, epsilon).decomposition
     facts = column_facts(x)

@@ -17,9 +17,9 @@ from .gaussian import gaussian, gaussian_sigma, zcdp_gaussian
 from .histogram import laplace_histogram
 from .laplace import laplace
 from .poll import PollRelease, poll_histogram
-from .quantile import private_quantile, quantile_density, sample_quantile_density
+from .quantile import private_quantile, quantile_densities, quantile_density, sample_quantile_density
 
 __all__ = ["laplace", "gaussian", "gaussian_sigma", "zcdp_gaussian", "exponential", "exponential_probabilities",
            "report_noisy_max", "permute_and_flip", "laplace_histogram", "private_quantile", "quantile_density",
-           "sample_quantile_density",
+           "quantile_densities", "sample_quantile_density",
            "poll_histogram", "PollRelease"]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from helpers import ROOT, charts, downloads, page_path, run, tables, texts
 
+from app_pages.settings import real_data as settings
 from dpcore.datasets import DATASETS, load_dataset
 from dpcore.lessons import real_data as lesson
 from dpcore.lessons.plain_words import number_text
@@ -135,7 +136,10 @@ def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
     at = upload(open_page(data="upload"), content)
     assert_clean(at)
     assert any(message.lower() in text.lower() for text in texts(at.error)), texts(at.error)
-    assert at.number_input(key="w_low")  # the page around the message still runs
+    # the page around the message still runs: its typed controls hold the upload's public defaults, no chart
+    assert [at.number_input(key=f"w_{spec.key}").value for spec in settings.public_specs(settings.UPLOAD)] == [
+        spec.default for spec in settings.public_specs(settings.UPLOAD)]
+    assert not charts(at)
     upload(at, GOOD)  # and a good file afterwards works
     assert_clean(at)
     assert facts(at)["number of values n"] == "5"

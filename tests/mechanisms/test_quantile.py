@@ -22,6 +22,7 @@ VALID_CALLS = {
         x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0, rng=0
     ),
     "quantile_density": dict(x=np.array([0.2, 0.5]), q=0.5, epsilon=1.0, lower=0.0, upper=1.0),
+    "quantile_densities": dict(x=np.array([0.2, 0.5]), q=0.5, epsilons=np.array([0.5, 1.0]), lower=0.0, upper=1.0),
     "sample_quantile_density": dict(
         law=expmech.quantile_density(np.array([0.2, 0.5]), 0.5, 1.0, 0.0, 1.0), size=3, rng=0
     ),
@@ -178,3 +179,23 @@ def test_a_sorted_dataset_gives_the_same_law_as_unsorted():
     for key in ("edges", "probabilities"):
         np.testing.assert_array_equal(expmech.quantile_density(x, 0.5, 1.0, -2.0, 2.0)[key],
                                       expmech.quantile_density(np.sort(x), 0.5, 1.0, -2.0, 2.0)[key])
+
+
+def test_the_laws_over_a_grid_of_epsilons_are_quantile_density_s_value_for_value():
+    """quantile_densities shares the ε-free part (clip, sort, intervals, scores) across the grid: every law must be
+    quantile_density's exactly (the sweeps of the real-data page draw from them), on unsorted data with ties and data
+    outside the range."""
+    x = np.r_[np.random.default_rng(6).normal(0.0, 1.0, 300), [0.5, 0.5, 3.0, -3.0]]
+    epsilons = [0.01, 0.3, 1.0, 7.0]
+    for q in (0.0, 0.25, 0.5, 1.0):
+        laws = expmech.quantile_densities(x, q, epsilons, -2.0, 2.0)
+        assert len(laws) == len(epsilons)
+        for epsilon, law in zip(epsilons, laws, strict=True):
+            alone = expmech.quantile_density(x, q, epsilon, -2.0, 2.0)
+            assert set(law) == set(alone)
+            for key in alone:
+                np.testing.assert_array_equal(law[key], alone[key])
+    with pytest.raises(InvalidParameterError, match="epsilons"):
+        expmech.quantile_densities(x, 0.5, [1.0, 0.0], -2.0, 2.0)
+    with pytest.raises(InvalidParameterError, match="upper"):
+        expmech.quantile_densities(x, 0.5, [1.0], 2.0, -2.0)

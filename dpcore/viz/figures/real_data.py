@@ -2,9 +2,9 @@
 student's bounds and the oracle's, the private histogram over the true one, the private quartiles beside the true
 ones, Laplace against Gaussian noise on the clipped mean, and the releases against ε (animated).
 
-Each builder takes the column as an array plus the page's public parameters and is pure and cheap (one pass over the
-column, or :func:`dpcore.lessons.real_data.error_vs_epsilon`), so the app may call it per session for an uploaded
-column or through its cache for a bundled one.
+Each builder takes the column (an array, or a bundled data set's key) plus only the public parameters its figure
+depends on, and is pure (a few passes over the column, or one of the lesson's sweeps over ε), so the app caches each
+figure on exactly what it shows: per session for an uploaded column, shared for a bundled one.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ... import mechanisms
-from ...core.validation import DELTA, EPSILON, POSITIVE, SEED, Choice, Integer, Real, validated
+from ...core.validation import DELTA, EPSILON, POSITIVE, SEED, Integer, Real, validated
 from ...datasets import COLUMN
 from ...lessons import real_data as lesson
 from ...lessons.methods import LABELS
@@ -26,12 +26,13 @@ from ..constraints import FLAG, Text
 from ..plotly_dict import figure
 from ..style import METHOD_COLORS, OKABE_ITO, figure_title, template_dict
 
-__all__ = ["GROUPS", "clipping_bars", "histogram", "quantiles", "laplace_vs_gaussian", "error_vs_epsilon"]
+__all__ = ["clipping_bars", "histogram", "quantiles", "laplace_vs_gaussian", "means_vs_epsilon", "quantiles_vs_epsilon"]
 
 _COLUMN = COLUMN  # an array, or a bundled data set's key (its results then shared by the key)
 _UNIT = Text()
-_PUBLIC = dict(public_low=Real(), public_high=Real(), lower=Real(), upper=Real(), epsilon=EPSILON, delta=DELTA,
-               scale=POSITIVE, moment_k=Real(low=1, low_open=True, allow_inf=True))
+_RANGE = dict(public_low=Real(), public_high=Real())
+_PUBLIC = dict(**_RANGE, lower=Real(), upper=Real(), epsilon=EPSILON, delta=DELTA, scale=POSITIVE,
+               moment_k=Real(low=1, low_open=True, allow_inf=True))
 BEST = "best bounds<br>(not private)"  #: the oracle's bars (bounds read off the data, hence not private)
 TRUE = "true histogram (not private)"  #: the outline of the exact counts
 
@@ -59,14 +60,13 @@ def clipping_bars(x, lower: float, upper: float, epsilon: float, unit: str = "",
                       presentation=presentation)
 
 
-@validated(x=_COLUMN, **_PUBLIC, seed=SEED, bins=Integer(low=1, high=1000), unit=_UNIT, presentation=FLAG)
-def histogram(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
-              scale: float, moment_k: float, seed: int, bins: int = lesson.BINS, unit: str = "",
-              presentation: bool = False) -> go.Figure:
-    """The private histogram of :func:`dpcore.lessons.real_data.releases` (the page's release: Laplace noise,
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, seed=SEED, bins=Integer(low=1, high=1000), unit=_UNIT,
+           presentation=FLAG)
+def histogram(x, public_low: float, public_high: float, epsilon: float, seed: int, bins: int = lesson.BINS,
+              unit: str = "", presentation: bool = False) -> go.Figure:
+    """The private histogram of :func:`dpcore.lessons.real_data.private_histogram` (the page's release: Laplace noise,
     ``bins`` bins over the public range) as bars, the true histogram as a faint outline."""
-    release = lesson.releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed,
-                              bins).histogram
+    release = lesson.private_histogram(x, public_low, public_high, epsilon, seed, bins)
     edges = np.linspace(public_low, public_high, bins + 1)
     centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
     data = [dict(type="bar", x=centres, y=release.value, width=width, name=f"private counts (Laplace, ε = {epsilon:g})",
@@ -80,24 +80,25 @@ def histogram(x, public_low: float, public_high: float, lower: float, upper: flo
                              yaxis=dict(title=dict(text="count (noisy: may be < 0)"))))
 
 
-@validated(x=_COLUMN, **_PUBLIC, seed=SEED, unit=_UNIT, presentation=FLAG)
-def quantiles(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
-              scale: float, moment_k: float, seed: int, unit: str = "", presentation: bool = False) -> go.Figure:
-    """The private quartiles and median of :func:`dpcore.lessons.real_data.releases` (the page's releases: the
-    exponential mechanism at ε/3 each) with the interval holding 80 % of their releases (10th to 90th percentile of
-    the mechanism's exact law, :func:`dpcore.mechanisms.quantile_density`), beside the true quantiles."""
-    result = lesson.releases(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k, seed)
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, seed=SEED, unit=_UNIT, presentation=FLAG)
+def quantiles(x, public_low: float, public_high: float, epsilon: float, seed: int, unit: str = "",
+              presentation: bool = False) -> go.Figure:
+    """The private quartiles and median of :func:`dpcore.lessons.real_data.private_quantiles` (the page's releases:
+    the exponential mechanism at ε/3 each) with the interval holding 80 % of their releases (10th to 90th percentile
+    of the mechanism's exact law, :func:`dpcore.mechanisms.quantile_density`), beside the true quantiles."""
+    released = lesson.private_quantiles(x, public_low, public_high, epsilon, seed)
+    ordered = np.sort(x)  # sorted once for the three laws
     data = []
     for name, q in lesson.QUANTILES.items():
-        release = result.quantiles[name]
-        law = mechanisms.quantile_density(x, q, epsilon / len(lesson.QUANTILES), public_low, public_high)
+        release = released[name]
+        law = mechanisms.quantile_density(ordered, q, epsilon / len(lesson.QUANTILES), public_low, public_high)
         low, high = _law_quantiles(law, (0.1, 0.9))
         data.append(dict(type="scatter", x=[100 * q], y=[release.value], mode="markers", name=LABELS[name],
                          marker=dict(color=METHOD_COLORS[name], size=12),
                          error_y=dict(type="data", symmetric=False, array=[high - release.value],
                                       arrayminus=[release.value - low], color=METHOD_COLORS[name], thickness=2)))
     data.append(dict(type="scatter", x=[100 * q for q in lesson.QUANTILES.values()],
-                     y=[result.quantiles[name].true_value for name in lesson.QUANTILES], mode="markers",
+                     y=[released[name].true_value for name in lesson.QUANTILES], mode="markers",
                      name="true quantiles (not private)",
                      marker=dict(color=METHOD_COLORS["non_private"], symbol="x", size=12)))
     return figure(data, dict(template=template_dict(presentation), uirevision="dplab", hovermode="closest",
@@ -140,8 +141,6 @@ def laplace_vs_gaussian(x, lower: float, upper: float, epsilon: float, delta: fl
                        presentation=presentation)
 
 
-#: The releases the animated chart can show: the four means, or the three quantiles
-GROUPS = {"means": lesson.MEAN_METHODS, "quantiles": lesson.QUANTILE_METHODS}
 _TRUTH = {"clipped_laplace": "true mean", "private_q1": "true 25th percentile", "private_median": "true median",
           "private_q3": "true 75th percentile"}
 
@@ -152,19 +151,37 @@ def _truth_name(method: str) -> str:
     return _TRUTH[method] if method == "clipped_laplace" else f"{LABELS[method]}'s true value"
 
 
-@validated(x=_COLUMN, **_PUBLIC, trials=Integer(2, 100_000), seed=SEED, which=Choice(tuple(GROUPS)), unit=_UNIT,
+@validated(x=_COLUMN, **_PUBLIC, trials=Integer(2, 100_000), seed=SEED, unit=_UNIT, presentation=FLAG)
+def means_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
+                     delta: float, scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "",
+                     presentation: bool = False) -> go.Figure:
+    """The four private means of :func:`dpcore.lessons.real_data.mean_error_vs_epsilon` against ε: each one's median
+    release and its 10–90 % band over ``trials`` releases, the true mean as a horizontal line (animated, as
+    :func:`_releases_vs_epsilon` draws it)."""
+    sweep = lesson.mean_error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k,
+                                         lesson.EPSILONS, trials, seed)
+    return _releases_vs_epsilon(sweep, public_low, public_high, epsilon, unit, presentation,
+                                title=f"Private means against ε, n = {x.size:,}")
+
+
+@validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, trials=Integer(2, 100_000), seed=SEED, unit=_UNIT,
            presentation=FLAG)
-def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float,
-                     delta: float, scale: float, moment_k: float, trials: int = 200, seed: int = 0,
-                     which: str = "means", unit: str = "", presentation: bool = False) -> go.Figure:
-    """The releases of :func:`dpcore.lessons.real_data.error_vs_epsilon` (``which``: the four means or the three
-    quantiles) against ε: each method's median release and its 10–90 % band over ``trials`` releases, the true
-    values as horizontal lines. One frame per ε of :data:`dpcore.lessons.real_data.EPSILONS` (and the page's ε),
-    each showing the grid up to that ε, so Play sweeps the budget upward; it opens on ``epsilon``. Values are drawn
-    within the public range (a release beyond it is drawn at its edge)."""
-    sweep = lesson.error_vs_epsilon(x, public_low, public_high, lower, upper, epsilon, delta, scale, moment_k,
-                                    lesson.EPSILONS, trials, seed)
-    methods = GROUPS[which]
+def quantiles_vs_epsilon(x, public_low: float, public_high: float, epsilon: float, trials: int = 200, seed: int = 0,
+                         unit: str = "", presentation: bool = False) -> go.Figure:
+    """The three private quantiles of :func:`dpcore.lessons.real_data.quantile_error_vs_epsilon` against ε: each one's
+    median release and its 10–90 % band over ``trials`` releases, its true value as a horizontal line in its colour
+    (animated, as :func:`_releases_vs_epsilon` draws it)."""
+    sweep = lesson.quantile_error_vs_epsilon(x, public_low, public_high, epsilon, lesson.EPSILONS, trials, seed)
+    return _releases_vs_epsilon(sweep, public_low, public_high, epsilon, unit, presentation,
+                                title=f"Private quartiles against ε (ε/3 each), n = {x.size:,}")
+
+
+def _releases_vs_epsilon(sweep: lesson.ErrorSweep, public_low: float, public_high: float, epsilon: float,
+                         unit: str, presentation: bool, title: str) -> go.Figure:
+    """The releases of ``sweep`` against ε: one frame per ε of its grid (:data:`dpcore.lessons.real_data.EPSILONS`
+    and the page's ε), each showing the grid up to that ε, so Play sweeps the budget upward; it opens on
+    ``epsilon``. Values are drawn within the public range (a release beyond it is drawn at its edge)."""
+    methods = list(sweep.released)
     drawn = {name: np.clip(sweep.released[name], public_low, public_high) for name in methods}
     frames = []
     for shown, eps in enumerate(sweep.epsilons):
@@ -176,8 +193,6 @@ def error_vs_epsilon(x, public_low: float, public_high: float, lower: float, upp
                           color=METHOD_COLORS["non_private"] if name == "clipped_laplace" else METHOD_COLORS[name])
                    for name in methods if name in _TRUTH]
         frames.append(FrameData(f"{eps:g}", series))
-    title = (f"Private means against ε, n = {x.size:,}" if which == "means"
-             else f"Private quartiles against ε (ε/3 each), n = {x.size:,}")
     return animated_sweep(frames, x_title="privacy budget ε (lines: median release; bands: 10–90 %)",
                           y_title=f"released value{_in(unit)}", frame_title="ε", title=title, log_x=True,
                           log_y=False, presentation=presentation, start=f"{epsilon:g}")

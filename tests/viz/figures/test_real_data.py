@@ -6,23 +6,26 @@ import numpy as np
 import pytest
 
 from dpcore.lessons import real_data as lesson
+from dpcore.lessons.methods import LABELS
 from dpcore.viz.figures import real_data as figures
 from dpcore.viz.plotly_dict import decode_array, dictionaries
 from dpcore.viz.style import METHOD_COLORS
 from dpcore.viz.summary import figure_summary
 
 X = 300.0 + 400.0 * np.random.default_rng(0).pareto(2.2, 235)
-PUBLIC = dict(public_low=0.0, public_high=10_000.0, lower=0.0, upper=10_000.0, epsilon=0.5, delta=1e-6, scale=500.0,
+RANGE = dict(public_low=0.0, public_high=10_000.0)
+PUBLIC = dict(**RANGE, lower=0.0, upper=10_000.0, epsilon=0.5, delta=1e-6, scale=500.0,
               moment_k=2.0)
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
     "clipping_bars": dict(x=X, lower=0.0, upper=10_000.0, epsilon=0.5, unit="francs", presentation=False),
-    "histogram": dict(x=X, **PUBLIC, seed=0, bins=20, unit="francs", presentation=False),
-    "quantiles": dict(x=X, **PUBLIC, seed=0, unit="francs", presentation=False),
+    "histogram": dict(x=X, **RANGE, epsilon=0.5, seed=0, bins=20, unit="francs", presentation=False),
+    "quantiles": dict(x=X, **RANGE, epsilon=0.5, seed=0, unit="francs", presentation=False),
     "laplace_vs_gaussian": dict(x=X, lower=0.0, upper=10_000.0, epsilon=0.5, delta=1e-6, unit="francs",
                                 presentation=False),
-    "error_vs_epsilon": dict(x=X, **PUBLIC, trials=20, seed=0, which="means", unit="francs", presentation=False),
+    "means_vs_epsilon": dict(x=X, **PUBLIC, trials=20, seed=0, unit="francs", presentation=False),
+    "quantiles_vs_epsilon": dict(x=X, **RANGE, epsilon=0.5, trials=20, seed=0, unit="francs", presentation=False),
 }
 
 
@@ -71,14 +74,21 @@ def test_laplace_and_gaussian_densities_integrate_to_one():
         assert np.trapezoid(y, x) == pytest.approx(1.0, abs=0.01)
 
 
-@pytest.mark.parametrize("which", ["means", "quantiles"])
-def test_the_sweep_is_animated_over_epsilon_and_opens_on_the_page_s(which):
-    fig = build("error_vs_epsilon", which=which)
+@pytest.mark.parametrize("name, methods", [("means_vs_epsilon", lesson.MEAN_METHODS),
+                                           ("quantiles_vs_epsilon", lesson.QUANTILE_METHODS)])
+def test_the_sweep_is_animated_over_epsilon_and_opens_on_the_page_s(name, methods):
+    fig = build(name)
     labels = [frame["name"] for frame in fig["frames"]]
     assert labels == [f"{eps:g}" for eps in lesson.EPSILONS]  # 0.5 is on the grid
     assert fig["layout"]["sliders"][0]["active"] == labels.index("0.5")
     summary = figure_summary(fig)
     assert "horizontal line marks " in summary and "true " in summary and "band" in summary
+    sweep = lesson.error_vs_epsilon(X, **PUBLIC, epsilons=lesson.EPSILONS, trials=20, seed=0)
+    last = {trace["name"]: trace for trace in fig["frames"][-1]["data"]}  # the whole grid drawn
+    for method in methods:  # the median release and its 10-90 % band, within the public range
+        drawn = np.clip(sweep.released[method], 0.0, 10_000.0)
+        for suffix, row in (("", 1), (" (band lower)", 0), (" (band upper)", 2)):
+            np.testing.assert_array_equal(decode_array(last[LABELS[method] + suffix]["y"]), drawn[row])
 
 
 def test_presentation_mode_and_units_reach_the_axes():
