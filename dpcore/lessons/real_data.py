@@ -59,7 +59,7 @@ __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", 
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
             "exponential mechanism", "Gaussian mechanism", "heavy tails", "Laplace mechanism",
             "median", "Monte Carlo trials", "neighbouring datasets", "parallel composition", "percentile",
-            "pure and approximate DP", "score", "sensitivity (Δ)", "standard deviation (sd)",
+            "post-processing", "pure and approximate DP", "score", "sensitivity (Δ)", "standard deviation (sd)",
             "truncation", "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
 
 #: The three private quantiles' levels, by release id
