@@ -596,7 +596,8 @@ def mean_error_vs_epsilon(x, public_low: float, public_high: float, lower: float
     """
     _check_public(public_low, public_high, lower, upper)
     clipped = float(np.clip(x, lower, upper).mean())
-    z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
+    if {"ksu20", "ksu20_zcdp"} & set(methods):  # the standardised, permuted column only when KSU20 is swept
+        z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
 
     def draws_at(eps: float, streams: dict) -> dict[str, np.ndarray]:
         draw = {

@@ -132,12 +132,12 @@ def laplace_vs_gaussian(x, lower: float, upper: float, epsilon: float, delta: fl
     top = float(max(laplace.max(), gaussian.max()))
     series = [Series(f"Laplace, ε = {epsilon:g} (b = {b:.3g})", grid, laplace, kind="curve",
                      color=METHOD_COLORS["clipped_laplace"]),
-              Series(f"Gaussian, ε = {epsilon:g}, δ = {delta:g} (σ = {sigma:.3g})", grid, gaussian, kind="curve",
+              Series(f"Gaussian, δ = {delta:g} (σ = {sigma:.3g})", grid, gaussian, kind="curve",  # the same ε
                      color=METHOD_COLORS["gaussian_analytic"]),
               Series("no error (the true mean)", [0.0, 0.0], [0.0, top], kind="baseline",
                      color=METHOD_COLORS["non_private"])]
-    return line_figure(series, x_title=f"error of the private mean{_in(unit)}: clipping bias + noise",
-                       y_title="probability density", title=f"Laplace or Gaussian noise, n = {x.size:,}",
+    return line_figure(series, x_title=f"error{_in(unit)}", y_title="probability density",
+                       title=f"The private mean's error (clipping bias + noise): Laplace or Gaussian, n = {x.size:,}",
                        presentation=presentation)
 
 
@@ -193,6 +193,6 @@ def _releases_vs_epsilon(sweep: lesson.ErrorSweep, public_low: float, public_hig
                           color=METHOD_COLORS["non_private"] if name == "clipped_laplace" else METHOD_COLORS[name])
                    for name in methods if name in _TRUTH]
         frames.append(FrameData(f"{eps:g}", series))
-    return animated_sweep(frames, x_title="privacy budget ε (lines: median release; bands: 10–90 %)",
+    return animated_sweep(frames, x_title="privacy budget ε",
                           y_title=f"released value{_in(unit)}", frame_title="ε", title=title, log_x=True,
                           log_y=False, presentation=presentation, start=f"{epsilon:g}")

@@ -96,3 +96,12 @@ def test_presentation_mode_and_units_reach_the_axes():
     assert "(francs)" in fig["layout"]["xaxis"]["title"]["text"]
     plain = build("laplace_vs_gaussian")
     assert fig["layout"]["height"] > plain["layout"]["height"]
+
+
+@pytest.mark.parametrize("name", ["laplace_vs_gaussian", "means_vs_epsilon", "quantiles_vs_epsilon"])
+def test_the_x_title_of_a_line_chart_fits_one_line_on_a_phone(name):
+    """On a 390 px phone the browser wraps an axis title by its axis's length (assets/fit_formulas.js), and a line
+    chart's legend, or an animated chart's Play button, sits one title line below the axis: a second line ran under
+    them. With the longest unit a column may have (20 characters), the x title stays within 30 characters."""
+    fig = build(name, unit="x" * 20)
+    assert len(fig["layout"]["xaxis"]["title"]["text"].replace("<br>", " ")) <= 30
