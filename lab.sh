@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Private Estimation Lab: set everything up from nothing, then run the app, the tests or the benchmarks.
 #   ./lab.sh app     [streamlit options]   install into .venv and open the app; --public-url URL: the address
-#                                          students reach, for the pages' QR codes (DPLAB_PUBLIC_URL)
+#                                          students reach, for the pages' QR codes (DPLAB_PUBLIC_URL); prints the
+#                                          teacher key (or takes DPLAB_TEACHER_KEY)
 #   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
 #                                          test and every docstring example on every core (pytest-xdist; -n 0: one)
 #   ./lab.sh bench                         print the benchmark figures
 #   ./lab.sh load N [--replicas R]         N sessions at once against a fresh server, then a warm one
-#   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core);
+#   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core),
+#                                          one teacher key for all (printed, or DPLAB_TEACHER_KEY);
 #                  [--public-url URL]      the address students reach (their QR codes; nginx then on 0.0.0.0)
 #   ./lab.sh sweep PAGE --trials T         store PAGE's sweeps at T trials (beyond its slider) for the app to serve;
 #                  [--scheduler ADDRESS]   computed on a Dask cluster if given (pip install .[dask])
@@ -58,6 +60,20 @@ install_nginx() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q nginx-light
 }
 
+# The lab's teacher key (classroom/teacher_key.py): DPLAB_TEACHER_KEY if set (checked), else a new one, printed once;
+# exported, so every replica has the same.
+teacher_key() {
+  local given=${DPLAB_TEACHER_KEY:-}
+  DPLAB_TEACHER_KEY=$("$VENV/bin/python" -m classroom.teacher_key) || exit 2
+  export DPLAB_TEACHER_KEY
+  if [ -z "$given" ]; then
+    echo "Teacher key: $DPLAB_TEACHER_KEY  (type it once in the teacher view, any page with ?teacher=1;" \
+         "set DPLAB_TEACHER_KEY to keep one key across starts)"
+  else
+    echo "Teacher key: the one DPLAB_TEACHER_KEY sets."
+  fi
+}
+
 command=${1:-}
 shift || true
 case "$command" in
@@ -75,6 +91,7 @@ case "$command" in
       esac
     done
     [ -z "${DPLAB_PUBLIC_URL:-}" ] || export DPLAB_PUBLIC_URL
+    teacher_key
     exec "$VENV/bin/streamlit" run app.py "${options[@]}" ;;
   test)
     install requirements-dev.txt
@@ -108,6 +125,7 @@ case "$command" in
   serve)
     install requirements.txt
     install_nginx
+    teacher_key
     exec "$VENV/bin/python" -m deploy.replicas "$@" ;;
   sweep)
     install requirements-dev.txt

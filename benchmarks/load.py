@@ -73,7 +73,8 @@ from poll_client import Student, Teacher, alerts, answered, open_socket, release
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
-from deploy.replicas import Deployment  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+from classroom import teacher_key  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+from deploy.replicas import Deployment  # noqa: E402
 from deploy.warm import warm  # noqa: E402
 from ui.poll import STUDENT_SECONDS, TEACHER_SECONDS  # noqa: E402
 
@@ -433,7 +434,7 @@ def poll_wave(url: str, pids: list[int], voters: int, pace: Pace, timeout: float
     record, began, cpu_before = PollRecord(), time.monotonic(), cpu_seconds(pids)
     until = began + pace.ramp + pace.think[1] + 60.0 + timeout
     try:
-        with open_socket(url, timeout) as ws:
+        with open_socket(url, timeout, teacher=True) as ws:
             teacher = Teacher(ws, timeout)
             record.add("teacher opens the page", teacher.open())
             code = teacher.start_poll()
@@ -506,8 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     report: dict = {"waves": [], "sequential": []}
     levels = [int(level) for level in args.sessions.split(",") if level]
-    if args.poll and not args.url:  # the servers started here share a fresh poll store
+    if args.poll and not args.url:  # the servers started here share a fresh poll store, and the teacher's key
         os.environ["DPLAB_DATA_DIR"] = tempfile.mkdtemp(prefix="dplab-poll-")
+        os.environ.setdefault(teacher_key.ENV, teacher_key.new_key())
     for level in levels if not (args.sequential or args.poll) else [0]:
         server, url, pids = None, args.url, list(args.pid)
         if url:

@@ -1,6 +1,8 @@
 """A class poll over Streamlit's websocket: a teacher and students as their browsers drive it (docs/testing.md §8).
 
-The teacher opens ``/truncation-bias?teacher=1``, clicks "Poll the class" under the question keyed ``radius``, reads
+The teacher's tab is a browser that holds the lab's teacher key (the cookie the teacher view keeps,
+:mod:`classroom.teacher`; the server's ``DPLAB_TEACHER_KEY`` must be this process's): it opens
+``/truncation-bias?teacher=1``, clicks "Poll the class" under the question keyed ``radius``, reads
 the room's code from the page, watches the count (the page's fragment, every ``ui.poll.TEACHER_SECONDS``) and
 reveals. A student opens ``/truncation-bias?room=CODE``, picks an answer, sends it, and waits for the reveal (the
 page's fragment, every ``ui.poll.STUDENT_SECONDS``), which then draws the released counts.
@@ -18,6 +20,8 @@ from interaction_latency import Run, Session, find_widgets
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import ClientConnection, connect
 
+from classroom import teacher_key  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+
 PAGE = "truncation-bias"  #: the page the poll runs on
 QUESTION = "radius"  #: the key of that page's predict question
 _CODE = re.compile(r'class="dplab-room-code">([A-Z0-9]+)<')
@@ -26,10 +30,12 @@ _ROW = re.compile(r'<tr role="row">(<td.*?)</tr>')
 _CELL = re.compile(r'<td role="cell" data-label="([^"]*)">([^<]*)</td>')
 
 
-def open_socket(url: str, timeout: float) -> ClientConnection:
-    """A websocket on the server (or nginx) at ``url`` (``ws://host:port``), as a browser tab opens it."""
+def open_socket(url: str, timeout: float, teacher: bool = False) -> ClientConnection:
+    """A websocket on the server (or nginx) at ``url`` (``ws://host:port``), as a browser tab opens it; ``teacher``:
+    the teacher's browser, which sends the teacher key's token as its cookie."""
+    cookie = {"Cookie": f"dplab_teacher={teacher_key.browser_token()}"} if teacher else None
     return connect(f"{url}/_stcore/stream", subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
-                   ping_interval=None)
+                   ping_interval=None, additional_headers=cookie)
 
 
 # ---------------------------------------------------------------------------- reading a run

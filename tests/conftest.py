@@ -16,9 +16,12 @@
   whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
   tests and docstring examples go one by one to whichever worker is free.
 * The class poll's votes (``DPLAB_DATA_DIR``) go to a temporary folder of each test process, never the repository's.
+* The lab's teacher key (``DPLAB_TEACHER_KEY``, :mod:`classroom.teacher_key`) is one made for the test process, so
+  the tests and the servers they start agree on it.
 """
 
 import os
+import secrets
 import sys
 import tempfile
 
@@ -29,6 +32,8 @@ collect_ignore = ["app/scripts"]
 os.environ.setdefault("DPLAB_QUICK_SECONDS", "inf")
 # the class poll's store (ui.poll_store) of the app runs and servers of the tests: a folder of this test process's own
 os.environ.setdefault("DPLAB_DATA_DIR", tempfile.mkdtemp(prefix="dplab-test-data-"))
+
+os.environ.setdefault("DPLAB_TEACHER_KEY", "-".join(secrets.token_hex(2).upper() for _ in range(4)))
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 

@@ -3,6 +3,9 @@
     core  <-  mechanisms · accounting · audit  <-  distributions · estimators · datasets · columns
           <-  theory · experiments  <-  lessons  <-  viz  <-  the app (ui.py, registry.py, app_pages/)
 
+On the app side, ``classroom`` (the state a classroom shares: store, teacher key, voter ids, limits) sits below ``ui``
+(the pages' skeleton, which draws the poll with it): it imports neither ``ui`` nor the pages.
+
 Imports are read from the source (every ``import`` statement, including those inside functions), so a lazy import
 cannot hide a wrong direction.
 """
@@ -99,8 +102,17 @@ def test_only_viz_imports_plotly():
     assert all(name.startswith("dpcore.viz") for name in importers), importers
 
 
-FIRST_PARTY = ("dpcore", "ui", "registry", "app_pages", "deploy")
-APP_SIDE = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "ui").rglob("*.py"), *(ROOT / "app_pages").rglob("*.py"),
+def test_the_classroom_never_imports_the_pages_skeleton():
+    for path in sorted((ROOT / "classroom").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert not [n for n in names if n.split(".")[0] in ("ui", "app_pages", "app")], (path, names)
+
+
+FIRST_PARTY = ("dpcore", "ui", "classroom", "registry", "app_pages", "deploy")
+APP_SIDE = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "ui").rglob("*.py"), *(ROOT / "classroom").rglob("*.py"),
+                   *(ROOT / "app_pages").rglob("*.py"),
                    *(ROOT / "deploy").rglob("*.py"), ROOT / "registry.py", ROOT / "app.py"])
 
 

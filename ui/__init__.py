@@ -13,10 +13,9 @@
 ``drawn``            :class:`Drawn`: a figure kept as Plotly's dictionary of it, drawn by Streamlit as it is
 ``membership_game``  the audit lab's membership-inference game (guess buttons, the attacker's rounds, both scored)
 ``poll``             the class poll on a page: the teacher's room (code, QR, answers counted live, the DP reveal),
-                     a student's ballot (``?room=CODE``), "Join a class poll" on the home page
+                     the teacher's open polls, a student's ballot (``?room=CODE``), "Join a class poll" on the home
+                     page; its state (store, teacher key, voter id, limits) is the ``classroom`` package's
 ``upload``           a student's own CSV file, read in the session only (the real-data page), or a bundled data set
-``poll_store``       the class poll's vote store: rooms, one vote per tab, reveal, expiry (SQLite in WAL mode, shared
-                     by every replica)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
 ``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,

@@ -16,9 +16,11 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from classroom import browser, teacher
 from dpcore.core import InvalidParameterError
 from registry import PAGES, PageInfo
 
+from . import poll
 from .share import share_control
 
 __all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "heading_anchor", "guard", "footer",
@@ -51,10 +53,12 @@ def presentation_mode() -> bool:
 
 
 def teacher_mode() -> bool:
-    """Whether the teacher view is on: ``?teacher=1`` in the URL, kept across navigation. It adds, folded, the
+    """Whether the teacher view is on: ``?teacher=1`` in the URL, kept across navigation, in a browser that holds the
+    lab's teacher key (:mod:`classroom.teacher`; any other browser gets the students' page). It adds, folded, the
     discussion questions with their answers, the settings worth showing live, and each predict question's answer
-    for the teacher's eyes; it never answers a question for the class (``ui.Page.predict``)."""
-    return _sticky_flag(TEACHER, _TEACHING)
+    for the teacher's eyes, the teacher's edition of the handout and the class polls; it never answers a question for
+    the class (``ui.Page.predict``)."""
+    return _sticky_flag(TEACHER, _TEACHING) and teacher.signed_in()
 
 
 def _leave(url_key: str, state_key: str) -> None:
@@ -85,18 +89,26 @@ def setup_page(title: str, icon: str) -> None:
     # One script element for both: formulas fit their column; every control by keyboard, every change announced.
     # Streamlit's sanitiser drops a script whose text holds "<" before a letter, "/" or "!": the scripts hold none.
     st.html(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>", unsafe_allow_javascript=True)
-    presenting, teaching = presentation_mode(), teacher_mode()
+    presenting, asked, teaching = presentation_mode(), _sticky_flag(TEACHER, _TEACHING), teacher_mode()
     if presenting:
         st.html(f"<style>{asset('present.css')}</style>")
-    if presenting or teaching:  # one row of buttons, each leaving its mode and keeping every other setting
+    if presenting or asked:  # one row of buttons, each leaving its mode and keeping every other setting
         with st.container(horizontal=True, gap="small", key="leave_modes"):
             if presenting:
                 st.button("Leave presentation mode", icon=":material/close_fullscreen:", type="tertiary",
                           on_click=_leave, args=(PRESENT, _PRESENTING), key="leave_presentation")
-            if teaching:
+            if asked:
                 st.button("Leave teacher view", icon=":material/school:", type="tertiary", on_click=_leave,
                           args=(TEACHER, _TEACHING), key="leave_teacher",
                           help="Back to the students' page: the teacher's notes go, the settings stay.")
+            if teaching:
+                st.button("Forget the teacher key on this browser", icon=":material/key_off:", type="tertiary",
+                          on_click=teacher.forget_key, key="forget_teacher_key",
+                          help="On a shared computer: the teacher view asks for the key again.")
+    if asked and not teaching:
+        teacher.sign_in_box(poll.attempts)
+    if teaching:
+        poll.teacher_rooms()
     st.title(f"{icon} {title}", anchor=heading_anchor(title))
     _run.share = st.container()  # "Share with the class", filled by footer() once the page has written its URL
 
@@ -152,6 +164,7 @@ def footer() -> None:
     """The shared footnote on what the numbers are (and are not); then "Share with the class" is drawn under the
     title, with the link the page ends its run on."""
     _share()
+    browser.write_kept()  # what this run kept in the browser (a voter id, the teacher key's token)
     st.divider()
     st.caption(
         "Results are Monte Carlo simulations with seeded NumPy PCG64 random numbers: reproducible, "

@@ -1,68 +1,71 @@
 """The class poll on a page: the class answers a predict question from their phones, and the teacher reveals the
-class's answer counts released with differential privacy (:mod:`dpcore.lessons.class_poll`).
+class's answer counts released with differential privacy (:mod:`dpcore.lessons.class_poll`). The state it stands on
+(the store, the teacher key, the voter id, the limits per client) is :mod:`classroom`'s.
 
-**Teacher** (the teacher view, ``?teacher=1``): under a *Predict first* question, "Poll the class" opens a room in the
-poll store (:mod:`ui.poll_store`, shared by every replica) for the question and its choices, open for the minutes the
-teacher picks. The room's code and a QR code of the join link are shown (big in presentation mode), with how many
-have answered, counted live. The teacher picks ε and reveals: the voting ends and the counts are released once with
-the two-sided geometric mechanism at that ε, next to the question's right answer, with one sentence saying what ε
-means for any one student's vote. The exact counts stay folded (opening them shows what the release protects).
-The teacher key lives in this browser tab only: it is never shown, logged or put in a link.
+**Teacher** (the teacher view, ``?teacher=1``, shown only to a browser that holds the lab's teacher key:
+:mod:`classroom.teacher`): under a *Predict first* question, "Poll the class" opens a room owned by the lab's key, for
+the question and its choices, open for the minutes the teacher picks. The room's code and a QR code of the join link
+are shown (big in presentation mode), with how many have answered, counted live. The teacher picks ε and reveals: the
+voting ends and the counts are released once with the two-sided geometric mechanism at that ε, next to the question's
+right answer, with one sentence saying what ε means for any one student's vote. The exact counts stay folded (opening
+them shows what the release protects). The room is found again from the store after a reload or a replica's death
+(the newest open room of the key for this page and question), and "Your class polls" lists every room of the key
+with "End".
 
 **Student**: the code typed on the home page, or the QR code, opens a page with ``?room=CODE``; a box at the top asks
-the room's question; one vote per browser tab (a random tab id: no name, nothing personal); the box then waits for the
-reveal and shows the released counts. An unknown, ended or mistyped code, a second vote, a vote after the reveal: each
-gets a message in the box, and the page around it runs as usual.
+the room's question; one vote per browser (:mod:`classroom.voter`: a random id the browser keeps, so a reload finds
+the vote); the box then waits for the reveal and shows the released counts. An unknown, ended or mistyped code, a
+second vote, a vote after the reveal, too many attempts from one network (:mod:`classroom.limits`), a fault of the
+store's database: each gets a message in the box, and the page around it runs as usual.
 """
 
 from __future__ import annotations
 
-import functools
+import sqlite3
 from typing import Any
 
 import streamlit as st
 
+from classroom import limits, poll_store, teacher_key, voter
+from classroom.poll_store import PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from dpcore.lessons import class_poll
 from dpcore.lessons.questions import Question
+from registry import PAGES
 
-from . import poll_store
-from .poll_store import PollError, PollStore, Room, Tally
 from .share import class_link, home_address, join_html
 from .table import show_table
 
-__all__ = ["ROOM", "MINUTES", "TEACHER_SECONDS", "STUDENT_SECONDS", "NOISE", "store", "show_release", "join_box",
-           "student_poll", "teacher_poll"]
+__all__ = ["ROOM", "MINUTES", "TEACHER_SECONDS", "STUDENT_SECONDS", "NOISE", "show_release", "join_box",
+           "student_poll", "teacher_poll", "teacher_rooms", "attempts"]
 
 ROOM = "room"  #: URL key: the code of the poll a student joins
 MINUTES = (5, 10, 20, 45, 90)  #: how long a teacher may keep a poll open
 TEACHER_SECONDS = 2.0  #: how often the projector counts the answers
 STUDENT_SECONDS = 4.0  #: how often a student's phone checks whether the teacher has revealed
 NOISE = "geometric"  #: the mechanism of the release: integer counts, ε-DP (dpcore.mechanisms.poll_histogram)
-_TAB = "_poll_tab"  # session-state key: this browser tab's random voter id
-_OPENED = "_poll_opened"  # session-state key: {question key: (code, teacher key, right answer)} of the teacher's rooms
-_VOTES = "_poll_votes"  # session-state key: {code: the choice this tab voted for}
+_VOTES = "_poll_votes"  # session-state key: {code: the choice this browser voted for}
+_JOINED = "_poll_joined"  # session-state key: codes this session found (an unknown code is counted once per session)
 _REFUSED = "_poll_refused"  # session-state key: the message of the store's last refusal, shown once in its box
-_UNAVAILABLE = ("The class poll is not available on this server: it cannot write its data folder. Whoever runs the "
-                "lab can set DPLAB_DATA_DIR to a folder it may write.")
-
-
-@functools.lru_cache(maxsize=1)
-def store() -> PollStore:
-    """This server's poll store (:func:`ui.poll_store.default_store`), opened once; an unwritable data folder raises
-    ``OSError`` (or ``sqlite3.Error``) here, and the next call tries again."""
-    return poll_store.default_store()
+_FAULTS = (sqlite3.Error, OSError)  # a fault of the store's database, not of the visitor
 
 
 def _ask(operation: str, *args: Any) -> Any:
-    """The store's ``operation(*args)``; a refusal (in the store's words) or an unusable store is kept to be shown
-    in the poll's box (:func:`_refusal`), and None returned."""
+    """The shared store's ``operation(*args)``; a refusal (in the store's words) or a fault of its database is kept to
+    be shown in the poll's box (:func:`_refusal`), and None returned. After a fault the store is opened afresh at the
+    next call, so a folder or file made again, or a lock released, lets the poll work on without a restart."""
     try:
-        return getattr(store(), operation)(*args)
+        return getattr(poll_store.shared_store(), operation)(*args)
     except PollError as refused:
         st.session_state[_REFUSED] = str(refused)
-    except OSError:
-        st.session_state[_REFUSED] = _UNAVAILABLE
+    except _FAULTS as fault:
+        poll_store.shared_store.cache_clear()
+        st.session_state[_REFUSED] = fault_message(fault)
     return None
+
+
+def attempts(*args: Any, **kwargs: Any) -> int:
+    """The shared store's attempt counter (:mod:`classroom.limits`), opened when first needed."""
+    return poll_store.shared_store().attempts(*args, **kwargs)
 
 
 def _refusal() -> None:
@@ -96,7 +99,7 @@ def join_box() -> None:
                              placeholder="K7QX2", key="join_code", autocomplete="off")
         if st.form_submit_button("Join", icon=":material/how_to_vote:"):
             try:
-                st.query_params[ROOM] = poll_store.normalise_code(code)
+                st.query_params[ROOM] = normalise_code(code)
             except PollError as refused:
                 st.error(str(refused), icon=":material/block:")
             else:
@@ -113,21 +116,47 @@ def student_poll(present: bool) -> None:
         st.markdown(f"{'### ' if present else '#### '}:material/how_to_vote: Class poll")
         _refusal()
         try:
-            code = poll_store.normalise_code(raw)
+            code = normalise_code(raw)
         except PollError as refused:
             st.error(str(refused), icon=":material/block:")
             return
-        tally = _ask("tally", code)
+        tally = _find(code)
         if tally is None:
             _refusal()
             return
         _ballot(tally)
 
 
+def _find(code: str) -> Tally | None:
+    """The room's tally, for a code this session found before or, within this client's limit of unknown codes per
+    minute, a new one (an unknown code counts once per session)."""
+    joined = st.session_state.setdefault(_JOINED, set())
+    if code not in joined and limits.exceeded(attempts, "code"):
+        st.session_state[_REFUSED] = limits.REFUSALS["code"]
+        return None
+    try:
+        tally = poll_store.shared_store().tally(code)
+    except UnknownRoom as unknown:
+        if code not in joined:
+            limits.record(attempts, "code")
+        joined.add(code)
+        st.session_state[_REFUSED] = str(unknown)
+        return None
+    except PollError as refused:
+        st.session_state[_REFUSED] = str(refused)
+        return None
+    except _FAULTS as fault:
+        poll_store.shared_store.cache_clear()
+        st.session_state[_REFUSED] = fault_message(fault)
+        return None
+    joined.add(code)
+    return tally
+
+
 def _ballot(tally: Tally) -> None:
     room = tally.room
     st.markdown(f"**Room {room.code}.** {room.question}")
-    voted = st.session_state.setdefault(_VOTES, {}).get(room.code)
+    voted = _voted(room)
     if room.revealed:
         show_release(tally)
     elif room.closed:
@@ -140,23 +169,40 @@ def _ballot(tally: Tally) -> None:
         radio = f"poll_choice_{room.code}"
         st.radio("Your answer", room.choices, index=None, key=radio)
         st.button("Send my answer", key="poll_send", type="primary", icon=":material/send:",
-                  on_click=_send, args=(room.code, room.choices, radio),
-                  help="One answer per browser tab; no name is asked or kept.")
+                  on_click=_send, args=(room.code, room.choices, radio, voter.voter_id()),
+                  help="One answer per browser; no name is asked or kept.")
 
 
-def _send(code: str, choices: tuple[str, ...], radio: str) -> None:
-    """"Send my answer": the vote to the store, and this tab's record of it. The record's dict is fetched before the
-    store is asked: a call to ``st`` in a callback is where Streamlit stops it for a newer rerun (a second tap before
-    the page redrew), and one between the store's count and the record lost the record (the page then offered the
-    ballot again, refused every answer and never showed the reveal)."""
-    chosen = st.session_state.get(radio)
-    if chosen is None:
-        st.session_state[_REFUSED] = "Pick an answer first."
-        return
-    tab = st.session_state.setdefault(_TAB, poll_store.new_tab_id())
+def _voted(room: Room) -> int | None:
+    """The choice this browser voted for in ``room``: this session's record, else the store's (a reload, another tab
+    or replica: the browser keeps its voter id)."""
     votes = st.session_state.setdefault(_VOTES, {})
-    if _ask("vote", code, tab, choices.index(chosen)) is not None:
+    if room.code not in votes and not room.revealed and not room.closed:
+        earlier = _ask("voted", room.code, voter.voter_id())
+        if earlier is not None and 0 <= earlier < len(room.choices):
+            votes[room.code] = earlier
+    return votes.get(room.code)
+
+
+def _send(code: str, choices: tuple[str, ...], radio: str, voter_id: str) -> None:
+    """"Send my answer": the vote to the store, and this browser's record of it. The record's dict is fetched before
+    the store is asked: a call to ``st`` in a callback is where Streamlit stops it for a newer rerun (a second tap
+    before the page redrew), and one between the store's count and the record lost the record (the page then offered
+    the ballot again, refused every answer and never showed the reveal). A value that is not one of the choices (a
+    forged message) is refused like no answer."""
+    chosen = st.session_state.get(radio)
+    if chosen not in choices:
+        st.session_state[_REFUSED] = "Pick one of the answers shown first."
+        return
+    votes = st.session_state.setdefault(_VOTES, {})
+    if limits.exceeded(attempts, "vote"):
+        st.session_state[_REFUSED] = limits.REFUSALS["vote"]
+        return
+    receipt = _ask("vote", code, voter_id, choices.index(chosen))
+    if receipt is not None:
         votes[code] = choices.index(chosen)  # a plain dict: no st call between the count and its record
+        if receipt.counted:
+            limits.record(attempts, "vote")
 
 
 def _wait_for_reveal(code: str) -> None:
@@ -165,69 +211,75 @@ def _wait_for_reveal(code: str) -> None:
     seconds, and 60 runs of a page at once cost ten times as much as 60 of this fragment (``benchmarks/load.py
     --poll 60``)."""
     try:
-        room = store().room(code)
-        if room.revealed:
-            show_release(store().tally(code))
-        elif room.closed:
+        tally = poll_store.shared_store().tally(code)
+        if tally.room.revealed:
+            show_release(tally)
+        elif tally.room.closed:
             st.info("This poll has ended without a reveal.", icon=":material/event_busy:")
     except PollError as refused:
         st.error(str(refused), icon=":material/block:")
-    except OSError:
-        st.error(_UNAVAILABLE, icon=":material/block:")
+    except _FAULTS as fault:
+        poll_store.shared_store.cache_clear()
+        st.error(fault_message(fault), icon=":material/block:")
 
 
 # ------------------------------------------------------------------------------------------------ the teacher
 def teacher_poll(page: str, question: Question, present: bool, may_open: bool = True) -> None:
     """Under a predict question in the teacher view: open a poll of the class on it (if ``may_open``: not once the
-    question is answered on screen), watch the answers come in, reveal the class's counts released with ε-DP."""
-    opened = st.session_state.setdefault(_OPENED, {})
+    question is answered on screen), watch the answers come in, reveal the class's counts released with ε-DP. The
+    room is the newest of the lab's key for this page and question, so a reload finds it; once it is ended, a new
+    one may be opened."""
+    room = _newest_room(page, question)
     _refusal()
-    if question.key not in opened:
+    if room is None or room.closed:
+        if room is not None and not room.revealed:
+            st.info(f"The poll in room {room.code} has ended.", icon=":material/event_busy:")
         if may_open:
-            _open_controls(page, question, opened)
+            _open_controls(page, question)
         return
-    code, key, answer = opened[question.key]
-    tally = _ask("tally", code)
+    tally = _ask("tally", room.code)
     if tally is None:
         _refusal()
-        opened.pop(question.key)
         return
     if tally.room.revealed:
-        st.markdown(f"**Class poll, room {code}**: {tally.room.question}")
-        show_release(tally, answer)
+        st.markdown(f"**Class poll, room {room.code}**: {tally.room.question}")
+        show_release(tally, question.answer)
         with st.expander("The exact counts (not private: opening this shows what the release protects)",
                          key=f"poll_exact_{question.key}", on_change="rerun", icon=":material/lock_open:") as exact:
             if exact.open:
                 show_table([{"answer": label, "exact count": count}
                             for label, count in zip(tally.room.choices, tally.counts)])
-    elif tally.room.closed:
-        st.info(f"The poll in room {code} has ended.", icon=":material/event_busy:")
     else:
-        _room_controls(page, tally.room, key, question, present)
+        _room_controls(page, tally.room, question, present)
     st.button("New poll on this question", key=f"poll_new_{question.key}", icon=":material/restart_alt:",
-              on_click=opened.pop, args=(question.key, None))
+              on_click=_ask, args=("close", room.code, teacher_key.lab_key()),
+              help="Ends this poll (its results stay on the students' phones) and offers a new one.")
 
 
-def _open_controls(page: str, question: Question, opened: dict) -> None:
+def _newest_room(page: str, question: Question) -> Room | None:
+    """The newest room of the lab's key on this page and question (open or ended), None when there is none. The
+    question is found by its key: its text changes with the page's settings (n, ε) while the poll is open."""
+    rooms = _ask("rooms", teacher_key.lab_key()) or ()
+    return next((room for room in rooms if room.page == page and room.question_key == question.key), None)
+
+
+def _open_controls(page: str, question: Question) -> None:
     minutes = st.select_slider("Keep a class poll open for (minutes)", MINUTES, value=20,
                                key=f"poll_minutes_{question.key}")
-
-    def open_room() -> None:
-        created = _ask("create_room", page, question.prompt, list(question.choices), float(minutes))
-        if created is not None:
-            room, key = created
-            opened[question.key] = (room.code, key, question.answer)
     st.button("Poll the class on this question", key=f"poll_start_{question.key}", icon=":material/how_to_vote:",
-              on_click=open_room, help="The class answers from their phones; you reveal the counts, released with "
-                                       "differential privacy at the ε you pick.")
+              on_click=_ask, args=("create_room", page, question.prompt, list(question.choices),
+                                   teacher_key.lab_key(), float(minutes), question.key),
+              help="The class answers from their phones; you reveal the counts, released with differential privacy "
+                   "at the ε you pick.")
 
 
-def _room_controls(page: str, room: Room, key: str, question: Question, present: bool) -> None:
+def _room_controls(page: str, room: Room, question: Question, present: bool) -> None:
     """The open room on the projector: its code and QR code beside the count of answers, ε and the buttons (one
     screen of a 1280×720 projector; stacked on a phone)."""
     join, controls = st.columns([3, 2], vertical_alignment="center")
     link = class_link({ROOM: room.code})  # under the room: what may be wrong with its link (localhost)
     join.html(join_html(room.code, link, home_address(link, page), present))
+    key = teacher_key.lab_key()
     with controls:
         st.fragment(_answered, run_every=TEACHER_SECONDS)(room.code, present)
         epsilon = st.select_slider("ε for the class's release", class_poll.EPSILONS,
@@ -242,7 +294,32 @@ def _room_controls(page: str, room: Room, key: str, question: Question, present:
 def _answered(code: str, present: bool) -> None:
     """How many have answered, counted again every :data:`TEACHER_SECONDS` (big on a projector)."""
     try:
-        tally = store().tally(code)
-    except (PollError, OSError):
+        tally = poll_store.shared_store().tally(code)
+    except PollError:
+        return
+    except _FAULTS as fault:
+        poll_store.shared_store.cache_clear()
+        st.caption(fault_message(fault))
         return
     st.markdown(f"{'### ' if present else ''}**{tally.answered}** answered so far")
+
+
+def teacher_rooms() -> None:
+    """"Your class polls" in the teacher view: every room of the lab's key still open (not ended, not expired), with
+    its page, question, answers so far and "End", so a teacher recovers them after a reload, on another page, or
+    after a replica died. Nothing when there is none."""
+    key = teacher_key.lab_key()
+    open_rooms = [room for room in _ask("rooms", key) or () if not room.closed]
+    if not open_rooms:
+        _refusal()
+        return
+    titles = {info.url_path: info.title for info in PAGES}
+    with st.expander(f"Your class polls ({len(open_rooms)} open)", icon=":material/how_to_vote:",
+                     key="teacher_rooms"):
+        _refusal()
+        for room in open_rooms:
+            state = "revealed" if room.revealed else "open"
+            left, right = st.columns([4, 1], vertical_alignment="center")
+            left.markdown(f"**Room {room.code}** ({state}), {titles.get(room.page, room.page)}: {room.question}")
+            right.button("End", key=f"poll_end_{room.code}", icon=":material/stop_circle:", on_click=_ask,
+                         args=("close", room.code, key), help=f"End the poll in room {room.code}.")

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from classroom import browser, teacher_key
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
@@ -30,15 +32,29 @@ def assert_clean_and_animated(at: AppTest, animated: dict[str, str]) -> dict[str
     return specs
 
 
-def run(script: str, timeout: float = 30, answered: bool = True, **query: str) -> AppTest:
+def run(script: str, timeout: float = 30, answered: bool = True, keeps: dict[str, str] | None = None,
+        **query: str) -> AppTest:
     """Run ``script`` (absolute path) once with the given URL query parameters; ``answered`` opens it with every
-    predict-then-reveal question revealed (``?reveal=1``), so that the figures behind them are drawn at once."""
+    predict-then-reveal question revealed (``?reveal=1``), so that the figures behind them are drawn at once.
+
+    ``keeps`` is what the browser keeps (:mod:`classroom.browser`: a voter id, the teacher key's token), as a browser
+    sends its cookies when it connects; by default a link that asks for the teacher view (``teacher=1``) comes from
+    the teacher's browser, which holds the key (:func:`teacher_browser`), and any other from a new browser."""
     at = AppTest.from_file(script, default_timeout=timeout)
     if answered:
         query = {"reveal": "1", **query}
     for key, value in query.items():
         at.query_params[key] = value
+    if keeps is None and query.get("teacher") == "1":
+        keeps = teacher_browser()
+    if keeps:
+        at.session_state[browser.SESSION] = dict(keeps)
     return at.run()
+
+
+def teacher_browser() -> dict[str, str]:
+    """What the teacher's browser keeps once the lab's teacher key was typed in it."""
+    return {"teacher": teacher_key.browser_token()}
 
 
 def tables(at: AppTest) -> list[list[dict[str, str]]]:

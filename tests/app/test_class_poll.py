@@ -1,21 +1,28 @@
 """The class poll on the pages (ui/poll.py), through AppTest sessions sharing one store: the teacher opens a room
 under a predict question, students vote by ``?room=CODE`` (or the home page's code box), the projector counts, the
-reveal releases the counts with ε-DP, the same on every screen; every refusal is a message in the poll's box.
+reveal releases the counts with ε-DP, the same on every screen; every refusal is a message in the poll's box. Only a
+browser holding the lab's teacher key opens, reveals or ends a room, and finds its rooms again after a reload; a
+browser keeps its voter id, so a reload keeps one vote; attempts are limited per client; every fault of the store's
+database is a message, and the poll works again once the fault is gone.
 
-The store's own contract (codes, replays, bounds, expiry) is tests/app/test_poll_store.py; 60 voters over the
+The store's own contract (codes, replays, bounds, expiry) is tests/classroom/test_poll_store.py; 60 voters over the
 websocket on two replicas, tests/e2e/test_poll_replicas.py.
 """
 
 import html
 import re
+import shutil
+import sqlite3
+import subprocess
 
 import numpy as np
 import pytest
 from helpers import page_path, run, tables, texts
 
+from classroom import limits, poll_store, teacher_key
+from classroom.poll_store import SqlitePollStore
 from dpcore.lessons import class_poll
 from ui import poll
-from ui.poll_store import SqlitePollStore
 
 PAGE = "truncation.py"
 QUESTION = "radius"  # the truncation page's predict question (dpcore.lessons.truncation.radius_question)
@@ -25,9 +32,28 @@ QUESTION = "radius"  # the truncation page's predict question (dpcore.lessons.tr
 def data_dir(tmp_path, monkeypatch):
     """A fresh poll store for the test (every session of the test shares it, as every replica does)."""
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "data"))
-    poll.store.cache_clear()
+    poll_store.shared_store.cache_clear()
     yield tmp_path / "data"
-    poll.store.cache_clear()
+    poll_store.shared_store.cache_clear()
+
+
+class FrozenStore:
+    """The shared store with a clock that stands still (attempts are counted per minute: a test must not cross one)."""
+
+    def __init__(self, directory):
+        self.store = SqlitePollStore(directory, clock=lambda: 1_800_000_010.0)
+
+    def __call__(self):
+        return self.store
+
+    def cache_clear(self):
+        pass
+
+
+@pytest.fixture
+def frozen(data_dir, monkeypatch):
+    monkeypatch.setattr(poll_store, "shared_store", FrozenStore(data_dir))
+    return data_dir
 
 
 def open_page(script: str = PAGE, **query: str):
@@ -43,8 +69,8 @@ def teacher_with_room(**query: str):
     """A teacher's projector (``?teacher=1&present=1``) with a room opened on the page's question; and its code."""
     teacher = open_page(teacher="1", present="1", **query)
     button(teacher, f"poll_start_{QUESTION}").click().run()
-    code, _, _ = teacher.session_state[poll._OPENED][QUESTION]
-    return teacher, code
+    [room] = poll_store.shared_store().rooms(teacher_key.lab_key())[:1]
+    return teacher, room.code
 
 
 def vote(code: str, choice: int, **query: str):
@@ -174,16 +200,17 @@ def test_an_unwritable_data_folder_is_a_message_not_a_traceback(tmp_path, monkey
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("DPLAB_DATA_DIR", str(blocker / "data"))
-    poll.store.cache_clear()
+    poll_store.shared_store.cache_clear()
     try:
         teacher = open_page(teacher="1")
         button(teacher, f"poll_start_{QUESTION}").click().run()
         student = open_page(room="K7QX2")
     finally:
-        poll.store.cache_clear()
+        poll_store.shared_store.cache_clear()
     for page in (teacher, student):
         assert not page.exception
-        assert any("The class poll is not available on this server" in text for text in texts(page.error))
+        assert any("The class poll cannot work just now: its data folder cannot be written" in text
+                   for text in texts(page.error))
         assert page.get("plotly_chart")
     assert [widget for widget in teacher.button if widget.key == f"poll_start_{QUESTION}"]  # try again later
 
@@ -193,4 +220,193 @@ def test_a_student_sees_no_teacher_control_and_a_teacher_no_ballot(data_dir):
     student = open_page(room=code)
     assert not [widget for widget in student.button if widget.key.startswith("poll_start_")]
     assert not [widget for widget in teacher.button if widget.key == "poll_send"]
-    assert poll._OPENED not in student.session_state  # the teacher key lives in the teacher's tab only
+    assert teacher_key.lab_key() not in repr(dict(teacher.session_state))  # the key is never in a session
+
+
+# ---------------------------------------------------------------------------------------------------- locked down
+def sign_in_box(at) -> bool:
+    return any("needs the lab's teacher key" in text for text in texts(at.markdown))
+
+
+def test_a_student_who_adds_teacher_1_during_a_poll_finds_no_answer_and_no_control(data_dir):
+    teacher, code = teacher_with_room()
+    student = open_page(teacher="1", room=code, keeps={})  # a student's browser: no key
+    assert not student.exception and sign_in_box(student)
+    assert [widget for widget in student.button if widget.key == "poll_send"]  # the student's page, unchanged
+    assert not [widget for widget in student.button if widget.key.startswith(("poll_start_", "poll_reveal_"))]
+    labels = [box.label for box in student.expander]
+    assert not [label for label in labels if "For the teacher" in label or "exact counts" in label]
+    assert not [label for label in labels if "Your class polls" in label]
+    assert not any("Teacher's edition" in widget.label for widget in student.get("download_button"))
+    assert "teacher_notes" not in [box.key for box in student.expander]
+    assert student.text_input(key="teacher_key_typed").proto.type == 1  # a password field: never drawn
+
+
+def test_the_teacher_view_opens_with_the_right_key_only_and_wrong_keys_are_limited(frozen, monkeypatch):
+    monkeypatch.setattr(limits, "client_address", lambda: "203.0.113.7")  # a visitor from the network
+    student = open_page(teacher="1", keeps={})
+    for attempt in range(limits.LIMITS["key"]):
+        student.text_input(key="teacher_key_typed").input(f"WRONGKEY{attempt:04d}")
+        [submit] = [widget for widget in student.button if widget.label == "Open the teacher view"]
+        submit.click().run()
+        assert any("not this lab's teacher key" in text for text in texts(student.error))
+    typed = teacher_key.lab_key().lower()  # the right key, in lower case: refused now, the limit is reached
+    student.text_input(key="teacher_key_typed").input(typed)
+    [submit] = [widget for widget in student.button if widget.label == "Open the teacher view"]
+    submit.click().run()
+    assert any("Too many wrong teacher keys" in text for text in texts(student.error)) and sign_in_box(student)
+
+    monkeypatch.setattr(limits, "client_address", lambda: "203.0.113.8")  # another network: the right key opens
+    teacher = open_page(teacher="1", keeps={})
+    teacher.text_input(key="teacher_key_typed").input(f" {typed[:4]}-{typed[4:]} ")
+    [submit] = [widget for widget in teacher.button if widget.label == "Open the teacher view"]
+    submit.click().run()
+    assert not teacher.exception and not sign_in_box(teacher)
+    assert [widget for widget in teacher.button if widget.key == f"poll_start_{QUESTION}"]
+    assert teacher.session_state["browser_kept"] == {"teacher": teacher_key.browser_token()}
+    assert teacher_key.lab_key() not in teacher_key.browser_token()
+
+
+def test_the_teacher_finds_the_room_after_a_reload_and_ends_it_from_the_list(data_dir):
+    _, code = teacher_with_room()
+    reloaded = open_page(teacher="1", present="1")  # a new session of the teacher's browser
+    assert [widget for widget in reloaded.button if widget.key == f"poll_reveal_{QUESTION}"]
+    assert any(f'<p class="dplab-room-code">{code}</p>' in element.proto.body for element in reloaded.get("html"))
+    home = open_page("home.py", teacher="1")  # on any page: the key's open polls, each with End
+    [listed] = [box for box in home.expander if box.label == "Your class polls (1 open)"]
+    assert any(f"**Room {code}** (open), Truncation bias" in text for text in texts(home.markdown))
+    button(home, f"poll_end_{code}").click().run()
+    assert SqlitePollStore(data_dir).room(code).closed
+    assert not [box for box in home.expander if "Your class polls" in box.label]
+    assert any(f"The poll in room {code} has ended." in text for text in texts(open_page(teacher="1").info))
+
+
+def test_a_reload_keeps_one_vote_per_browser(data_dir):
+    _, code = teacher_with_room()
+    student = vote(code, 3)
+    kept = dict(student.session_state["browser_kept"])
+    assert set(kept) == {"voter"} and len(kept["voter"]) == 22
+    reloaded = open_page(room=code, keeps=kept)  # the same browser, a new session (a reload, another replica)
+    assert not [widget for widget in reloaded.button if widget.key == "poll_send"]
+    choices = reloaded.radio(key=f"guess_{QUESTION}").options
+    assert any(f"Your answer is in: {choices[3]}" in text for text in texts(reloaded.success))
+    other = open_page(room=code)  # another browser votes
+    assert [widget for widget in other.button if widget.key == "poll_send"]
+    assert SqlitePollStore(data_dir).tally(code).answered == 1
+
+
+def test_unknown_codes_and_answers_are_limited_per_client(frozen, monkeypatch):
+    _, code = teacher_with_room()
+    monkeypatch.setattr(limits, "client_address", lambda: "198.51.100.4")
+    joined = open_page("home.py", room=code)  # joined before the guessing: not affected
+    store = poll_store.shared_store()
+    for _ in range(limits.LIMITS["code"]):
+        limits.record(store.attempts, "code")
+    guesser = open_page("home.py", room=code)
+    assert not guesser.exception and [limits.REFUSALS["code"]] == texts(guesser.error)
+    assert not [widget for widget in guesser.button if widget.key == "poll_send"]
+    assert guesser.get("plotly_chart")  # the page runs on
+    monkeypatch.setitem(limits.LIMITS, "vote", 1)
+    radio = joined.radio(key=f"poll_choice_{code}")
+    radio.set_value(radio.options[0]).run()
+    button(joined, "poll_send").click().run()
+    assert store.tally(code).answered == 1
+    late = open_page("home.py", room=code, keeps={})
+    monkeypatch.setitem(limits.LIMITS, "code", 10**6)
+    late = open_page("home.py", room=code)
+    radio = late.radio(key=f"poll_choice_{code}")
+    radio.set_value(radio.options[1]).run()
+    button(late, "poll_send").click().run()
+    assert [limits.REFUSALS["vote"]] == texts(late.error) and store.tally(code).answered == 1
+    monkeypatch.setattr(limits, "client_address", lambda: None)  # a visitor on this machine: never limited
+    assert not open_page("home.py", room=code).error
+
+
+# ---------------------------------------------------------------------------------------------------- store faults
+def _immutable(path):
+    """``path`` made unwritable even for root (``chattr +i``: the tests run as root in CI); undone by the return."""
+    subprocess.run(["chattr", "+i", str(path)], check=True)
+    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def _damaged(directory):
+    (directory / "polls.sqlite3").write_bytes(b"this is not a database " * 400)
+    return lambda: None  # the store sets the damaged file aside itself
+
+
+def _deleted_file(directory):
+    for name in ("polls.sqlite3", "polls.sqlite3-wal", "polls.sqlite3-shm"):
+        (directory / name).unlink(missing_ok=True)
+    return lambda: None
+
+
+def _deleted_folder(directory):
+    shutil.rmtree(directory)
+    return lambda: None
+
+
+def _locked(directory):
+    holder = sqlite3.connect(directory / "polls.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
+    return holder.close
+
+
+def _full(directory):
+    """The data folder's disk full: a small tmpfs mounted there beforehand (``full_disk``) filled to the last byte."""
+    filler = directory / "filler"
+    with open(filler, "wb") as out:
+        try:
+            while True:
+                out.write(b"\0" * 65536)
+                out.flush()
+        except OSError:
+            pass
+    return filler.unlink
+
+
+FAULTS = {"read-only folder": lambda directory: _immutable(directory),
+          "read-only file": lambda directory: _immutable(directory / "polls.sqlite3"),
+          "damaged file": _damaged, "file deleted": _deleted_file, "folder deleted": _deleted_folder,
+          "locked by another program": _locked, "disk full": _full}
+
+
+@pytest.fixture
+def full_disk(data_dir):
+    """The data folder on a 2 MiB tmpfs (mounted by root, as CI runs), so that it can be filled."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", str(data_dir)], check=True)
+    yield data_dir
+    subprocess.run(["umount", str(data_dir)], check=True)
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_every_fault_of_the_store_is_a_message_and_the_poll_works_again_without_a_restart(request, data_dir,
+                                                                                       monkeypatch, fault):
+    if fault == "disk full":
+        request.getfixturevalue("full_disk")
+    monkeypatch.setattr(poll_store, "BUSY_SECONDS", 0.3)  # the lock is waited for briefly
+    store = poll_store.shared_store()
+    code = store.create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key()).code
+    student = open_page("home.py", room=code)
+    undo = FAULTS[fault](data_dir)
+    try:
+        radio = student.radio(key=f"poll_choice_{code}")
+        radio.set_value("yes").run()  # the rerun reads the room: a fault that stops reads shows here
+        if [widget for widget in student.button if widget.key == "poll_send"]:
+            button(student, "poll_send").click().run()  # else when the vote is written
+        teacher = open_page("home.py", teacher="1")  # the teacher's list of polls meets the fault too
+    finally:
+        undo()
+    for page in (student, teacher):
+        assert not page.exception, fault
+        assert page.get("plotly_chart")  # the rest of the page runs
+    [message] = [text for text in texts(student.error) if "The class poll cannot work just now" in text]
+    assert str(data_dir) not in message and "sqlite" not in message.lower() and "Traceback" not in message
+    # the fault is gone: the poll works again in the same server (a room opened before may be gone with its file)
+    again = poll_store.shared_store().create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key())
+    voter = open_page("home.py", room=again.code)
+    assert not voter.error, texts(voter.error)
+    radio = voter.radio(key=f"poll_choice_{again.code}")
+    radio.set_value("no").run()
+    button(voter, "poll_send").click().run()
+    assert not voter.error and poll_store.shared_store().tally(again.code).counts == (0, 1)

@@ -2,10 +2,12 @@
 and a student's phone (390×844) on one server (the behaviours themselves: tests/app/test_class_poll.py; 60 voters on
 two replicas: tests/e2e/test_poll_replicas.py).
 
-The teacher opens a poll by keyboard and sees the room code, its QR code, the count and the Reveal button on one
-screen; the student types the code as read from the wall on the home page, answers with the arrow keys and sends
-with Enter; the projector's count moves by itself; the teacher reveals by keyboard and the phone shows the release by
-itself. No horizontal scrolling on the phone; axe-core finds no serious violation on either screen.
+The teacher types the lab's teacher key once (a password field), opens a poll by keyboard and sees the room code, its
+QR code, the count and the Reveal button on one screen; the student types the code as read from the wall on the home
+page, answers with the arrow keys and sends with Enter; a reload of the phone keeps its one vote (the browser keeps
+its voter id) and a reload of the projector finds the room again (the browser keeps the key); the projector's count
+moves by itself; the teacher reveals by keyboard and the phone shows the release by itself. No horizontal scrolling
+on the phone; axe-core finds no serious violation on either screen.
 """
 
 import re
@@ -16,6 +18,7 @@ from test_axe import TAGS, failures
 from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
 from test_keyboard import tab_to, wait_for_run
 
+from classroom import teacher_key
 from ui import poll
 
 PROJECTOR = dict(width=1280, height=720)
@@ -39,6 +42,12 @@ def test_a_poll_run_from_a_projector_and_answered_from_a_phone_with_the_keyboard
     teacher = browser.new_context(viewport=PROJECTOR, device_scale_factor=1).new_page()
     teacher.goto(f"{base_url}/truncation-bias?present=1&teacher=1", timeout=PAGE_TIMEOUT)
     wait_until_rendered(teacher)
+    tab_to(teacher, lambda now: now["tag"] == "input" and "Teacher key" in now["label"])
+    assert teacher.evaluate("() => document.activeElement.type") == "password"  # never drawn on the projector
+    teacher.keyboard.type(teacher_key.lab_key().lower())
+    teacher.keyboard.press("Enter")
+    expect(teacher.get_by_role("button", name="Poll the class on this question")).to_be_visible(timeout=PAGE_TIMEOUT)
+    assert teacher_key.lab_key() not in teacher.content() and "teacher_key" not in teacher.url
     tab_to(teacher, lambda now: now["tag"] == "button" and "Poll the class on this question" in now["text"])
     teacher.keyboard.press("Enter")
     code_box = teacher.locator(".dplab-room-code")
@@ -73,6 +82,16 @@ def test_a_poll_run_from_a_projector_and_answered_from_a_phone_with_the_keyboard
     assert student.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
     student.screenshot(path=screenshot_dir / "poll-phone-voted.png")
     assert no_serious_violation(student) == []
+    student.reload(timeout=PAGE_TIMEOUT)  # a new session of the same browser: its vote is found, no second ballot
+    wait_until_rendered(student)
+    ballot = student.locator(".st-key-class_poll")
+    expect(ballot).to_contain_text("Your answer is in: 3 < t ≤ 10.", timeout=PAGE_TIMEOUT)
+    assert student.get_by_role("button", name="Send my answer").count() == 0
+
+    teacher.reload(timeout=PAGE_TIMEOUT)  # the projector reloaded: the browser keeps the key, the store the room
+    wait_until_rendered(teacher)
+    expect(teacher.locator(".dplab-room-code")).to_have_text(code, timeout=PAGE_TIMEOUT)
+    count = teacher.get_by_text(re.compile(r"answered so far"))
 
     expect(count).to_have_text("1 answered so far", timeout=3 * poll.TEACHER_SECONDS * 1000 + 5000)  # by itself
     teacher.evaluate("() => document.activeElement && document.activeElement.blur()")

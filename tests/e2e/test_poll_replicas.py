@@ -28,9 +28,9 @@ from poll_client import Student, Teacher, alerts, answered, bodies, open_socket,
 from websockets.exceptions import WebSocketException  # noqa: E402
 from websockets.sync.client import ClientConnection  # noqa: E402
 
+from classroom.poll_store import SqlitePollStore  # noqa: E402
 from dpcore.lessons import class_poll  # noqa: E402
 from ui import poll  # noqa: E402
-from ui.poll_store import SqlitePollStore  # noqa: E402
 
 VOTERS = 60  # 30 per replica
 THREADS = 16  # voters in flight at once
@@ -40,7 +40,7 @@ REPLAYS = range(1, VOTERS, 10)  # voters who send their vote twice
 CHANGES = range(7, VOTERS, 20)  # voters who then send another answer
 RACES = range(13, VOTERS, 20)  # voters who tap twice, the answer changed between, before the page redraws
 _COUNTED = re.compile(r"Your answer is in: (.+?)\. The class")
-ALREADY = "This tab has voted already: one vote per tab."
+ALREADY = "This browser has voted already: one vote per browser."
 CLOSED = "The teacher has revealed the results: voting is over."
 
 
@@ -130,12 +130,16 @@ def test_sixty_voters_on_two_replicas_are_counted_once_each_and_see_one_release(
     began = time.monotonic()
     with two_replicas(tmp_path) as urls, ExitStack() as tabs:
         store = SqlitePollStore(tmp_path / "data")
-        teacher = Teacher(tabs.enter_context(open_socket(urls[0], RUN_SECONDS)), RUN_SECONDS)
+        teacher = Teacher(tabs.enter_context(open_socket(urls[0], RUN_SECONDS, teacher=True)), RUN_SECONDS)
         assert not teacher.open().failed
         code = teacher.start_poll()
         assert answered(teacher.last) == 0 and teacher.interval == poll.TEACHER_SECONDS
         late = Student(tabs.enter_context(open_socket(urls[1], RUN_SECONDS)), code, RUN_SECONDS)
         assert not late.open().failed and late.has_ballot  # opened before the reveal; votes after it
+        forger = Student(tabs.enter_context(open_socket(urls[1], RUN_SECONDS)), code, RUN_SECONDS)
+        assert not forger.open().failed
+        forged = forger.vote("an answer the question does not have")  # a value no radio offers, sent by hand
+        assert forged.exceptions == [] and "Pick one of the answers shown first." in alerts(forged)
 
         voters = class_votes(urls, code, tabs)
         assert [v.index for v in voters if v.disconnected or v.exceptions] == [], [

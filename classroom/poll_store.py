@@ -1,25 +1,34 @@
-"""The class poll's vote store: rooms with short codes, one vote per browser tab, shared by every replica.
+"""The class poll's vote store: rooms with short codes, one vote per browser, shared by every replica.
 
-A teacher creates a **room** for a page's question (its choices) and gets a short code and a teacher key; students
-join with the code and vote once per browser tab (a random tab id the page makes, :func:`new_tab_id`: no name, no
-address, nothing personal); the projector reads the **tally** (how many answered); the teacher **reveals** (which ends
-the voting and records the ε and one random seed, so every replica and every rerun draws the same DP release,
-:mod:`dpcore.lessons.class_poll`) and may **close** the room; every room **expires** after its lifetime and is then
-removed with its votes.
+A teacher with the lab's teacher key (:mod:`classroom.teacher_key`) creates a **room** for a page's question (its
+choices) and gets a short code; the room belongs to that key, which alone may **reveal** or **close** it, and lists it
+among its **rooms** (so a teacher finds them again after a reload). Students join with the code and vote once per
+browser (a random voter id the browser keeps, :mod:`classroom.voter`: no name, no address, nothing personal); a
+browser asks whether it has **voted** already; the projector reads the **tally** (how many answered); the reveal ends
+the voting and records the ε and one random seed, so every replica and every rerun draws the same DP release
+(:mod:`dpcore.lessons.class_poll`); every room **expires** after its lifetime and is then removed with its votes.
+The store also counts a client's **attempts** per minute (unknown codes, votes, wrong teacher keys), so that the
+pages can limit them across replicas (:mod:`classroom.limits`); a client is an opaque token, never an address.
 
-The interface (:class:`PollStore`) is six operations on plain values: ``create_room``, ``room``, ``vote``, ``tally``,
-``reveal``, ``close`` (and ``purge``). Every failure a visitor can cause raises a :class:`PollError` subclass whose
-message can be shown as it is (it never repeats what was typed).
+The interface (:class:`PollStore`) is nine operations on plain values: ``create_room``, ``rooms``, ``room``,
+``vote``, ``voted``, ``tally``, ``reveal``, ``close``, ``attempts`` (and ``purge``). Every failure a visitor can
+cause raises a :class:`PollError` subclass whose message can be shown as it is (it never repeats what was typed); a
+fault of the database itself (a locked, damaged, deleted or full file, a folder it cannot write) raises
+``sqlite3.Error`` or ``OSError``, which the page shows as a message (:func:`fault_message`).
 
 **SQLite backend** (:class:`SqlitePollStore`, the default): one file, ``polls.sqlite3``, in the data directory
 (``DPLAB_DATA_DIR``, default ``.lab-data/`` at the repository root; git ignores it), in WAL mode so readers never block
 the writer. Every replica of ``./lab.sh serve`` on the machine opens the same file. Each operation opens its own
 connection (safe across threads and processes) and each write is one ``BEGIN IMMEDIATE`` transaction; the primary key
 ``(code, tab)`` of the votes table makes a replayed vote a no-op, whichever replica receives it. Bounds:
-:data:`MAX_ROOMS` open rooms, :data:`MAX_VOTES` votes per room, :data:`MAX_CHOICES` choices, a lifetime of at most
-:data:`MAX_MINUTES`.
+:data:`MAX_ROOMS` open rooms, :data:`MAX_ROOMS_PER_KEY` per teacher key, :data:`MAX_VOTES` votes per room,
+:data:`MAX_CHOICES` choices, a lifetime of at most :data:`MAX_MINUTES`. A fault is not forever: every operation opens
+its own connection, so a file or folder deleted under the store is made again by the next store opened
+(:func:`default_store` is opened again after a fault), and a file that is not a database any more (damaged) is set
+aside as ``polls.sqlite3.damaged-<time>`` and a new one started; a lock held by another program is waited for at most
+:data:`BUSY_SECONDS`.
 
-**Another backend** for several machines implements the same six operations with the same atomicity:
+**Another backend** for several machines implements the same operations with the same atomicity:
 
 * *PostgreSQL*: the same two tables and constraints (``rooms.code`` primary key, ``votes`` primary key
   ``(code, tab)``, ``ON DELETE CASCADE``); ``vote`` is one transaction that locks the room row
@@ -39,6 +48,7 @@ The contract every backend must meet is ``tests/app/test_poll_store.py``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -52,14 +62,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["ALPHABET", "CODE_LENGTH", "MAX_ROOMS", "MAX_VOTES", "MAX_CHOICES", "MAX_MINUTES", "DEFAULT_MINUTES",
+__all__ = ["ALPHABET", "CODE_LENGTH", "MAX_ROOMS", "MAX_ROOMS_PER_KEY", "MAX_VOTES", "ATTEMPT_SECONDS", "BUSY_SECONDS",
+           "MAX_CHOICES", "MAX_MINUTES", "DEFAULT_MINUTES",
            "PollError", "BadCode", "UnknownRoom", "RoomClosed", "VotingClosed", "AlreadyVoted", "BadVote",
            "NotTeacher", "StoreFull", "Room", "Tally", "VoteReceipt", "PollStore", "SqlitePollStore", "new_tab_id",
-           "normalise_code", "default_data_dir", "default_store"]
+           "normalise_code", "default_data_dir", "default_store", "shared_store", "fault_message"]
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  #: a code's characters: no 0/O, 1/I/L, so it reads from a wall
 CODE_LENGTH = 5  #: 31^5 ≈ 29 million codes
 MAX_ROOMS = 200  #: rooms open at once on the machine
+MAX_ROOMS_PER_KEY = 20  #: rooms one teacher key may have open at once
+ATTEMPT_SECONDS = 60  #: attempts are counted per minute (a fixed window: minute m is [60 m, 60 m + 60) in Unix time)
+BUSY_SECONDS = 5.0  #: the longest wait for a lock another connection holds (a write takes about a millisecond)
 MAX_VOTES = 1000  #: votes per room
 MAX_CHOICES = 12  #: choices per question
 MAX_TEXT = 600  #: characters of a question or a choice's label
@@ -67,6 +81,11 @@ MAX_MINUTES = 240.0  #: the longest lifetime of a room
 DEFAULT_MINUTES = 45.0  #: a room's lifetime unless the teacher sets another
 _TAB = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _PAGE = re.compile(r"[A-Za-z0-9_./-]{1,100}")
+_QUESTION_KEY = re.compile(r"[a-z0-9_]{0,40}")
+_COLUMNS = ("code, page, question, question_key, choices, created, expires, revealed_at, epsilon, seed, closed, "
+            "key_digest")  # a room's row, in the order _room reads it
+_CLIENT = re.compile(r"[A-Za-z0-9_-]{8,128}")
+_ACTION = re.compile(r"[a-z]{1,20}")
 
 
 class PollError(ValueError):
@@ -118,6 +137,7 @@ class Room:
     page: str
     question: str
     choices: tuple[str, ...]
+    question_key: str
     created: float
     expires: float
     revealed: bool
@@ -129,7 +149,8 @@ class Room:
 @dataclass(frozen=True)
 class Tally:
     """The votes of a room: ``counts`` per choice (the true counts: show them only after the reveal, next to the DP
-    release), and ``answered``, how many voted."""
+    release), and ``answered``, how many voted.
+    """
 
     room: Room
     counts: tuple[int, ...]
@@ -147,9 +168,14 @@ class VoteReceipt:
 class PollStore(Protocol):
     """The interface every backend implements (see the module docstring)."""
 
-    def create_room(self, page: str, question: str, choices: Sequence[str],
-                    minutes: float = DEFAULT_MINUTES) -> tuple[Room, str]:
-        """Open a room; return it and the teacher key that ``reveal`` and ``close`` need."""
+    def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
+                    minutes: float = DEFAULT_MINUTES, question_key: str = "") -> Room:
+        """Open a room owned by the teacher ``key`` (only it may ``reveal`` and ``close`` it), for the question
+        named ``question_key`` on its page (its text may change with the page's settings)."""
+        ...
+
+    def rooms(self, key: str) -> tuple[Room, ...]:
+        """The rooms of the teacher ``key`` that have not expired, newest first (open, revealed or closed)."""
         ...
 
     def room(self, code: str) -> Room:
@@ -158,6 +184,10 @@ class PollStore(Protocol):
 
     def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
         """Count ``tab``'s vote for ``choice`` once; a replay is not counted again."""
+        ...
+
+    def voted(self, code: str, tab: str) -> int | None:
+        """The choice ``tab`` voted for in the room of ``code``, or None."""
         ...
 
     def tally(self, code: str) -> Tally:
@@ -172,13 +202,19 @@ class PollStore(Protocol):
         """Close the room now: no votes, no reveal; its tally stays readable until it expires."""
         ...
 
+    def attempts(self, client: str, action: str, record: bool = False) -> int:
+        """How many ``action`` attempts ``client`` made in this minute (:data:`ATTEMPT_SECONDS`), this one counted
+        first if ``record``.
+        """
+        ...
+
     def purge(self) -> int:
-        """Remove expired rooms and their votes; return how many rooms were removed."""
+        """Remove expired rooms, their votes and past attempts; return how many rooms were removed."""
         ...
 
 
 def new_tab_id() -> str:
-    """A random id for one browser tab (22 URL-safe characters): all the poll knows of a voter."""
+    """A random voter id (22 URL-safe characters) that one browser keeps: all the poll knows of a voter."""
     return secrets.token_urlsafe(16)
 
 
@@ -212,6 +248,39 @@ def default_store() -> SqlitePollStore:
     return SqlitePollStore(default_data_dir())
 
 
+@functools.lru_cache(maxsize=1)
+def shared_store() -> SqlitePollStore:
+    """This server's store (:func:`default_store`), opened once. After a fault, ``shared_store.cache_clear()`` makes
+    the next call open it again: the folder, the file and its tables are made again if they went.
+    """
+    return default_store()
+
+
+def fault_message(error: BaseException) -> str:
+    """What a fault of the store's database (``sqlite3.Error`` or ``OSError``) means for the page, in a sentence
+    that names no file and no server path.
+
+    >>> print(fault_message(PermissionError(13, "Permission denied")))  # doctest: +NORMALIZE_WHITESPACE
+    The class poll cannot work just now: its data folder cannot be written. Nothing was recorded and the rest of
+    this page works. Try again in a minute; if it goes on, tell whoever runs the lab.
+    """
+    name = getattr(error, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        what = "its database is locked by another program"
+    elif name.startswith("SQLITE_FULL") or getattr(error, "errno", None) == 28:
+        what = "the server's disk is full"
+    elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        what = "its database file is damaged (it is set aside and a new one started)"
+    elif name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or isinstance(error, OSError):
+        what = "its data folder cannot be written"
+    elif isinstance(error, sqlite3.OperationalError) and "no such table" in str(error):
+        what = "its database file was removed (a new one is started)"
+    else:
+        what = "its database reported an error"
+    return (f"The class poll cannot work just now: {what}. Nothing was recorded and the rest of this page works. "
+            "Try again in a minute; if it goes on, tell whoever runs the lab.")
+
+
 def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -221,6 +290,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     page TEXT NOT NULL,
     question TEXT NOT NULL,
+    question_key TEXT NOT NULL DEFAULT '',
     choices TEXT NOT NULL,
     key_digest TEXT NOT NULL,
     created REAL NOT NULL,
@@ -237,6 +307,14 @@ CREATE TABLE IF NOT EXISTS votes (
     PRIMARY KEY (code, tab)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_by_expiry ON rooms (expires);
+CREATE INDEX IF NOT EXISTS rooms_by_key ON rooms (key_digest);
+CREATE TABLE IF NOT EXISTS attempts (
+    client TEXT NOT NULL,
+    action TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (client, action, minute)
+) WITHOUT ROWID;
 """
 
 
@@ -251,15 +329,29 @@ class SqlitePollStore:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = self.directory / "polls.sqlite3"
         self.clock = clock
+        try:
+            self._create()
+        except sqlite3.DatabaseError as error:
+            if error.sqlite_errorname not in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+                raise
+            self.path.rename(self.path.with_name(f"{self.path.name}.damaged-{int(self.clock())}"))
+            for suffix in ("-wal", "-shm"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            self._create()
+
+    def _create(self) -> None:
+        """The file in WAL mode with its tables (each made if missing)."""
         with self._connect() as connection:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.executescript(_SCHEMA)
+            if "question_key" not in [row[1] for row in connection.execute("PRAGMA table_info(rooms)")]:
+                connection.execute("ALTER TABLE rooms ADD COLUMN question_key TEXT NOT NULL DEFAULT ''")  # older file
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
         try:
-            connection.execute("PRAGMA busy_timeout = 30000")
+            connection.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
             connection.execute("PRAGMA synchronous = NORMAL")  # durable across a crash of the app; WAL keeps it whole
             yield connection
         finally:
@@ -268,28 +360,30 @@ class SqlitePollStore:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE``: the write lock from the start, so check-then-insert is atomic
-        across processes); rolled back on any error."""
+        across processes); rolled back on any error.
+        """
         with self._connect() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
             except BaseException:
-                connection.execute("ROLLBACK")
+                if connection.in_transaction:  # a failed write may have rolled back already
+                    connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
 
     # ---------------------------------------------------------------------------------------------- reading a room
     def _row(self, connection: sqlite3.Connection, code: str) -> tuple:
-        row = connection.execute("SELECT code, page, question, choices, created, expires, revealed_at, epsilon, seed, "
-                                 "closed, key_digest FROM rooms WHERE code = ?", (code,)).fetchone()
+        row = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE code = ?", (code,)).fetchone()
         if row is None:
             raise UnknownRoom("No poll has this code. It may have ended: ask the teacher for the code on the "
                               "projector.")
         return row
 
     def _room(self, row: tuple) -> Room:
-        code, page, question, choices, created, expires, revealed_at, epsilon, seed, closed, _ = row
-        return Room(code=code, page=page, question=question, choices=tuple(json.loads(choices)), created=created,
+        code, page, question, question_key, choices, created, expires, revealed_at, epsilon, seed, closed, _ = row
+        return Room(code=code, page=page, question=question, question_key=question_key,
+                    choices=tuple(json.loads(choices)), created=created,
                     expires=expires, revealed=revealed_at is not None, epsilon=epsilon, seed=seed,
                     closed=bool(closed) or self.clock() >= expires)
 
@@ -300,10 +394,11 @@ class SqlitePollStore:
         return row
 
     # ---------------------------------------------------------------------------------------------- the interface
-    def create_room(self, page: str, question: str, choices: Sequence[str],
-                    minutes: float = DEFAULT_MINUTES) -> tuple[Room, str]:
-        """Open a room for ``question`` on ``page`` with ``choices``, open for ``minutes``; return it and its teacher
-        key. Raises :class:`BadVote` for bad texts, :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open."""
+    def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
+                    minutes: float = DEFAULT_MINUTES, question_key: str = "") -> Room:
+        """Open a room for ``question`` (named ``question_key`` on its page) on ``page`` with ``choices``, open for
+        ``minutes``, owned by the teacher ``key`` (kept as its hash). Raises :class:`BadVote` for bad texts,
+        :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open, or :data:`MAX_ROOMS_PER_KEY` of this key's."""
         if not isinstance(page, str) or not _PAGE.fullmatch(page):
             raise BadVote("A poll needs the page it belongs to.")
         if not isinstance(question, str) or not 0 < len(question) <= MAX_TEXT:
@@ -314,25 +409,40 @@ class SqlitePollStore:
             raise BadVote(f"A poll has 2 to {MAX_CHOICES} choices, each 1 to {MAX_TEXT} characters.")
         if not isinstance(minutes, int | float) or not 0 < minutes <= MAX_MINUTES:
             raise BadVote(f"A poll stays open for more than 0 and at most {MAX_MINUTES:g} minutes.")
-        key = secrets.token_urlsafe(24)
+        if not isinstance(key, str) or not key:
+            raise NotTeacher("Only a teacher with the lab's teacher key can open a poll.")
+        if not isinstance(question_key, str) or not _QUESTION_KEY.fullmatch(question_key):
+            raise BadVote("A poll's question is named by lower-case letters, digits and '_'.")
         now = self.clock()
         with self._write() as connection:
             self._purge(connection, now)
             if connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] >= MAX_ROOMS:
                 raise StoreFull(f"{MAX_ROOMS} polls are open on this server already: close one, or try again later.")
+            if connection.execute("SELECT COUNT(*) FROM rooms WHERE key_digest = ? AND closed = 0",
+                                  (_digest(key),)).fetchone()[0] >= MAX_ROOMS_PER_KEY:
+                raise StoreFull(f"You have {MAX_ROOMS_PER_KEY} polls open: end one under “Your class polls” first.")
             for _ in range(20):
                 code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
                 try:
-                    connection.execute("INSERT INTO rooms (code, page, question, choices, key_digest, created, expires)"
-                                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                       (code, page, question, json.dumps(choices), _digest(key), now,
+                    connection.execute("INSERT INTO rooms (code, page, question, question_key, choices, key_digest, "
+                                       "created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                       (code, page, question, question_key, json.dumps(choices), _digest(key), now,
                                         now + 60.0 * minutes))
                     break
                 except sqlite3.IntegrityError:  # the code is taken: draw another
                     continue
             else:  # pragma: no cover - 20 collisions among 29 million codes
                 raise StoreFull("No free room code was found: try again.")
-            return self._room(self._row(connection, code)), key
+            return self._room(self._row(connection, code))
+
+    def rooms(self, key: str) -> tuple[Room, ...]:
+        """The rooms of the teacher ``key`` that have not expired, newest first: open, revealed or closed."""
+        if not isinstance(key, str) or not key:
+            return ()
+        with self._connect() as connection:
+            rows = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE key_digest = ? AND expires > ? "
+                                      "ORDER BY created DESC, code", (_digest(key), self.clock())).fetchall()
+        return tuple(self._room(row) for row in rows)
 
     def room(self, code: str) -> Room:
         """The room of ``code`` while it exists, open or not (see :attr:`Room.closed`)."""
@@ -343,7 +453,8 @@ class SqlitePollStore:
     def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
         """Count the vote of ``tab`` for choice number ``choice`` (0-based), once. The same vote again is not counted
         again (a replay, a double click, a reconnection to another replica); another choice from the same tab is
-        refused (:class:`AlreadyVoted`)."""
+        refused (:class:`AlreadyVoted`).
+        """
         code = normalise_code(code)
         if not isinstance(tab, str) or not _TAB.fullmatch(tab):
             raise BadVote("This browser tab has no valid voter id: reload the page.")
@@ -358,11 +469,22 @@ class SqlitePollStore:
             if earlier is not None:
                 if earlier[0] == choice:
                     return VoteReceipt(False, "Your vote was already counted.")
-                raise AlreadyVoted("This tab has voted already: one vote per tab.")
+                raise AlreadyVoted("This browser has voted already: one vote per browser.")
             if connection.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (code,)).fetchone()[0] >= MAX_VOTES:
                 raise StoreFull(f"This poll has {MAX_VOTES} votes, its limit.")
             connection.execute("INSERT INTO votes (code, tab, choice) VALUES (?, ?, ?)", (code, tab, choice))
         return VoteReceipt(True, "Your vote is counted.")
+
+    def voted(self, code: str, tab: str) -> int | None:
+        """The choice ``tab`` voted for in the room of ``code`` (0-based), or None: a browser that comes back (a
+        reload, another replica) finds its vote.
+        """
+        code = normalise_code(code)
+        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
+            return None
+        with self._connect() as connection:
+            row = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
+        return None if row is None else int(row[0])
 
     def tally(self, code: str) -> Tally:
         """The room and its votes per choice, in one consistent read."""
@@ -381,7 +503,8 @@ class SqlitePollStore:
 
     def reveal(self, code: str, key: str, epsilon: float) -> Room:
         """End the voting and fix ``epsilon`` and a random seed for the release. The first reveal wins: a second one
-        (another replica, a double click) returns the room as the first left it."""
+        (another replica, a double click) returns the room as the first left it.
+        """
         code = normalise_code(code)
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < float("inf"):
             raise BadVote("ε must be a number above 0.")
@@ -400,17 +523,40 @@ class SqlitePollStore:
             self._check_key(self._row(connection, code), key)
             connection.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
 
+    def attempts(self, client: str, action: str, record: bool = False) -> int:
+        """How many times ``client`` (an opaque token, :func:`classroom.limits.client_token`) attempted ``action``
+        (a lower-case word) in the current minute; with ``record``, this attempt is counted first, in the same
+        transaction, so that replicas racing on one client agree.
+        """
+        if not isinstance(client, str) or not _CLIENT.fullmatch(client):
+            raise BadVote("This connection has no valid client token.")
+        if not isinstance(action, str) or not _ACTION.fullmatch(action):
+            raise BadVote("An attempt is named by a lower-case word.")
+        minute = int(self.clock() // ATTEMPT_SECONDS)
+        if not record:
+            with self._connect() as connection:
+                row = connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
+                                         (client, action, minute)).fetchone()
+            return 0 if row is None else int(row[0])
+        with self._write() as connection:
+            connection.execute("INSERT INTO attempts (client, action, minute, count) VALUES (?, ?, ?, 1) "
+                               "ON CONFLICT (client, action, minute) DO UPDATE SET count = count + 1",
+                               (client, action, minute))
+            return int(connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
+                                          (client, action, minute)).fetchone()[0])
+
     def purge(self) -> int:
-        """Remove every expired room and its votes; return how many rooms went."""
+        """Remove every expired room and its votes, and the attempts of past minutes; return how many rooms went."""
         with self._write() as connection:
             return self._purge(connection, self.clock())
 
     @staticmethod
     def _purge(connection: sqlite3.Connection, now: float) -> int:
+        connection.execute("DELETE FROM attempts WHERE minute < ?", (int(now // ATTEMPT_SECONDS),))
         connection.execute("DELETE FROM votes WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
         return connection.execute("DELETE FROM rooms WHERE expires <= ?", (now,)).rowcount
 
     @staticmethod
     def _check_key(row: tuple, key: str) -> None:
         if not isinstance(key, str) or not hmac.compare_digest(_digest(key), row[-1]):
-            raise NotTeacher("Only the teacher who opened this poll can reveal or close it.")
+            raise NotTeacher("Only the teacher who opened this poll can reveal or end it.")

@@ -1,4 +1,4 @@
-"""The class poll's vote store (ui.poll_store): its contract, run against every backend (SQLite here; a second
+"""The class poll's vote store (classroom.poll_store): its contract, run against every backend (SQLite here; a second
 backend adds itself to BACKENDS and must pass the same tests).
 
 Bad input gets a PollError whose message is clear and never repeats what was typed; nothing is double-counted;
@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from ui import poll_store
-from ui.poll_store import (
+from classroom import poll_store
+from classroom.poll_store import (
     AlreadyVoted,
     BadCode,
     BadVote,
@@ -26,6 +26,13 @@ from ui.poll_store import (
 )
 
 CHOICES = ["fewer than 10", "10 to 100", "more than 100"]
+KEY = "K7QX2ABCDEFG"  # a teacher key
+CLIENT = "client-token-0123456789abcdef"  # a client's token (classroom.limits.client_token)
+
+
+def open_room(store, page, question, choices, minutes=poll_store.DEFAULT_MINUTES, key=KEY):
+    """A room opened with the teacher ``key``; and the key."""
+    return store.create_room(page, question, choices, key, minutes), key
 
 
 class Clock:
@@ -62,17 +69,40 @@ def store(backend, tmp_path, clock):
 
 @pytest.fixture
 def room(store):
-    return store.create_room("noise_tradeoff", "How many people does one release hide?", CHOICES)
+    return open_room(store, "noise_tradeoff", "How many people does one release hide?", CHOICES)
 
 
 # ---------------------------------------------------------------------------------------------------- rooms
-def test_a_new_room_has_a_short_readable_code_and_a_key(store, room):
+def test_a_new_room_has_a_short_readable_code_and_belongs_to_its_key(store, room):
     created, key = room
     assert len(created.code) == poll_store.CODE_LENGTH and set(created.code) <= set(poll_store.ALPHABET)
     assert created.choices == tuple(CHOICES) and not created.revealed and not created.closed
     assert created.expires - created.created == pytest.approx(60 * poll_store.DEFAULT_MINUTES)
-    assert len(key) >= 24
     assert store.room(created.code) == created
+    assert store.rooms(key) == (created,) and store.rooms("ANOTHERKEY12") == () and store.rooms("") == ()
+
+
+@pytest.mark.parametrize("key", ["", None, 12])
+def test_a_room_needs_a_teacher_key(store, key):
+    with pytest.raises(NotTeacher, match="teacher key"):
+        store.create_room("home", "Q?", ["a", "b"], key)
+
+
+def test_a_keys_rooms_are_listed_newest_first_until_they_expire_and_bounded(store, monkeypatch, clock):
+    monkeypatch.setattr(poll_store, "MAX_ROOMS_PER_KEY", 3)
+    opened = []
+    for minutes in (5, 10, 15):
+        opened.append(open_room(store, "home", "Q?", ["a", "b"], minutes)[0])
+        clock.now += 1
+    with pytest.raises(StoreFull, match="You have 3 polls open"):
+        open_room(store, "home", "Q?", ["a", "b"])
+    assert open_room(store, "home", "Q?", ["a", "b"], key="ANOTHERKEY12")[0]  # another key has its own bound
+    assert [room.code for room in store.rooms(KEY)] == [room.code for room in reversed(opened)]
+    store.close(opened[0].code, KEY)  # an ended room is listed (closed) and no longer counts against the bound
+    assert store.rooms(KEY)[-1].closed
+    newest = open_room(store, "home", "Q?", ["a", "b"])[0]
+    clock.now += 5 * 60  # the first (5 minutes) expires: listed no more
+    assert [room.code for room in store.rooms(KEY)] == [newest.code, opened[2].code, opened[1].code]
 
 
 def test_a_code_is_read_in_any_case_with_spaces_or_a_dash(store, room):
@@ -82,7 +112,7 @@ def test_a_code_is_read_in_any_case_with_spaces_or_a_dash(store, room):
 
 
 def test_codes_are_unique(store):
-    codes = {store.create_room("home", "Q?", ["a", "b"])[0].code for _ in range(50)}
+    codes = {open_room(store, "home", "Q?", ["a", "b"], key=f"TEACHER{index:05d}")[0].code for index in range(50)}
     assert len(codes) == 50
 
 
@@ -122,17 +152,17 @@ def test_an_unknown_code_is_refused(store, room):
                                                          ("Q?", CHOICES, float("nan")), ("Q?", [1, 2], 10)])
 def test_a_room_needs_a_question_two_to_twelve_choices_and_a_bounded_lifetime(store, question, choices, minutes):
     with pytest.raises(BadVote):
-        store.create_room("home", question, choices, minutes)
+        open_room(store, "home", question, choices, minutes)
 
 
 def test_open_rooms_are_bounded(store, monkeypatch, clock):
     monkeypatch.setattr(poll_store, "MAX_ROOMS", 3)
     for _ in range(3):
-        store.create_room("home", "Q?", ["a", "b"], minutes=10)
+        open_room(store, "home", "Q?", ["a", "b"], minutes=10)
     with pytest.raises(StoreFull, match="3 polls are open"):
-        store.create_room("home", "Q?", ["a", "b"])
+        open_room(store, "home", "Q?", ["a", "b"])
     clock.now += 10 * 60  # they expire: a new room removes them and fits
-    store.create_room("home", "Q?", ["a", "b"])
+    open_room(store, "home", "Q?", ["a", "b"])
     assert store.purge() == 0
 
 
@@ -150,9 +180,18 @@ def test_a_replayed_vote_is_counted_once_and_another_choice_is_refused(store, ro
     assert store.vote(code, tab, 1).counted
     receipt = store.vote(code, tab, 1)
     assert not receipt.counted and "already counted" in receipt.message
-    with pytest.raises(AlreadyVoted, match="one vote per tab"):
+    with pytest.raises(AlreadyVoted, match="one vote per browser"):
         store.vote(code, tab, 0)
     assert store.tally(code).counts == (0, 1, 0)
+
+
+def test_a_browser_finds_its_vote_and_only_its_own(store, room):
+    code, tab = room[0].code, new_tab_id()
+    assert store.voted(code, tab) is None
+    store.vote(code, tab, 2)
+    assert store.voted(code, tab) == 2 and store.voted(f" {code.lower()} ", tab) == 2
+    assert store.voted(code, new_tab_id()) is None and store.voted(code, "short") is None
+    assert store.voted("22222" if code != "22222" else "33333", tab) is None
 
 
 def test_a_flood_from_one_tab_counts_once(store, room):
@@ -208,7 +247,7 @@ def test_a_vote_after_the_reveal_is_refused_and_the_first_reveal_wins(store, roo
 def test_each_reveal_draws_its_own_seed(store):
     seeds = set()
     for _ in range(5):
-        created, key = store.create_room("home", "Q?", ["a", "b"])
+        created, key = open_room(store, "home", "Q?", ["a", "b"])
         seeds.add(store.reveal(created.code, key, 1.0).seed)
     assert len(seeds) == 5
 
@@ -242,7 +281,7 @@ def test_a_closed_room_takes_no_vote_and_no_reveal_but_keeps_its_tally(store, ro
 
 
 def test_an_expired_room_takes_no_vote_and_is_removed_with_its_votes(store, clock):
-    created, key = store.create_room("home", "Q?", ["a", "b"], minutes=5)
+    created, key = open_room(store, "home", "Q?", ["a", "b"], minutes=5)
     store.vote(created.code, new_tab_id(), 1)
     clock.now += 5 * 60 - 1
     store.vote(created.code, new_tab_id(), 1)
@@ -258,6 +297,29 @@ def test_an_expired_room_takes_no_vote_and_is_removed_with_its_votes(store, cloc
         store.tally(created.code)
 
 
+# ---------------------------------------------------------------------------------------------------- attempts
+def test_attempts_are_counted_per_client_action_and_minute_and_purged(store, clock):
+    clock.now = 60 * 30_000_000 + 10  # ten seconds into a minute
+    assert store.attempts(CLIENT, "code") == 0
+    assert [store.attempts(CLIENT, "code", record=True) for _ in range(3)] == [1, 2, 3]
+    assert store.attempts(CLIENT, "code") == 3 and store.attempts(CLIENT, "vote") == 0
+    assert store.attempts(CLIENT[::-1], "code") == 0  # another client
+    clock.now += 49
+    assert store.attempts(CLIENT, "code") == 3  # the same minute
+    clock.now += 1
+    assert store.attempts(CLIENT, "code") == 0  # the next one
+    store.purge()
+    with sqlite3.connect(store.path) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("client, action", [("", "code"), ("short", "code"), ("1.2.3.4 with spaces", "code"),
+                                            (None, "code"), (CLIENT, ""), (CLIENT, "Code"), (CLIENT, "x" * 21)])
+def test_attempts_take_a_client_token_and_a_word(store, client, action):
+    with pytest.raises(BadVote):
+        store.attempts(client, action, record=True)
+
+
 # ---------------------------------------------------------------------------------------------------- the store
 def test_every_error_is_a_poll_error_with_a_sentence():
     for error in (BadCode, UnknownRoom, RoomClosed, VotingClosed, AlreadyVoted, BadVote, NotTeacher, StoreFull):
@@ -267,7 +329,7 @@ def test_every_error_is_a_poll_error_with_a_sentence():
 def test_two_stores_on_one_directory_share_the_rooms(backend, tmp_path, clock):
     """Two replicas: a room opened on one takes votes on the other."""
     first, second = backend(tmp_path, clock), backend(tmp_path, clock)
-    created, key = first.create_room("home", "Q?", ["a", "b"])
+    created, key = open_room(first, "home", "Q?", ["a", "b"])
     second.vote(created.code, new_tab_id(), 1)
     assert first.tally(created.code).counts == (0, 1)
     assert second.reveal(created.code, key, 1.0).seed == first.room(created.code).seed
@@ -275,7 +337,7 @@ def test_two_stores_on_one_directory_share_the_rooms(backend, tmp_path, clock):
 
 def test_sqlite_is_in_wal_mode_and_stores_nothing_personal(tmp_path, clock):
     store = poll_store.SqlitePollStore(tmp_path / "data", clock=clock)
-    created, _ = store.create_room("home", "Q?", ["a", "b"])
+    created, _ = open_room(store, "home", "Q?", ["a", "b"])
     store.vote(created.code, new_tab_id(), 0)
     with sqlite3.connect(store.path) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -326,7 +388,7 @@ def vote_from_a_process(directory: str, code: str, first: int, barrier, results)
 
 def test_sixty_voters_in_two_processes_give_exact_counts(tmp_path):
     store = poll_store.SqlitePollStore(tmp_path)
-    created, key = store.create_room("home", "Q?", CHOICES)
+    created, key = open_room(store, "home", "Q?", CHOICES)
     # fork: the children start at once (spawn would import Streamlit with ui, seconds each); no connection is open
     # when they fork, since every operation opens and closes its own, so each process opens the file itself
     context = multiprocessing.get_context("fork")
@@ -353,7 +415,7 @@ def test_sixty_voters_in_two_processes_give_exact_counts(tmp_path):
 def test_sessions_in_threads_of_one_process_give_exact_counts(tmp_path):
     """Streamlit runs each session in a thread of its replica: 8 threads of 10 voters each, plus replays."""
     store = poll_store.SqlitePollStore(tmp_path)
-    created, _ = store.create_room("home", "Q?", CHOICES)
+    created, _ = open_room(store, "home", "Q?", CHOICES)
     start = threading.Barrier(8)
 
     def voters(first):
@@ -369,3 +431,84 @@ def test_sessions_in_threads_of_one_process_give_exact_counts(tmp_path):
         thread.join(timeout=60)
     expected = [sum(1 for voter in range(80) if choice_of(voter) == choice) for choice in range(3)]
     assert list(store.tally(created.code).counts) == expected
+
+
+# ---------------------------------------------------------------------------------------------------- faults
+def test_a_room_is_found_by_its_question_key_whatever_its_text(store):
+    created = store.create_room("truncation-bias", "At n = 10, which t?", ["a", "b"], KEY, 10, question_key="radius")
+    assert created.question_key == "radius" and store.rooms(KEY)[0].question_key == "radius"
+    for bad in ("Radius", "a b", "x" * 41, None):
+        with pytest.raises(BadVote, match="named by lower-case"):
+            store.create_room("home", "Q?", ["a", "b"], KEY, 10, question_key=bad)
+
+
+def test_an_older_file_without_question_keys_is_read_and_gains_them(tmp_path, clock):
+    with sqlite3.connect(tmp_path / "polls.sqlite3") as connection:  # the store's file before question keys
+        connection.executescript(poll_store._SCHEMA.replace("    question_key TEXT NOT NULL DEFAULT '',\n", ""))
+        connection.execute("INSERT INTO rooms (code, page, question, choices, key_digest, created, expires) VALUES "
+                           "('K7QX2', 'home', 'Q?', '[\"a\", \"b\"]', 'digest', ?, ?)", (clock.now, clock.now + 600))
+    store = poll_store.SqlitePollStore(tmp_path, clock=clock)
+    assert store.room("K7QX2").question_key == "" and store.tally("K7QX2").answered == 0
+    assert open_room(store, "home", "Q?", ["a", "b"])[0].question_key == ""
+
+
+def test_a_damaged_file_is_set_aside_and_a_new_one_started(tmp_path, clock):
+    store = poll_store.SqlitePollStore(tmp_path, clock=clock)
+    code = open_room(store, "home", "Q?", ["a", "b"])[0].code
+    store.path.write_bytes(b"not a database at all " * 100)
+    with pytest.raises(sqlite3.DatabaseError) as fault:
+        store.tally(code)
+    assert "damaged" in poll_store.fault_message(fault.value)
+    again = poll_store.SqlitePollStore(tmp_path, clock=clock)  # what the page opens after a fault
+    damaged = [path.name for path in tmp_path.glob("polls.sqlite3.damaged-*")]
+    assert damaged == [f"polls.sqlite3.damaged-{clock.now:.0f}"]
+    with pytest.raises(UnknownRoom):
+        again.tally(code)
+    assert again.vote(open_room(again, "home", "Q?", ["a", "b"])[0].code, new_tab_id(), 1).counted
+
+
+def test_a_file_or_folder_deleted_under_the_store_is_made_again_by_the_next_store(tmp_path, clock):
+    directory = tmp_path / "data"
+    store = poll_store.SqlitePollStore(directory, clock=clock)
+    open_room(store, "home", "Q?", ["a", "b"])
+    store.path.unlink()
+    with pytest.raises(sqlite3.OperationalError) as fault:
+        store.rooms(KEY)
+    assert "removed" in poll_store.fault_message(fault.value)
+    assert poll_store.SqlitePollStore(directory, clock=clock).rooms(KEY) == ()
+    for name in ("polls.sqlite3", "polls.sqlite3-wal", "polls.sqlite3-shm"):
+        (directory / name).unlink(missing_ok=True)
+    directory.rmdir()
+    with pytest.raises(sqlite3.OperationalError) as fault:
+        open_room(store, "home", "Q?", ["a", "b"])
+    assert "cannot be written" in poll_store.fault_message(fault.value)
+    assert open_room(poll_store.SqlitePollStore(directory, clock=clock), "home", "Q?", ["a", "b"])[0].code
+
+
+def test_a_lock_held_by_another_program_is_waited_for_briefly_then_a_message(tmp_path, clock, monkeypatch):
+    monkeypatch.setattr(poll_store, "BUSY_SECONDS", 0.2)
+    store = poll_store.SqlitePollStore(tmp_path, clock=clock)
+    code = open_room(store, "home", "Q?", ["a", "b"])[0].code
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(sqlite3.OperationalError) as fault:
+            store.vote(code, new_tab_id(), 0)
+    finally:
+        holder.close()
+    assert "locked by another program" in poll_store.fault_message(fault.value)
+    assert store.vote(code, new_tab_id(), 0).counted  # released: the same store goes on
+
+
+@pytest.mark.parametrize("error, words", [
+    (sqlite3.OperationalError("database or disk is full"), "disk is full"),
+    (OSError(28, "No space left on device"), "disk is full"),
+    (PermissionError(13, "Permission denied: '/srv/lab/.lab-data'"), "cannot be written"),
+    (sqlite3.DatabaseError("something else"), "reported an error"),
+])
+def test_every_fault_reads_as_a_sentence_without_paths(error, words):
+    if isinstance(error, sqlite3.Error) and "full" in str(error):
+        error.sqlite_errorname = "SQLITE_FULL"
+    message = poll_store.fault_message(error)
+    assert words in message and "/srv" not in message and "sqlite" not in message.lower()
+    assert message.startswith("The class poll cannot work just now")
