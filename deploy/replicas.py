@@ -22,7 +22,12 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
 * **The supervisor** (:meth:`Deployment.supervise`, what ``./lab.sh serve`` runs) starts a replica again when it
   exits, after a pause that doubles with each exit in a row (1 s, 2 s, 4 s, … at most 30 s; back to 1 s once it has
   run a minute), and says so on the terminal. nginx and the other replicas keep serving meanwhile. It stops only on
-  Ctrl+C (or SIGTERM), or when nginx itself dies.
+  Ctrl+C (or SIGTERM, or SIGHUP: the terminal closed), or when nginx itself dies.
+* **No orphan.** Each replica runs in a session and process group of its own, with its sweep worker and
+  multiprocessing's resource tracker. When a replica exits, the supervisor sends its group SIGTERM at once and SIGKILL
+  before starting it again (after the pause: the resource tracker ignores SIGTERM); stopping (Ctrl+C) sends every
+  group SIGTERM, then SIGKILL to any group with a process left after :data:`STOP_SECONDS`, and returns once every
+  group is empty. The worker also dies with its replica by itself (:mod:`deploy.lifeline`), as under ``./lab.sh app``.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
 * **The address students reach.** ``--public-url http://192.168.1.20:8501`` (this machine as the classroom network
@@ -226,9 +231,11 @@ class Deployment:
                         pause[index] = FIRST_PAUSE
                 elif due[index] is None:
                     due[index] = now + pause[index]
+                    _signal(process, signal.SIGTERM)  # what it leaves: its sweep worker, the resource tracker
                     say(f"The replica on port {port} stopped (exit code {process.returncode}); the others keep "
                         f"serving. Starting it again in {pause[index]:g} s.")
                 elif now >= due[index]:
+                    _signal(process, signal.SIGKILL)  # whatever outlived SIGTERM (the resource tracker ignores it)
                     self.replicas[index] = self._spawn_replica(port, append=True)
                     started[index], due[index] = now, None
                     pause[index] = min(2 * pause[index], LONGEST_PAUSE)
@@ -237,11 +244,12 @@ class Deployment:
             time.sleep(poll)
 
     def kill_replica(self, index: int) -> None:
-        """Stop replica ``index`` at once (SIGKILL), as a crash would."""
+        """Stop replica ``index`` and its process group at once (SIGKILL), as a crash would."""
         _stop([self.replicas[index]], signal.SIGKILL)
 
     def stop(self) -> None:
-        """Stop nginx and every replica, all at once: SIGTERM, then SIGKILL to any still running after
+        """Stop nginx and every replica, each with its process group (a replica's sweep worker and resource tracker,
+        nginx's workers), all at once: SIGTERM, then SIGKILL to any group with a process still running after
         :data:`STOP_SECONDS` (a busy replica may take long to finish its run; Ctrl+C never waits longer)."""
         _stop([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
 
@@ -268,25 +276,70 @@ def _spawn(command: list[str], log: Path, append: bool = False,
 
 
 def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
-    """Send ``how`` to every process group of ``processes`` at once; SIGKILL those still running after
-    :data:`STOP_SECONDS` in all."""
-    running = [process for process in processes if process.poll() is None]
-    for process in running:
+    """Send ``how`` to the process group of each of ``processes`` (each started in a session of its own, so its
+    children share its group), all at once; SIGKILL the groups with a process still running after
+    :data:`STOP_SECONDS` in all; return once every group is empty (after at most another :data:`STOP_SECONDS`)."""
+    for process in processes:
         _signal(process, how)
-    deadline = time.monotonic() + STOP_SECONDS
-    for process in running:
-        try:
-            process.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+    _wait(processes, STOP_SECONDS)
+    if how != signal.SIGKILL:
+        for process in _running(processes):
             _signal(process, signal.SIGKILL)
-            process.wait(STOP_SECONDS)
+        _wait(processes, STOP_SECONDS)
+
+
+def _wait(processes: list[subprocess.Popen], seconds: float) -> None:
+    """Wait up to ``seconds`` for every process of the groups of ``processes`` to end."""
+    deadline = time.monotonic() + seconds
+    while _running(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _running(processes: list[subprocess.Popen]) -> list[subprocess.Popen]:
+    """Those of ``processes`` still running, or with a process of their group still running (each leader is reaped
+    here when it has exited)."""
+    groups = _groups()
+    return [process for process in processes if process.poll() is None or _in(process.pid, groups)]
+
+
+def _groups() -> set[int] | None:
+    """The process groups with a process still running (a zombie, dead and waiting for its parent or init to reap it,
+    does not count), from ``/proc``; ``None`` without ``/proc`` (not Linux)."""
+    if not os.path.isdir("/proc/self"):
+        return None
+    groups = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold spaces
+            except OSError:
+                continue
+            if fields[0] != b"Z":
+                groups.add(int(fields[2]))
+    return groups
+
+
+def _in(group: int, groups: set[int] | None) -> bool:
+    """Whether process group ``group`` has a process still running (:func:`_groups`; without ``/proc``, whether the
+    system still knows the group)."""
+    if groups is not None:
+        return group in groups
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def _signal(process: subprocess.Popen, how: signal.Signals) -> None:
-    try:
-        os.killpg(process.pid, how)
-    except ProcessLookupError:
-        pass
+    """Send ``how`` to the process group of ``process`` if a process of it still runs. Its leader's id names the
+    group; the id stays the group's while any member lives, so once the group is empty no other process is hit."""
+    if process.poll() is None or _in(process.pid, _groups()):
+        try:
+            os.killpg(process.pid, how)
+        except ProcessLookupError:
+            pass
 
 
 def _public_url(text: str) -> str:
@@ -329,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         deployment = Deployment(args.replicas, args.port, args.host, public_url=args.public_url).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    for stopping in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: stop every replica's group (the finally below)
+        signal.signal(stopping, lambda *_: sys.exit(0))
     try:  # Ctrl+C or SIGTERM while warming stops everything too
         print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
         for failure in deployment.warm():

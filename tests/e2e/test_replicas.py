@@ -8,6 +8,8 @@ import os
 import signal
 import socket
 import subprocess
+import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +24,7 @@ from deploy import replicas as replicas_module
 from deploy.public_url import ENV
 from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config, parse_args
 from registry import PAGES
+from tests.processes import Tree, kill_left, process_tree, still_running, sweep_helpers, wait_until_gone
 
 ERROR_BOX = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 PUBLIC = "http://192.0.2.10:8501"  # the address students reach (a documentation address: RFC 5737)
@@ -90,19 +93,26 @@ def _replica_pid(port: int) -> int | None:
     return None
 
 
-def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serving(tmp_path):
+def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serving_and_leaves_no_process(tmp_path):
+    """With the app's sweep worker a process (as ``./lab.sh serve`` runs it): a replica killed with SIGKILL leaves
+    nothing running once the supervisor has started it again (not its worker, not multiprocessing's resource
+    tracker), and Ctrl+C leaves nothing of any replica."""
     port = _free_block(3)
     nginx, replicas = f"http://127.0.0.1:{port}", [f"http://127.0.0.1:{port + i}" for i in (1, 2)]
     said = tmp_path / "serve.log"
+    trees: list[Tree] = []
     with said.open("wb") as out:
         serve = subprocess.Popen([str(ROOT / "lab.sh"), "serve", "--replicas", "2", "--port", str(port)], cwd=ROOT,
-                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                 env={**os.environ, "DPLAB_QUICK_SECONDS": "0.2"})  # the app's own setting
     try:
         deadline = time.monotonic() + 240  # up, warmed and announced: the supervisor is watching
         while not (all(_health(url) == 200 for url in [nginx, *replicas])
                    and f"Private Estimation Lab: {nginx}" in said.read_text()):
             assert serve.poll() is None and time.monotonic() < deadline, said.read_text()
             time.sleep(0.5)
+        trees = [process_tree(_replica_pid(port + i)) for i in (1, 2)]
+        assert all(list(map(len, sweep_helpers(tree))) == [1, 1] for tree in trees), trees  # warming started them
         dead = _replica_pid(port + 1)
         os.kill(dead, signal.SIGKILL)
         answers, back = [], None
@@ -115,14 +125,21 @@ def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serv
         assert back is not None, f"the dead replica did not come back within 120 s:\n{said.read_text()}"
         assert serve.poll() is None
         assert answers and all(answer == (200, 200) for answer in answers), answers  # never a refused request
+        left = wait_until_gone(trees[0], 5)
+        assert not left, f"left behind by the killed replica: {left}"
         log = said.read_text()
         assert f"The replica on port {port + 1} stopped (exit code -9)" in log and "started again" in log, log
         assert log.index("Opening every page once on each replica") < log.index(f"Private Estimation Lab: {nginx}")
+        trees.append(process_tree(_replica_pid(port + 1)))  # the new replica (and its worker, once warmed)
     finally:
         os.killpg(serve.pid, signal.SIGINT)  # Ctrl+C: the supervisor stops nginx and the replicas
         serve.wait(30)
+        left = [line for tree in trees for line in wait_until_gone(tree, 10)]
+        for tree in trees:
+            kill_left(tree)
     assert serve.returncode == 0
     assert all(_health(url) == 0 for url in [nginx, *replicas])
+    assert not left, f"left behind after Ctrl+C: {left}"
 
 
 def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websockets(tmp_path):
@@ -281,3 +298,76 @@ def test_stopping_waits_for_all_processes_together_then_kills_the_stubborn(monke
     replicas._stop(processes, signal.SIGTERM)
     assert time.monotonic() - started < 2.5
     assert [process.returncode for process in processes] == [-signal.SIGKILL] * 3
+
+
+# A stand-in replica for the supervisor's tests: it starts a helper that ignores SIGTERM, as multiprocessing's resource
+# tracker does, which writes its process id to argv[1] once its handler is in place.
+FAKE_REPLICA = """\
+import subprocess, sys, time
+subprocess.Popen([sys.executable, "-c", "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                  "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); os.rename(sys.argv[1] + '.tmp', "
+                  "sys.argv[1]); time.sleep(120)", sys.argv[1]])
+time.sleep(120)
+"""
+
+
+def _helper(pid_file: Path, seconds: float = 20) -> Tree:
+    """The stand-in replica's helper, once it has written its id."""
+    deadline = time.monotonic() + seconds
+    while not pid_file.exists():
+        assert time.monotonic() < deadline, "the stand-in replica's helper did not start"
+        time.sleep(0.05)
+    return process_tree(int(pid_file.read_text()))
+
+
+def test_stopping_ends_every_process_of_a_replica_not_only_the_replica(monkeypatch, tmp_path):
+    """Ctrl+C: a replica's helper that ignores SIGTERM is killed after the grace period (here 1 s), with its
+    replica."""
+    monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
+    replica = replicas_module._spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
+                                     tmp_path / "replica.log")
+    helper = _helper(tmp_path / "helper")
+    try:
+        started = time.monotonic()
+        replicas_module._stop([replica], signal.SIGTERM)
+        assert time.monotonic() - started < 3.5
+        assert replica.returncode == -signal.SIGTERM
+        assert not still_running(helper), helper
+    finally:
+        kill_left(helper)
+        replicas_module._stop([replica], signal.SIGKILL)
+
+
+def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(monkeypatch, tmp_path):
+    """A replica killed alone (a crash, the out-of-memory killer) leaves a helper that ignores SIGTERM: the supervisor
+    ends the replica's whole process group before it starts the replica again."""
+    monkeypatch.setattr(replicas_module, "FIRST_PAUSE", 0.5)
+    monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
+    monkeypatch.setattr(replicas_module, "_warm_quietly", lambda url: None)  # nothing to warm
+    pid_files = iter(tmp_path / f"helper-{i}" for i in range(10))
+    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module._spawn(
+        [sys.executable, "-c", FAKE_REPLICA, str(next(pid_files))], tmp_path / "replica.log", append))
+    deployment = Deployment(1, _free_block(2), logs=tmp_path)  # stand-ins for the replica and nginx
+    deployment.replicas = [deployment._spawn_replica(deployment.replica_ports[0])]
+    deployment.nginx = replicas_module._spawn([sys.executable, "-c", "import time; time.sleep(120)"],
+                                              tmp_path / "nginx.log")
+    said: list[str] = []
+    supervisor = threading.Thread(target=deployment.supervise, args=(said.append, 0.05), daemon=True)
+    helpers = [_helper(tmp_path / "helper-0")]
+    try:
+        supervisor.start()
+        os.kill(deployment.replicas[0].pid, signal.SIGKILL)  # the replica alone, not its group
+        deadline = time.monotonic() + 10
+        while not any("started again" in line for line in said):
+            assert time.monotonic() < deadline, said
+            time.sleep(0.05)
+        helpers.append(_helper(tmp_path / "helper-1"))
+        assert not wait_until_gone(helpers[0], 2), "the dead replica's helper outlived it"
+        assert "stopped (exit code -9)" in said[0]
+    finally:
+        replicas_module._stop([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
+        supervisor.join(10)
+        deployment.stop()
+        for helper in helpers:
+            kill_left(helper)
+    assert not supervisor.is_alive()
