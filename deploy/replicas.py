@@ -29,6 +29,12 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   group SIGTERM, then SIGKILL to any group with a process left after :data:`STOP_SECONDS`, and returns once every
   group is empty. The worker also dies with its replica by itself (:mod:`deploy.lifeline`), as under ``./lab.sh app``.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
+* **Uploads.** nginx refuses a request body above the app's upload limit (:data:`UPLOAD_MB`, plus the 1 MiB of
+  multipart framing Streamlit allows) with 413: on its Content-Length, which a browser's upload sends, before a replica
+  sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary file: under root,
+  nginx's workers could not write one in a private folder).
+* **The client's address.** The replica reads it in ``X-Real-IP`` (``X-Forwarded-For`` ends with it), for limits per
+  client; the app trusts these headers only from a loopback peer (nginx).
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
 * **The address students reach.** ``--public-url http://192.168.1.20:8501`` (this machine as the classroom network
   sees it, or a proxy's address) is checked at start (:func:`deploy.public_url.parse_public_url`: http or https, a
@@ -57,7 +63,7 @@ from pathlib import Path
 from .public_url import ENV, parse_public_url
 from .warm import healthy, warm
 
-__all__ = ["COOKIE", "nginx_config", "Deployment", "parse_args", "main"]
+__all__ = ["COOKIE", "UPLOAD_MB", "nginx_config", "Deployment", "parse_args", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
@@ -66,6 +72,8 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  #: seconds before a replica that exited starts again (doubling in a row)
 STEADY_SECONDS = 60.0  #: a replica running this long has recovered: its next exit waits FIRST_PAUSE again
 STOP_SECONDS = 10.0  #: how long stopping waits for the processes to exit on SIGTERM, all together, before SIGKILL
+#: The app's upload limit, Streamlit's ``server.maxUploadSize``, in megabytes as Streamlit counts them (2**20 bytes).
+UPLOAD_MB = 20
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1") -> str:
@@ -92,13 +100,25 @@ http {{
     }}
     server {{
         listen {host}:{port};
+        # A file of UPLOAD_MB MiB comes as a multipart body (boundaries, the part's headers, its name) a little
+        # larger; Streamlit 1.67 caps the body at maxUploadSize + 1 MiB for that framing (starlette_routes.py), then
+        # checks the file itself. So 1 MiB more here: nginx never refuses a body a replica would take, and a larger
+        # one (413, on its Content-Length) never reaches a replica.
+        client_max_body_size {UPLOAD_MB + 1}m;
         location / {{
             proxy_pass http://lab;
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header Host $host;
+            # The client's address, for limits per client (the app trusts these only from a loopback peer: nginx).
+            # X-Forwarded-For keeps what the client sent before nginx's own entry, the last one.
+            proxy_set_header X-Real-IP $remote_addr;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_buffering off;
+            # Bodies go to the replica as they arrive: no temporary file (under root, nginx's workers run as an
+            # unprivileged user that cannot write in a private folder, and every upload over 16 KB was a 500).
+            proxy_request_buffering off;
             proxy_connect_timeout 2s;
             proxy_read_timeout 1d;
             proxy_send_timeout 1d;

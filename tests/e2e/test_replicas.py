@@ -4,6 +4,9 @@ under ``./lab.sh serve`` (the supervisor) it is started again while nginx and th
 """
 
 import hashlib
+import http.client
+import http.server
+import json
 import os
 import signal
 import socket
@@ -22,7 +25,7 @@ from websockets.sync.client import connect
 
 from deploy import replicas as replicas_module
 from deploy.public_url import ENV
-from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config, parse_args
+from deploy.replicas import COOKIE, NGINX, ROOT, UPLOAD_MB, Deployment, nginx_config, parse_args
 from registry import PAGES
 from tests.processes import Tree, kill_left, process_tree, still_running, sweep_helpers, wait_until_gone
 
@@ -148,6 +151,11 @@ def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websocke
     assert "hash $replica_key consistent;" in config and "ip_hash" not in config
     assert config.count("server 127.0.0.1:") == 2
     assert "proxy_set_header Upgrade $http_upgrade;" in config
+    # the client's address for the app (trusted only from loopback), uploads up to the app's limit plus framing
+    assert "proxy_set_header X-Real-IP $remote_addr;" in config
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in config
+    assert f"client_max_body_size {UPLOAD_MB + 1}m;" in config and UPLOAD_MB == 20
+    assert "proxy_request_buffering off;" in config
     with pytest.raises(ValueError, match="replicas must be an integer >= 1"):
         Deployment(0, 8501)
     with pytest.raises(ValueError, match="port must be in"):
@@ -371,3 +379,103 @@ def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(
         for helper in helpers:
             kill_left(helper)
     assert not supervisor.is_alive()
+
+
+@pytest.fixture
+def nginx_to_a_stub(tmp_path):
+    """nginx with the lab's configuration in front of a stand-in replica that records each request reaching it (its
+    method, headers, the body bytes it received, whether whole) and answers a whole one with 200; nginx's runtime
+    folder private (mode 700), as in a home folder. Yields nginx's port and the list of requests."""
+    received: list[dict] = []
+
+    class Stub(http.server.BaseHTTPRequestHandler):
+        def do_request(self) -> None:
+            request = {"method": self.command, "headers": dict(self.headers), "size": 0, "whole": False}
+            received.append(request)
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                if self.headers.get("Transfer-Encoding") == "chunked":
+                    while chunk := int(self.rfile.readline(), 16):
+                        request["size"] += len(self.rfile.read(chunk + 2)) - 2
+                    self.rfile.readline()
+                else:
+                    request["size"] = len(self.rfile.read(length))
+            except ValueError:  # cut off by nginx
+                return
+            if request["size"] < length:
+                return
+            request["whole"] = True
+            answer = json.dumps({"body": request["size"]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        do_GET = do_PUT = do_POST = do_request
+
+        def log_message(self, *args) -> None:
+            pass
+
+    stub = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stub)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    tmp_path.chmod(0o700)
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp_path / kind).mkdir()
+    port = _free_block(1)
+    (tmp_path / "nginx.conf").write_text(nginx_config(port, [stub.server_address[1]], tmp_path))
+    nginx = replicas_module._spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
+                                    str(tmp_path / "error.log"), "-g", "daemon off;"], tmp_path / "nginx.log")
+    try:
+        deadline = time.monotonic() + 20
+        while _free(port):
+            assert nginx.poll() is None and time.monotonic() < deadline, (tmp_path / "nginx.log").read_text()
+            time.sleep(0.05)
+        yield port, received
+    finally:
+        replicas_module._stop([nginx], signal.SIGTERM)
+        stub.shutdown()
+        stub.server_close()
+
+
+def _put(port: int, size: int, send: int | None = None, chunked: bool = False) -> tuple[int, str | None]:
+    """PUT an upload of ``size`` bytes through nginx (only the headers when ``send`` is 0, the body in 1 MiB chunks
+    when ``chunked``); nginx's status and ``X-Replica`` header."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        if chunked:
+            body = (bytes(min(2**20, size - start)) for start in range(0, size, 2**20))
+            connection.request("PUT", "/_stcore/upload_file/session/file", body=body, encode_chunked=True)
+        else:
+            connection.putrequest("PUT", "/_stcore/upload_file/session/file")
+            connection.putheader("Content-Length", str(size))
+            connection.endheaders()
+            if send is None or send:
+                connection.send(bytes(size if send is None else send))
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("X-Replica")
+    finally:
+        connection.close()
+
+
+def test_nginx_refuses_an_upload_above_the_limit_before_a_replica_and_passes_the_client_address(nginx_to_a_stub):
+    """Through a real nginx: a body of the app's 20 MiB plus the 1 MiB Streamlit allows for the multipart framing
+    reaches the replica whole (streamed: no temporary file, which nginx's workers could not write in a private folder
+    under root); one byte more is refused by nginx with 413 on its Content-Length (what a browser's upload says), and
+    no replica sees a byte of it; a chunked body (no length said first) is refused once past the limit, never whole.
+    The replica reads the client's address in X-Real-IP, and X-Forwarded-For ends with it."""
+    port, received = nginx_to_a_stub
+    limit = (UPLOAD_MB + 1) * 2**20
+    status, replica = _put(port, limit)
+    assert status == 200 and replica and received[-1]["whole"] and received[-1]["size"] == limit, (status, replica)
+    count = len(received)
+    assert _put(port, limit + 1, send=0) == (413, None)
+    assert len(received) == count  # the replica never saw the request
+    assert _put(port, limit + 2**20, chunked=True)[0] == 413
+    assert not any(request["whole"] for request in received[count:])
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"X-Forwarded-For": "203.0.113.9"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+    headers = received[-1]["headers"]
+    assert headers["X-Real-IP"] == "127.0.0.1"
+    assert headers["X-Forwarded-For"] == "203.0.113.9, 127.0.0.1"  # what the client said, then nginx's own entry
