@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -155,6 +156,8 @@ def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websocke
     assert "proxy_set_header X-Real-IP $remote_addr;" in config
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in config
     assert f"client_max_body_size {UPLOAD_MB + 1}m;" in config and UPLOAD_MB == 20
+    app = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert app["server"].get("maxUploadSize", UPLOAD_MB) == UPLOAD_MB  # the app's limit, where it is set, is nginx's
     assert "proxy_request_buffering off;" in config
     with pytest.raises(ValueError, match="replicas must be an integer >= 1"):
         Deployment(0, 8501)
