@@ -22,8 +22,19 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
 * **The supervisor** (:meth:`Deployment.supervise`, what ``./lab.sh serve`` runs) starts a replica again when it
   exits, after a pause that doubles with each exit in a row (1 s, 2 s, 4 s, … at most 30 s; back to 1 s once it has
   run a minute), and says so on the terminal. nginx and the other replicas keep serving meanwhile. It stops only on
-  Ctrl+C (or SIGTERM), or when nginx itself dies.
+  Ctrl+C (or SIGTERM, or SIGHUP: the terminal closed), or when nginx itself dies.
+* **No orphan.** Each replica runs in a session and process group of its own, with its sweep worker and
+  multiprocessing's resource tracker. When a replica exits, the supervisor sends its group SIGTERM at once and SIGKILL
+  before starting it again (after the pause: the resource tracker ignores SIGTERM); stopping (Ctrl+C) sends every
+  group SIGTERM, then SIGKILL to any group with a process left after :data:`STOP_SECONDS`, and returns once every
+  group is empty. The worker also dies with its replica by itself (:mod:`deploy.lifeline`), as under ``./lab.sh app``.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
+* **Uploads.** nginx refuses a request body above the app's upload limit (:data:`UPLOAD_MB`, plus the 1 MiB of
+  multipart framing Streamlit allows) with 413: on its Content-Length, which a browser's upload sends, before a replica
+  sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary file: under root,
+  nginx's workers could not write one in a private folder).
+* **The client's address.** The replica reads it in ``X-Real-IP`` (``X-Forwarded-For`` ends with it), for limits per
+  client; the app trusts these headers only from a loopback peer (nginx).
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
 * **The address students reach.** ``--public-url http://192.168.1.20:8501`` (this machine as the classroom network
   sees it, or a proxy's address) is checked at start (:func:`deploy.public_url.parse_public_url`: http or https, a
@@ -52,7 +63,7 @@ from pathlib import Path
 from .public_url import ENV, parse_public_url
 from .warm import healthy, warm
 
-__all__ = ["COOKIE", "nginx_config", "Deployment", "parse_args", "main"]
+__all__ = ["COOKIE", "UPLOAD_MB", "nginx_config", "Deployment", "parse_args", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
@@ -61,6 +72,8 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  #: seconds before a replica that exited starts again (doubling in a row)
 STEADY_SECONDS = 60.0  #: a replica running this long has recovered: its next exit waits FIRST_PAUSE again
 STOP_SECONDS = 10.0  #: how long stopping waits for the processes to exit on SIGTERM, all together, before SIGKILL
+#: The app's upload limit, Streamlit's ``server.maxUploadSize``, in megabytes as Streamlit counts them (2**20 bytes).
+UPLOAD_MB = 20
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1") -> str:
@@ -87,13 +100,25 @@ http {{
     }}
     server {{
         listen {host}:{port};
+        # A file of UPLOAD_MB MiB comes as a multipart body (boundaries, the part's headers, its name) a little
+        # larger; Streamlit 1.67 caps the body at maxUploadSize + 1 MiB for that framing (starlette_routes.py), then
+        # checks the file itself. So 1 MiB more here: nginx never refuses a body a replica would take, and a larger
+        # one (413, on its Content-Length) never reaches a replica.
+        client_max_body_size {UPLOAD_MB + 1}m;
         location / {{
             proxy_pass http://lab;
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_set_header Host $host;
+            # The client's address, for limits per client (the app trusts these only from a loopback peer: nginx).
+            # X-Forwarded-For keeps what the client sent before nginx's own entry, the last one.
+            proxy_set_header X-Real-IP $remote_addr;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_buffering off;
+            # Bodies go to the replica as they arrive: no temporary file (under root, nginx's workers run as an
+            # unprivileged user that cannot write in a private folder, and every upload over 16 KB was a 500).
+            proxy_request_buffering off;
             proxy_connect_timeout 2s;
             proxy_read_timeout 1d;
             proxy_send_timeout 1d;
@@ -226,9 +251,11 @@ class Deployment:
                         pause[index] = FIRST_PAUSE
                 elif due[index] is None:
                     due[index] = now + pause[index]
+                    _signal(process, signal.SIGTERM)  # what it leaves: its sweep worker, the resource tracker
                     say(f"The replica on port {port} stopped (exit code {process.returncode}); the others keep "
                         f"serving. Starting it again in {pause[index]:g} s.")
                 elif now >= due[index]:
+                    _signal(process, signal.SIGKILL)  # whatever outlived SIGTERM (the resource tracker ignores it)
                     self.replicas[index] = self._spawn_replica(port, append=True)
                     started[index], due[index] = now, None
                     pause[index] = min(2 * pause[index], LONGEST_PAUSE)
@@ -237,11 +264,12 @@ class Deployment:
             time.sleep(poll)
 
     def kill_replica(self, index: int) -> None:
-        """Stop replica ``index`` at once (SIGKILL), as a crash would."""
+        """Stop replica ``index`` and its process group at once (SIGKILL), as a crash would."""
         _stop([self.replicas[index]], signal.SIGKILL)
 
     def stop(self) -> None:
-        """Stop nginx and every replica, all at once: SIGTERM, then SIGKILL to any still running after
+        """Stop nginx and every replica, each with its process group (a replica's sweep worker and resource tracker,
+        nginx's workers), all at once: SIGTERM, then SIGKILL to any group with a process still running after
         :data:`STOP_SECONDS` (a busy replica may take long to finish its run; Ctrl+C never waits longer)."""
         _stop([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
 
@@ -268,25 +296,70 @@ def _spawn(command: list[str], log: Path, append: bool = False,
 
 
 def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
-    """Send ``how`` to every process group of ``processes`` at once; SIGKILL those still running after
-    :data:`STOP_SECONDS` in all."""
-    running = [process for process in processes if process.poll() is None]
-    for process in running:
+    """Send ``how`` to the process group of each of ``processes`` (each started in a session of its own, so its
+    children share its group), all at once; SIGKILL the groups with a process still running after
+    :data:`STOP_SECONDS` in all; return once every group is empty (after at most another :data:`STOP_SECONDS`)."""
+    for process in processes:
         _signal(process, how)
-    deadline = time.monotonic() + STOP_SECONDS
-    for process in running:
-        try:
-            process.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+    _wait(processes, STOP_SECONDS)
+    if how != signal.SIGKILL:
+        for process in _running(processes):
             _signal(process, signal.SIGKILL)
-            process.wait(STOP_SECONDS)
+        _wait(processes, STOP_SECONDS)
+
+
+def _wait(processes: list[subprocess.Popen], seconds: float) -> None:
+    """Wait up to ``seconds`` for every process of the groups of ``processes`` to end."""
+    deadline = time.monotonic() + seconds
+    while _running(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _running(processes: list[subprocess.Popen]) -> list[subprocess.Popen]:
+    """Those of ``processes`` still running, or with a process of their group still running (each leader is reaped
+    here when it has exited)."""
+    groups = _groups()
+    return [process for process in processes if process.poll() is None or _in(process.pid, groups)]
+
+
+def _groups() -> set[int] | None:
+    """The process groups with a process still running (a zombie, dead and waiting for its parent or init to reap it,
+    does not count), from ``/proc``; ``None`` without ``/proc`` (not Linux)."""
+    if not os.path.isdir("/proc/self"):
+        return None
+    groups = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold spaces
+            except OSError:
+                continue
+            if fields[0] != b"Z":
+                groups.add(int(fields[2]))
+    return groups
+
+
+def _in(group: int, groups: set[int] | None) -> bool:
+    """Whether process group ``group`` has a process still running (:func:`_groups`; without ``/proc``, whether the
+    system still knows the group)."""
+    if groups is not None:
+        return group in groups
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def _signal(process: subprocess.Popen, how: signal.Signals) -> None:
-    try:
-        os.killpg(process.pid, how)
-    except ProcessLookupError:
-        pass
+    """Send ``how`` to the process group of ``process`` if a process of it still runs. Its leader's id names the
+    group; the id stays the group's while any member lives, so once the group is empty no other process is hit."""
+    if process.poll() is None or _in(process.pid, _groups()):
+        try:
+            os.killpg(process.pid, how)
+        except ProcessLookupError:
+            pass
 
 
 def _public_url(text: str) -> str:
@@ -329,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         deployment = Deployment(args.replicas, args.port, args.host, public_url=args.public_url).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    for stopping in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: stop every replica's group (the finally below)
+        signal.signal(stopping, lambda *_: sys.exit(0))
     try:  # Ctrl+C or SIGTERM while warming stops everything too
         print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
         for failure in deployment.warm():

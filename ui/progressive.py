@@ -23,6 +23,13 @@ passed.
 
 Results are kept in bounded maps shared by all sessions (:class:`LruMap`). ``DPLAB_QUICK_SECONDS=inf`` (the test
 suite's setting) turns the quick pass off: every call returns the requested run.
+
+**No orphan.** A worker process dies with its server, however the server dies (SIGKILL included): it asks Linux for
+SIGKILL when its parent dies (:func:`deploy.lifeline.die_with_parent`), and multiprocessing's resource tracker exits
+once the server and the worker, the holders of its pipe, are gone. Linux sends that signal when the *thread* that
+started the process exits, and a Streamlit script run's thread ends with the run: every worker process is started
+(and every run handed to the pool, which may start one) on one thread that lasts as long as the server
+(:func:`_on_starter`).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import functools
 import math
 import multiprocessing
 import os
+import queue
 import sys
 import threading
 import time
@@ -42,6 +50,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
+
+from deploy.lifeline import sweep_worker
 
 __all__ = ["ANY_RUN", "LruMap", "Preview", "QUICK_SECONDS", "WAIT_SECONDS", "MAX_WAITING", "MAX_QUEUED", "Progressive",
            "quick_trials"]
@@ -138,6 +148,37 @@ def _worker_start() -> Iterator[None]:
             os.environ["OPENBLAS_NUM_THREADS"] = threads
 
 
+_STARTS: queue.SimpleQueue[tuple[Future, Callable[[], Any]]] = queue.SimpleQueue()
+_STARTER: list[threading.Thread] = []  # the starter thread, once started
+_STARTER_LOCK = threading.Lock()
+
+
+def _start_calls() -> None:
+    """The starter thread's loop: run each call put on :data:`_STARTS` and settle its future; never returns."""
+    while True:
+        done, call = _STARTS.get()
+        if done.set_running_or_notify_cancel():
+            try:
+                done.set_result(call())
+            except BaseException as error:  # handed to the caller, which raises it
+                done.set_exception(error)
+
+
+def _on_starter(call: Callable[[], Any]) -> Any:
+    """``call()`` on the thread that starts every worker process, started on first use, a daemon that lasts as long
+    as this process (the workers' parent-death signal follows the thread that started them); returns its result or
+    raises its error. Called from that thread itself, it runs the call at once."""
+    with _STARTER_LOCK:
+        if not _STARTER:
+            _STARTER.append(threading.Thread(target=_start_calls, name="dplab-worker-starter", daemon=True))
+            _STARTER[0].start()
+    if threading.current_thread() is _STARTER[0]:
+        return call()
+    done: Future = Future()
+    _STARTS.put((done, call))
+    return done.result()
+
+
 def _exception(future: Future) -> BaseException | None:
     """The exception of a finished, not cancelled ``future`` (else ``None``)."""
     return future.exception() if future.done() and not future.cancelled() else None
@@ -168,16 +209,24 @@ class Progressive:
 
     def _new_pool(self) -> Executor:
         """Threads, or worker processes (``processes=True``, the app's choice): a sweep then never holds the pages'
-        interpreter lock, runs at a lower priority than the pages, and its BLAS uses one thread."""
+        interpreter lock, runs at a lower priority than the pages, and its BLAS uses one thread; each worker dies
+        with this process (started on the starter thread: :func:`_on_starter`)."""
         if not self._processes:
             return ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="dplab-sweep")
+        return _on_starter(self._start_pool)
+
+    def _start_pool(self) -> Executor:
         pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=os.nice, initargs=(10,))
+                                   initializer=sweep_worker, initargs=(os.getpid(), 10))
         with _worker_start():
             pool.submit(os.getpid)  # starts the workers now, not on a student's first request
         return pool
 
     def _submit(self, call: Callable[[], Any]) -> Future:
+        """Hand ``call`` to the pool: on the starter thread when the pool has processes (a submission may start one)."""
+        return _on_starter(functools.partial(self._submit_now, call)) if self._processes else self._submit_now(call)
+
+    def _submit_now(self, call: Callable[[], Any]) -> Future:
         try:
             return self._pool.submit(call)
         except BrokenExecutor:  # a worker process died (e.g. out of memory): start afresh

@@ -10,8 +10,12 @@ import concurrent.futures
 import functools
 import inspect
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -23,6 +27,7 @@ from dpcore import viz
 from dpcore.experiments import run_now
 from dpcore.lessons import noise_tradeoff
 from registry import PAGES
+from tests.processes import kill_left, process_tree, sweep_helpers, wait_until_gone
 from ui import progressive
 
 PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delta=1e-6, trials=400, seed=3)
@@ -191,6 +196,44 @@ def test_a_worker_process_computes_the_same_sweep_and_one_that_died_is_replaced(
     assert isinstance(died.exception(timeout=120), concurrent.futures.BrokenExecutor)
     again = state._result("sweep again", call, timeout=120)  # a fresh worker process
     assert_same_sweep(again, noise_tradeoff.error_sweep(**PARAMS))
+
+
+# A server in miniature: a short-lived thread starts the worker pool (as a page's script run does in the app), then
+# ends; the worker must still answer. Prints the worker's id, then waits to be killed.
+SERVER = """\
+import os, threading, time
+from ui import progressive
+made = []
+thread = threading.Thread(target=lambda: made.append(progressive.Progressive(workers=1, processes=True)))
+thread.start()
+thread.join()
+time.sleep(0.5)
+print(made[0]._result("pid", os.getpid, timeout=60), flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_worker_outlives_the_thread_that_started_it_and_dies_with_its_server():
+    """Linux's parent-death signal fires when the *thread* that started a process exits: the worker processes are
+    started by one thread that lasts as long as the server, so a script run's thread may end; the server killed
+    with SIGKILL takes its worker and multiprocessing's resource tracker with it."""
+    server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=Path(progressive.__file__).parents[1],
+                              stdout=subprocess.PIPE, text=True, start_new_session=True)
+    tree = {}
+    try:
+        worker = int(server.stdout.readline() or 0)  # bounded: the script waits at most 60 s for its answer
+        tree = process_tree(server.pid)
+        workers, trackers = sweep_helpers(tree)
+        assert workers == [worker] and len(trackers) == 1, tree
+        server.kill()  # SIGKILL, the server alone
+        server.wait(10)
+        assert not wait_until_gone(tree, 10)
+    finally:
+        kill_left(tree)
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(10)
+        server.stdout.close()
 
 
 def test_the_worker_serves_the_least_served_visitor_first_and_drops_a_visitors_oldest_waiting_runs():

@@ -4,11 +4,17 @@ under ``./lab.sh serve`` (the supervisor) it is started again while nginx and th
 """
 
 import hashlib
+import http.client
+import http.server
+import json
 import os
 import signal
 import socket
 import subprocess
+import sys
+import threading
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,8 +26,9 @@ from websockets.sync.client import connect
 
 from deploy import replicas as replicas_module
 from deploy.public_url import ENV
-from deploy.replicas import COOKIE, ROOT, Deployment, nginx_config, parse_args
+from deploy.replicas import COOKIE, NGINX, ROOT, UPLOAD_MB, Deployment, nginx_config, parse_args
 from registry import PAGES
+from tests.processes import Tree, kill_left, process_tree, still_running, sweep_helpers, wait_until_gone
 
 ERROR_BOX = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 PUBLIC = "http://192.0.2.10:8501"  # the address students reach (a documentation address: RFC 5737)
@@ -90,19 +97,26 @@ def _replica_pid(port: int) -> int | None:
     return None
 
 
-def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serving(tmp_path):
+def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serving_and_leaves_no_process(tmp_path):
+    """With the app's sweep worker a process (as ``./lab.sh serve`` runs it): a replica killed with SIGKILL leaves
+    nothing running once the supervisor has started it again (not its worker, not multiprocessing's resource
+    tracker), and Ctrl+C leaves nothing of any replica."""
     port = _free_block(3)
     nginx, replicas = f"http://127.0.0.1:{port}", [f"http://127.0.0.1:{port + i}" for i in (1, 2)]
     said = tmp_path / "serve.log"
+    trees: list[Tree] = []
     with said.open("wb") as out:
         serve = subprocess.Popen([str(ROOT / "lab.sh"), "serve", "--replicas", "2", "--port", str(port)], cwd=ROOT,
-                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                 env={**os.environ, "DPLAB_QUICK_SECONDS": "0.2"})  # the app's own setting
     try:
         deadline = time.monotonic() + 240  # up, warmed and announced: the supervisor is watching
         while not (all(_health(url) == 200 for url in [nginx, *replicas])
                    and f"Private Estimation Lab: {nginx}" in said.read_text()):
             assert serve.poll() is None and time.monotonic() < deadline, said.read_text()
             time.sleep(0.5)
+        trees = [process_tree(_replica_pid(port + i)) for i in (1, 2)]
+        assert all(list(map(len, sweep_helpers(tree))) == [1, 1] for tree in trees), trees  # warming started them
         dead = _replica_pid(port + 1)
         os.kill(dead, signal.SIGKILL)
         answers, back = [], None
@@ -115,14 +129,21 @@ def test_under_lab_sh_serve_a_dead_replica_starts_again_while_the_lab_keeps_serv
         assert back is not None, f"the dead replica did not come back within 120 s:\n{said.read_text()}"
         assert serve.poll() is None
         assert answers and all(answer == (200, 200) for answer in answers), answers  # never a refused request
+        left = wait_until_gone(trees[0], 5)
+        assert not left, f"left behind by the killed replica: {left}"
         log = said.read_text()
         assert f"The replica on port {port + 1} stopped (exit code -9)" in log and "started again" in log, log
         assert log.index("Opening every page once on each replica") < log.index(f"Private Estimation Lab: {nginx}")
+        trees.append(process_tree(_replica_pid(port + 1)))  # the new replica (and its worker, once warmed)
     finally:
         os.killpg(serve.pid, signal.SIGINT)  # Ctrl+C: the supervisor stops nginx and the replicas
         serve.wait(30)
+        left = [line for tree in trees for line in wait_until_gone(tree, 10)]
+        for tree in trees:
+            kill_left(tree)
     assert serve.returncode == 0
     assert all(_health(url) == 0 for url in [nginx, *replicas])
+    assert not left, f"left behind after Ctrl+C: {left}"
 
 
 def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websockets(tmp_path):
@@ -131,6 +152,13 @@ def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websocke
     assert "hash $replica_key consistent;" in config and "ip_hash" not in config
     assert config.count("server 127.0.0.1:") == 2
     assert "proxy_set_header Upgrade $http_upgrade;" in config
+    # the client's address for the app (trusted only from loopback), uploads up to the app's limit plus framing
+    assert "proxy_set_header X-Real-IP $remote_addr;" in config
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in config
+    assert f"client_max_body_size {UPLOAD_MB + 1}m;" in config and UPLOAD_MB == 20
+    app = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert app["server"].get("maxUploadSize", UPLOAD_MB) == UPLOAD_MB  # the app's limit, where it is set, is nginx's
+    assert "proxy_request_buffering off;" in config
     with pytest.raises(ValueError, match="replicas must be an integer >= 1"):
         Deployment(0, 8501)
     with pytest.raises(ValueError, match="port must be in"):
@@ -281,3 +309,176 @@ def test_stopping_waits_for_all_processes_together_then_kills_the_stubborn(monke
     replicas._stop(processes, signal.SIGTERM)
     assert time.monotonic() - started < 2.5
     assert [process.returncode for process in processes] == [-signal.SIGKILL] * 3
+
+
+# A stand-in replica for the supervisor's tests: it starts a helper that ignores SIGTERM, as multiprocessing's resource
+# tracker does, which writes its process id to argv[1] once its handler is in place.
+FAKE_REPLICA = """\
+import subprocess, sys, time
+subprocess.Popen([sys.executable, "-c", "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                  "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); os.rename(sys.argv[1] + '.tmp', "
+                  "sys.argv[1]); time.sleep(120)", sys.argv[1]])
+time.sleep(120)
+"""
+
+
+def _helper(pid_file: Path, seconds: float = 20) -> Tree:
+    """The stand-in replica's helper, once it has written its id."""
+    deadline = time.monotonic() + seconds
+    while not pid_file.exists():
+        assert time.monotonic() < deadline, "the stand-in replica's helper did not start"
+        time.sleep(0.05)
+    return process_tree(int(pid_file.read_text()))
+
+
+def test_stopping_ends_every_process_of_a_replica_not_only_the_replica(monkeypatch, tmp_path):
+    """Ctrl+C: a replica's helper that ignores SIGTERM is killed after the grace period (here 1 s), with its
+    replica."""
+    monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
+    replica = replicas_module._spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
+                                     tmp_path / "replica.log")
+    helper = _helper(tmp_path / "helper")
+    try:
+        started = time.monotonic()
+        replicas_module._stop([replica], signal.SIGTERM)
+        assert time.monotonic() - started < 3.5
+        assert replica.returncode == -signal.SIGTERM
+        assert not still_running(helper), helper
+    finally:
+        kill_left(helper)
+        replicas_module._stop([replica], signal.SIGKILL)
+
+
+def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(monkeypatch, tmp_path):
+    """A replica killed alone (a crash, the out-of-memory killer) leaves a helper that ignores SIGTERM: the supervisor
+    ends the replica's whole process group before it starts the replica again."""
+    monkeypatch.setattr(replicas_module, "FIRST_PAUSE", 0.5)
+    monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
+    monkeypatch.setattr(replicas_module, "_warm_quietly", lambda url: None)  # nothing to warm
+    pid_files = iter(tmp_path / f"helper-{i}" for i in range(10))
+    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module._spawn(
+        [sys.executable, "-c", FAKE_REPLICA, str(next(pid_files))], tmp_path / "replica.log", append))
+    deployment = Deployment(1, _free_block(2), logs=tmp_path)  # stand-ins for the replica and nginx
+    deployment.replicas = [deployment._spawn_replica(deployment.replica_ports[0])]
+    deployment.nginx = replicas_module._spawn([sys.executable, "-c", "import time; time.sleep(120)"],
+                                              tmp_path / "nginx.log")
+    said: list[str] = []
+    supervisor = threading.Thread(target=deployment.supervise, args=(said.append, 0.05), daemon=True)
+    helpers = [_helper(tmp_path / "helper-0")]
+    try:
+        supervisor.start()
+        os.kill(deployment.replicas[0].pid, signal.SIGKILL)  # the replica alone, not its group
+        deadline = time.monotonic() + 10
+        while not any("started again" in line for line in said):
+            assert time.monotonic() < deadline, said
+            time.sleep(0.05)
+        helpers.append(_helper(tmp_path / "helper-1"))
+        assert not wait_until_gone(helpers[0], 2), "the dead replica's helper outlived it"
+        assert "stopped (exit code -9)" in said[0]
+    finally:
+        replicas_module._stop([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
+        supervisor.join(10)
+        deployment.stop()
+        for helper in helpers:
+            kill_left(helper)
+    assert not supervisor.is_alive()
+
+
+@pytest.fixture
+def nginx_to_a_stub(tmp_path):
+    """nginx with the lab's configuration in front of a stand-in replica that records each request reaching it (its
+    method, headers, the body bytes it received, whether whole) and answers a whole one with 200; nginx's runtime
+    folder private (mode 700), as in a home folder. Yields nginx's port and the list of requests."""
+    received: list[dict] = []
+
+    class Stub(http.server.BaseHTTPRequestHandler):
+        def do_request(self) -> None:
+            request = {"method": self.command, "headers": dict(self.headers), "size": 0, "whole": False}
+            received.append(request)
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                if self.headers.get("Transfer-Encoding") == "chunked":
+                    while chunk := int(self.rfile.readline(), 16):
+                        request["size"] += len(self.rfile.read(chunk + 2)) - 2
+                    self.rfile.readline()
+                else:
+                    request["size"] = len(self.rfile.read(length))
+            except ValueError:  # cut off by nginx
+                return
+            if request["size"] < length:
+                return
+            request["whole"] = True
+            answer = json.dumps({"body": request["size"]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        do_GET = do_PUT = do_POST = do_request
+
+        def log_message(self, *args) -> None:
+            pass
+
+    stub = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stub)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    tmp_path.chmod(0o700)
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp_path / kind).mkdir()
+    port = _free_block(1)
+    (tmp_path / "nginx.conf").write_text(nginx_config(port, [stub.server_address[1]], tmp_path))
+    nginx = replicas_module._spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
+                                    str(tmp_path / "error.log"), "-g", "daemon off;"], tmp_path / "nginx.log")
+    try:
+        deadline = time.monotonic() + 20
+        while _free(port):
+            assert nginx.poll() is None and time.monotonic() < deadline, (tmp_path / "nginx.log").read_text()
+            time.sleep(0.05)
+        yield port, received
+    finally:
+        replicas_module._stop([nginx], signal.SIGTERM)
+        stub.shutdown()
+        stub.server_close()
+
+
+def _put(port: int, size: int, send: int | None = None, chunked: bool = False) -> tuple[int, str | None]:
+    """PUT an upload of ``size`` bytes through nginx (only the headers when ``send`` is 0, the body in 1 MiB chunks
+    when ``chunked``); nginx's status and ``X-Replica`` header."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        if chunked:
+            body = (bytes(min(2**20, size - start)) for start in range(0, size, 2**20))
+            connection.request("PUT", "/_stcore/upload_file/session/file", body=body, encode_chunked=True)
+        else:
+            connection.putrequest("PUT", "/_stcore/upload_file/session/file")
+            connection.putheader("Content-Length", str(size))
+            connection.endheaders()
+            if send is None or send:
+                connection.send(bytes(size if send is None else send))
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("X-Replica")
+    finally:
+        connection.close()
+
+
+def test_nginx_refuses_an_upload_above_the_limit_before_a_replica_and_passes_the_client_address(nginx_to_a_stub):
+    """Through a real nginx: a body of the app's 20 MiB plus the 1 MiB Streamlit allows for the multipart framing
+    reaches the replica whole (streamed: no temporary file, which nginx's workers could not write in a private folder
+    under root); one byte more is refused by nginx with 413 on its Content-Length (what a browser's upload says), and
+    no replica sees a byte of it; a chunked body (no length said first) is refused once past the limit, never whole.
+    The replica reads the client's address in X-Real-IP, and X-Forwarded-For ends with it."""
+    port, received = nginx_to_a_stub
+    limit = (UPLOAD_MB + 1) * 2**20
+    status, replica = _put(port, limit)
+    assert status == 200 and replica and received[-1]["whole"] and received[-1]["size"] == limit, (status, replica)
+    count = len(received)
+    assert _put(port, limit + 1, send=0) == (413, None)
+    assert len(received) == count  # the replica never saw the request
+    assert _put(port, limit + 2**20, chunked=True)[0] == 413
+    assert not any(request["whole"] for request in received[count:])
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"X-Forwarded-For": "203.0.113.9"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+    headers = received[-1]["headers"]
+    assert headers["X-Real-IP"] == "127.0.0.1"
+    assert headers["X-Forwarded-For"] == "203.0.113.9, 127.0.0.1"  # what the client said, then nginx's own entry
