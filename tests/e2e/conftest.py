@@ -93,6 +93,14 @@ def fresh_server(tmp_path):
         yield url
 
 
+def keep_teacher_key(context, base_url: str) -> None:
+    """Make ``context`` the teacher's browser: it keeps what typing the lab's teacher key keeps (the key's token as
+    the ``dplab_teacher`` cookie, classroom.teacher), so ``?teacher=1`` opens the teacher view at once. The servers
+    of the tests share the test process's DPLAB_TEACHER_KEY (tests/conftest.py); test_class_poll_browser types it."""
+    from classroom import teacher_key
+    context.add_cookies([{"name": "dplab_teacher", "value": teacher_key.browser_token(), "url": base_url}])
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}

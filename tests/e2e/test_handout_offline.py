@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from conftest import keep_teacher_key
 from playwright.sync_api import expect
 from test_axe import TAGS, failures
 from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
@@ -94,6 +95,7 @@ def test_handout_has_no_serious_accessibility_violation(page, offline, handout_f
 
 def test_both_editions_download_by_keyboard(page, base_url, console_errors):
     page.set_viewport_size({"width": 1440, "height": 900})
+    keep_teacher_key(page.context, base_url)
     page.goto(f"{base_url}/truncation-bias?teacher=1&eps=0.5", timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
     page.get_by_text("Go deeper").click()

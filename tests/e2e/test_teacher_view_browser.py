@@ -11,6 +11,7 @@ width.
 from urllib.parse import parse_qsl, urlsplit
 
 from axe_playwright_python.sync_playwright import Axe
+from conftest import keep_teacher_key
 from playwright.sync_api import Browser, expect
 from test_axe import TAGS, failures
 from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
@@ -23,6 +24,7 @@ NOTES = "Teacher view: questions for discussion, settings to show live"
 def test_the_projector_shows_no_answer_and_the_teacher_leaves_by_keyboard(browser: Browser, base_url: str,
                                                                             screenshot_dir):
     context = browser.new_context(viewport=dict(width=1280, height=720), device_scale_factor=1)
+    keep_teacher_key(context, base_url)
     page = context.new_page()
     page.goto(base_url + URL, timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
@@ -69,6 +71,7 @@ def test_the_projector_shows_no_answer_and_the_teacher_leaves_by_keyboard(browse
 
 def test_on_a_phone_the_leave_buttons_fit_the_screen(browser: Browser, base_url: str, screenshot_dir):
     context = browser.new_context(viewport=dict(width=390, height=844), device_scale_factor=1)
+    keep_teacher_key(context, base_url)
     page = context.new_page()
     page.goto(base_url + URL, timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
