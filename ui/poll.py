@@ -319,7 +319,9 @@ def teacher_rooms() -> None:
         _refusal()
         for room in open_rooms:
             state = "revealed" if room.revealed else "open"
+            asked = room.question.rstrip().rsplit(". ", 1)[-1]  # the question's last sentence: what it asks
             left, right = st.columns([4, 1], vertical_alignment="center")
-            left.markdown(f"**Room {room.code}** ({state}), {titles.get(room.page, room.page)}: {room.question}")
+            left.markdown(f"**Room {room.code}** ({state}) on [{titles.get(room.page, room.page)}](/{room.page}"
+                          f"?teacher=1): {asked}")
             right.button("End", key=f"poll_end_{room.code}", icon=":material/stop_circle:", on_click=_ask,
                          args=("close", room.code, key), help=f"End the poll in room {room.code}.")

@@ -274,7 +274,8 @@ def test_the_teacher_finds_the_room_after_a_reload_and_ends_it_from_the_list(dat
     assert any(f'<p class="dplab-room-code">{code}</p>' in element.proto.body for element in reloaded.get("html"))
     home = open_page("home.py", teacher="1")  # on any page: the key's open polls, each with End
     [listed] = [box for box in home.expander if box.label == "Your class polls (1 open)"]
-    assert any(f"**Room {code}** (open), Truncation bias" in text for text in texts(home.markdown))
+    assert any(f"**Room {code}** (open) on [Truncation bias](/truncation-bias?teacher=1): Which window radius t "
+               "gives the smallest error?" == text for text in texts(home.markdown))
     button(home, f"poll_end_{code}").click().run()
     assert SqlitePollStore(data_dir).room(code).closed
     assert not [box for box in home.expander if "Your class polls" in box.label]
