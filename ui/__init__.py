@@ -19,6 +19,7 @@
                      by every replica)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
+``ast_lock``         ``ast.parse`` builds one tree at a time (CPython 3.11.7's data race between threads' trees)
 ``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,
                      from its settings (:mod:`app_pages.settings`)
 ``reproduce``        ``./lab.sh sweep``: a page's sweeps at a trial count beyond its slider, stored
