@@ -7,9 +7,9 @@ another thread; if that thread builds a tree meanwhile, the first one ends on a 
 ``SystemError: AST constructor recursion depth mismatch``. In the lab's server the sessions' threads build trees
 beside each other: NumPy reads the header of every array of a stored sweep with ``ast.literal_eval``,
 ``inspect.signature`` parses a builtin's signature, Python 3.11's tracebacks place their carets with ``ast.parse``, and
-Streamlit parses ``app.py`` and each page script for its "magic" (again each time the last session leaves: it then
-empties its script cache). ``benchmarks/fuzz_links.py`` met it once in 4,612 links, as a traceback under
-``page.run()``.
+Streamlit parsed ``app.py`` and each page script for its "magic" (again each time the last session left: it then
+empties its script cache) until the lab turned magic off (``.streamlit/config.toml``: the scripts now compile straight
+from source). ``benchmarks/fuzz_links.py`` met it once in 4,612 links, as a traceback under ``page.run()``.
 
 :func:`serialise` makes ``ast.parse`` (which ``ast.literal_eval`` and all of those call) take one process-wide lock,
 on the interpreters that have the race; on the others it does nothing. A tree takes milliseconds; a thread that

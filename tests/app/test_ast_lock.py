@@ -88,3 +88,33 @@ def test_the_app_takes_the_lock_before_any_page_runs(unguarded):
 def test_a_tree_is_the_same_through_the_lock(guarded):
     assert ast.dump(ast.parse(SOURCE)) == ast.dump(ast_lock._UNGUARDED(SOURCE))
     assert ast.literal_eval("{'descr': '<f8', 'shape': (3,)}") == {"descr": "<f8", "shape": (3,)}  # numpy's headers
+
+
+def magic_lines(script: str) -> list[int]:
+    """The lines of ``script`` that Streamlit's magic would draw: bare expressions other than calls and docstrings."""
+    tree = ast_lock._UNGUARDED((ROOT / script).read_text(encoding="utf-8"))
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Expr)
+            and not isinstance(node.value, ast.Call | ast.Await | ast.Yield | ast.YieldFrom)
+            and not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))]
+
+
+def test_the_page_scripts_compile_without_a_syntax_tree(monkeypatch):
+    """Streamlit's magic is off (``.streamlit/config.toml``), which no page used: it compiles ``app.py`` and each page
+    script straight from their source (again each time its last session leaves), never through ``ast.parse``."""
+    import tomllib
+
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    from registry import PAGES
+
+    settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert settings["runner"]["magicEnabled"] is False
+    scripts = ["app.py", *(info.script for info in PAGES)]
+    assert {script: magic_lines(script) for script in scripts} == dict.fromkeys(scripts, [])
+
+    def no_tree(*args, **kwargs):
+        raise AssertionError("a syntax tree was built")
+    monkeypatch.setattr(ast, "parse", no_tree)
+    cache = ScriptCache()
+    for script in scripts:
+        assert cache.get_bytecode(str(ROOT / script)) is not None
