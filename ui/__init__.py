@@ -18,6 +18,7 @@
 ``upload``           a student's own CSV file, read in the session only (the real-data page), or a bundled data set
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
+``ast_lock``         ``ast.parse`` builds one tree at a time (CPython 3.11.7's data race between threads' trees)
 ``precompute``       ``./lab.sh precompute``: the stored sweeps of every page, at its defaults and on its grid,
                      from its settings (:mod:`app_pages.settings`)
 ``reproduce``        ``./lab.sh sweep``: a page's sweeps at a trial count beyond its slider, stored

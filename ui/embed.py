@@ -2,9 +2,11 @@
 and learning-management systems.
 
 The address is the page's own, with the settings of its URL (every control, and a chart's frame when the link set
-one), plus Streamlit's embed mode (``embed=true``: no toolbar, no menu, no padding for the app's header) and, when the
-teacher ticks it, presentation mode (``present=1``). The teacher view (``teacher``) is never embedded: slides are
-projected, and the teacher view shows the answers.
+one: :func:`ui.share.page_settings`, the rule of the class's link too), plus Streamlit's embed mode (``embed=true``:
+no toolbar, no menu, no padding for the app's header) and, when the teacher ticks it, presentation mode
+(``present=1``). Nothing of the viewer's or of a class poll is embedded (:data:`ui.share.NOT_SETTINGS`): not the
+teacher view (``teacher``: slides are projected, and it shows the answers), not every answer at once (``reveal``),
+not a poll's room (``room``: its question and released counts are the class's, and the room ends).
 """
 
 from __future__ import annotations
@@ -17,31 +19,31 @@ import streamlit as st
 
 from registry import PageInfo
 
-from .chrome import PRESENT, TEACHER
+from .chrome import PRESENT
 from .frames import MOVED_FRAMES_NOTE
-from .share import public_url, share_link
+from .share import page_settings, public_url, share_link
 
 __all__ = ["EMBED", "embed_url", "embed_code", "is_local", "show_embed"]
 
 EMBED = "embed"  #: Streamlit's URL key of its embed mode
 PRESENT_BOX = "embed_present"  # widget key: the "presentation mode" box of the Embed code
 HEIGHT = 800  #: the frame's height in pixels on a slide (a page scrolls inside it)
-_LEFT_OUT = {TEACHER, PRESENT, EMBED, "embed_options"}  # never copied from the page's URL into the embed
 
 
 def embed_url(address: str, query: Mapping[str, str], present: bool = False) -> str:
-    """The page at ``address`` (scheme, host and path, no query) with the settings ``query`` (its URL's), in
-    Streamlit's embed mode, in presentation mode if ``present``; never the teacher view.
+    """The page at ``address`` (scheme, host and path, no query) with the settings of ``query`` (its URL's:
+    :func:`ui.share.page_settings`), in Streamlit's embed mode, in presentation mode if ``present``; never the
+    teacher view, the answers shown at once or a class poll's room.
 
-    >>> embed_url("http://lab.example.org/truncation", {"eps": "0.5", "teacher": "1", "present": "1"})
-    'http://lab.example.org/truncation?eps=0.5&embed=true'
+    >>> embed_url("http://lab.example.org/truncation", {"eps": "0.5", "teacher": "1", "present": "1", "room": "K7QX2",
+    ...                                                 "reveal": "1", "frame_truncation_rate": "0.5"})
+    'http://lab.example.org/truncation?eps=0.5&frame_truncation_rate=0.5&embed=true'
     >>> embed_url("http://lab.example.org", {"eps": "2"}, present=True)
     'http://lab.example.org/?eps=2&present=1&embed=true'
     """
     parts = urlsplit(address)
     path = parts.path or "/"
-    kept = [(key, value) for key, value in query.items() if key not in _LEFT_OUT]
-    kept += [(PRESENT, "1")] if present else []
+    kept = list(page_settings(query).items()) + ([(PRESENT, "1")] if present else [])
     return f"{parts.scheme}://{parts.netloc}{path}?" + urlencode(kept + [(EMBED, "true")])
 
 

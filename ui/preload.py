@@ -11,6 +11,9 @@ partially initialised module and fails (``AttributeError: partially initialized 
 runs beside a half-imported module. Building one figure of each trace type the pages draw also loads Plotly's lazily
 imported trace classes and validators, and one table loads Streamlit's pandas and Arrow code.
 
+Before anything else it makes ``ast.parse`` build one tree at a time (:func:`ui.ast_lock.serialise`): on CPython
+3.11.7 two sessions' threads building syntax trees at once could raise ``SystemError`` in a page.
+
 Then the warm heap is frozen (:func:`gc.freeze`): the hundreds of thousands of objects those libraries hold are never
 scanned again by the garbage collector. Streamlit's full collection after every script run is off
 (``runner.postScriptGC`` in ``.streamlit/config.toml``): it scanned that whole heap on every click, a quarter of the
@@ -22,6 +25,8 @@ from __future__ import annotations
 import gc
 import importlib
 import threading
+
+from . import ast_lock
 
 __all__ = ["MODULES", "preload"]
 
@@ -37,6 +42,7 @@ _FROZEN = threading.Event()  # set once the warm heap is frozen
 def preload() -> None:
     """Import :data:`MODULES`, touch the lazily loaded parts of Plotly and of Streamlit's tables, and freeze the heap
     once (idempotent: after the first call, a few dictionary look-ups)."""
+    ast_lock.serialise()
     for name in MODULES:
         importlib.import_module(name)
     if not _FROZEN.is_set():

@@ -5,11 +5,13 @@ same page at the same settings. The QR code is made in pure Python (``segno``) a
 the page (a ``data:`` URI): nothing is fetched from the internet. Its text alternative is the address itself: its
 ``alt`` text, written out beside it (readable, selectable) and in a code block with a copy button.
 
-The link is the address the teacher's browser shows (``st.context.url``) with the page's URL query, except the keys
-that only make sense on the projector or for the teacher (:data:`NOT_SHARED`: presentation mode, the teacher view,
-answers shown at once). When the lab was started with a public URL (``./lab.sh serve --public-url URL``, read from
-the environment variable ``DPLAB_PUBLIC_URL``: :mod:`deploy.public_url`), that URL replaces the scheme and host. A
-link that would send phones to ``localhost`` comes with a warning saying how to start the lab instead.
+The link is the address the teacher's browser shows (``st.context.url``) with the page's settings: its URL query
+without the keys that are not settings of the page (:data:`NOT_SETTINGS`, :func:`page_settings`: presentation mode,
+the teacher view, answers shown at once, a class poll's room, Streamlit's embed mode). The Embed code
+(:mod:`ui.embed`) and a handout's link keep the page's settings by the same rule. When the lab was started with a
+public URL (``./lab.sh serve --public-url URL``, read from the environment variable ``DPLAB_PUBLIC_URL``:
+:mod:`deploy.public_url`), that URL replaces the scheme and host. A link that would send phones to ``localhost``
+comes with a warning saying how to start the lab instead.
 
 The control is drawn at the end of the page's run (:func:`ui.chrome.footer`) into a slot kept under the title
 (:func:`ui.chrome.setup_page`), so the link has the settings the page has just written into the URL; it is built
@@ -31,10 +33,16 @@ from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
 from .frames import MOVED_FRAMES_NOTE
 
-__all__ = ["NOT_SHARED", "SHARE", "public_url", "share_link", "public_page_link", "short_address", "qr_code", "qr_svg",
-           "qr_image", "class_link", "join_html", "home_address", "share_control"]
+__all__ = ["NOT_SETTINGS", "SHARE", "page_settings", "public_url", "share_link", "public_page_link", "short_address",
+           "qr_code", "qr_svg", "qr_image", "class_link", "join_html", "home_address", "share_control"]
 
-NOT_SHARED = ("present", "teacher", "reveal")  #: URL keys left out of the shared link (the projector's, the teacher's)
+#: URL keys that are not the page's settings, left out of every link the lab writes for others (the class's QR code,
+#: the Embed code, a handout's link back): the viewer's modes (``present``, ``teacher``, ``reveal``: the projector's and
+#: the teacher's), a class poll's room (``room``: joined by its own QR code, and gone with the poll) and Streamlit's
+#: embed mode (``embed``, ``embed_options``: the Embed code adds its own). A chart's frame (``frame_<chart>``) is a
+#: setting. The names are those of ``ui.chrome.PRESENT``, ``TEACHER``, ``ui.page.REVEAL``, ``ui.poll.ROOM`` and
+#: ``ui.embed.EMBED`` (those modules import this one; a test keeps them in step).
+NOT_SETTINGS = ("present", "teacher", "reveal", "room", "embed", "embed_options")
 SHARE = "share"  #: widget key of the "Share with the class" expander
 DEFAULT_ADDRESS = "http://localhost:8501/"  # what a page run without a browser (AppTest) is taken to be opened at
 
@@ -51,18 +59,28 @@ def public_url(environ: Mapping[str, str] | None = None) -> tuple[str | None, st
         return None, f"The lab's public URL ({ENV}) is not used: {exc}."
 
 
+def page_settings(query: Mapping[str, str | Sequence[str]]) -> dict[str, str | Sequence[str]]:
+    """The page's settings in its URL ``query``: every key but :data:`NOT_SETTINGS`, in order.
+
+    >>> page_settings({"eps": "0.5", "present": "1", "room": "K7QX2", "frame_home_densities": "0.2", "reveal": "1"})
+    {'eps': '0.5', 'frame_home_densities': '0.2'}
+    """
+    return {key: value for key, value in query.items() if key not in NOT_SETTINGS}
+
+
 def share_link(browser_url: str | None, query: Mapping[str, str | Sequence[str]], public: str | None = None,
                base_path: str = "") -> str:
     """The link students open: the page the browser shows at ``browser_url`` (its scheme, host and page path; any
-    query in it ignored) with ``query`` minus :data:`NOT_SHARED`, the scheme and host replaced by ``public`` (and
-    the server's ``base_path``, Streamlit's ``server.baseUrlPath``, by the public URL's own path) when given.
+    query in it ignored) with ``query`` (a page's own query goes through :func:`page_settings` first; a class poll's
+    join link is ``{"room": code}``), the scheme and host replaced by ``public`` (and the server's ``base_path``,
+    Streamlit's ``server.baseUrlPath``, by the public URL's own path) when given.
 
-    >>> share_link("http://localhost:8501/truncation-bias", {"eps": "0.5", "present": "1", "n": "1000"})
+    >>> share_link("http://localhost:8501/truncation-bias", page_settings({"eps": "0.5", "present": "1", "n": "1000"}))
     'http://localhost:8501/truncation-bias?eps=0.5&n=1000'
     >>> share_link("http://localhost:8501/truncation-bias", {"eps": "0.5"}, "http://192.168.1.20:8501")
     'http://192.168.1.20:8501/truncation-bias?eps=0.5'
-    >>> share_link("http://127.0.0.1:8501/", {"teacher": "1"}, "https://lab.example.edu/dp")
-    'https://lab.example.edu/dp/'
+    >>> share_link("http://127.0.0.1:8501/", {"room": "K7QX2"}, "https://lab.example.edu/dp")
+    'https://lab.example.edu/dp/?room=K7QX2'
     """
     parts = urlsplit(browser_url or DEFAULT_ADDRESS)
     path = parts.path or "/"
@@ -70,22 +88,23 @@ def share_link(browser_url: str | None, query: Mapping[str, str | Sequence[str]]
     if base and (path == base or path.startswith(base + "/")):
         path = path[len(base):] or "/"
     origin = public if public else f"{parts.scheme}://{parts.netloc}{base}"
-    kept = [(key, value) for key, values in query.items() if key not in NOT_SHARED
+    kept = [(key, value) for key, values in query.items()
             for value in ([values] if isinstance(values, str) else values)]
     return f"{origin}{path}" + (f"?{urlencode(kept, safe=',:')}" if kept else "")
 
 
 def public_page_link(url_path: str, query: Mapping[str, str | Sequence[str]],
                      environ: Mapping[str, str] | None = None) -> str | None:
-    """The link to the page at ``url_path`` with ``query`` (minus :data:`NOT_SHARED`) on the lab's public address
-    (:func:`public_url`, read from ``environ``, the process's environment by default), or None when none is known (a
-    localhost link would not open on a student's machine).
+    """The link to the page at ``url_path`` with the settings of ``query`` (:func:`page_settings`) on the lab's
+    public address (:func:`public_url`, read from ``environ``, the process's environment by default), or None when
+    none is known (a localhost link would not open on a student's machine).
 
-    >>> public_page_link("truncation-bias", {"eps": "0.5", "teacher": "1"}, {ENV: "https://lab.example.edu/dp"})
+    >>> public_page_link("truncation-bias", {"eps": "0.5", "teacher": "1", "room": "K7QX2"},
+    ...                  {ENV: "https://lab.example.edu/dp"})
     'https://lab.example.edu/dp/truncation-bias?eps=0.5'
     """
     public, _ = public_url(environ)
-    return share_link(f"{DEFAULT_ADDRESS}{url_path}", query, public) if public else None
+    return share_link(f"{DEFAULT_ADDRESS}{url_path}", page_settings(query), public) if public else None
 
 
 def short_address(link: str) -> str:
@@ -241,9 +260,10 @@ def share_control(present: bool) -> None:
                      icon=":material/qr_code_2:") as box:
         if not box.open:
             return
-        link = class_link({key: st.query_params.get_all(key) for key in st.query_params})
+        link = class_link(page_settings({key: st.query_params.get_all(key) for key in st.query_params}))
         st.html(share_html(link, present))
-        st.caption("The link itself (the page with its settings; without presentation mode or the teacher view). "
+        st.caption("The link itself (the page with its settings; without presentation mode, the teacher view, the "
+                   "answers shown or a class poll's room). "
                    f"{MOVED_FRAMES_NOTE}")
         st.code(link, language=None, wrap_lines=True)
 

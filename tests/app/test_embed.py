@@ -58,6 +58,20 @@ def test_in_presentation_mode_the_embed_starts_in_presentation_mode():
     assert "present" not in iframe_src(at)[1]
 
 
+def test_the_embed_code_holds_only_the_page_s_settings_never_a_mode_or_a_poll_room():
+    """A projector's page during a class poll (every answer shown, a room, the teacher view, presentation mode): its
+    embed holds the page's settings and the chart's frame of the link, none of the viewer's or the poll's keys
+    (ui.share.NOT_SETTINGS); present=1 only while the box is ticked."""
+    at = opened(HOME, eps="0.5", frame_home_densities="0.2", reveal="1", room="K7QX2", teacher="1", present="1")
+    assert not at.exception
+    _, query = iframe_src(at)
+    assert query["eps"] == ["0.5"] and query["frame_home_densities"] == ["0.2"] and query["embed"] == ["true"]
+    assert not {"reveal", "room", "teacher"} & set(query)
+    assert query["present"] == ["1"]  # ticked: the page is in presentation mode
+    at.checkbox(key="embed_present").uncheck().run()
+    assert not {"reveal", "room", "teacher", "present"} & set(iframe_src(at)[1])
+
+
 def test_the_embed_code_uses_the_lab_s_public_url(monkeypatch):
     monkeypatch.setenv("DPLAB_PUBLIC_URL", "https://lab.example.edu/dp")
     at = opened(str(ROOT / "app_pages" / "truncation.py"), eps="2")

@@ -71,12 +71,24 @@ def test_the_public_url_from_the_environment():
 
 
 # ------------------------------------------------------------------------------------ the link
-def test_the_link_keeps_the_settings_and_leaves_out_the_projectors_and_teachers_keys():
-    query = {"eps": "0.5", "present": "1", "teacher": "1", "reveal": "1", "n": "1000", "seed": "7"}
-    assert share.share_link("http://localhost:8501/truncation-bias", query) == \
-        "http://localhost:8501/truncation-bias?eps=0.5&n=1000&seed=7"
-    assert share.share_link("http://localhost:8501/truncation-bias", {"present": "1"}) == \
+def test_the_link_keeps_the_settings_and_leaves_out_the_projectors_teachers_and_polls_keys():
+    query = {"eps": "0.5", "present": "1", "teacher": "1", "reveal": "1", "room": "K7QX2", "n": "1000", "seed": "7",
+             "embed": "true", "frame_truncation_rate": "0.5"}
+    assert share.share_link("http://localhost:8501/truncation-bias", share.page_settings(query)) == \
+        "http://localhost:8501/truncation-bias?eps=0.5&n=1000&seed=7&frame_truncation_rate=0.5"
+    assert share.share_link("http://localhost:8501/truncation-bias", share.page_settings({"present": "1"})) == \
         "http://localhost:8501/truncation-bias"
+    # a class poll's join link is made with its room on purpose
+    assert share.share_link("http://localhost:8501/truncation-bias", {"room": "K7QX2"}) == \
+        "http://localhost:8501/truncation-bias?room=K7QX2"
+
+
+def test_one_list_says_which_url_keys_are_not_the_page_s_settings():
+    """ui.share cannot import the modules that name these keys (they import it): the list follows their names."""
+    from ui import chrome, embed, page, poll
+
+    assert set(share.NOT_SETTINGS) == {chrome.PRESENT, chrome.TEACHER, page.REVEAL, poll.ROOM, embed.EMBED,
+                                       "embed_options"}
 
 
 def test_the_public_url_replaces_the_browsers_scheme_and_host_and_keeps_the_page():
@@ -239,6 +251,14 @@ def test_with_a_public_url_the_code_holds_it_and_nothing_warns(monkeypatch):
     assert '<div class="dplab-share present">' in blocks[0]  # big on the projector
     assert '<p class="dplab-share-address">http://<wbr>192.0.2.10<wbr>:8501</p>' in blocks[0]
     assert not at.warning and not at.error
+
+
+def test_the_class_link_holds_only_the_page_s_settings_never_a_mode_or_a_poll_room(monkeypatch):
+    """Opened on a projector's page during a poll: the page's settings and a chart's frame go to the class, never the
+    viewer's keys nor the poll's room (the room has its own QR code, and ends)."""
+    monkeypatch.setenv(ENV, PUBLIC)
+    at = opened(eps="2", frame_home_densities="0.2", reveal="1", room="K7QX2", teacher="1", present="1")
+    assert shared(at)[0] == [f"{PUBLIC}/?eps=2&frame_home_densities=0.2"]
 
 
 def test_a_bad_public_url_is_said_and_the_browsers_address_used(monkeypatch):
