@@ -7,7 +7,7 @@ from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from helpers import ROOT, run
+from helpers import ROOT, run, teacher_browser
 
 import ui
 from dpcore import viz
@@ -27,9 +27,13 @@ def iframe_src(at) -> tuple[str, dict[str, list[str]]]:
 
 def opened(script: str, **query: str):
     from streamlit.testing.v1 import AppTest
+
+    from classroom import browser
     at = AppTest.from_file(script, default_timeout=600)
     for key, value in query.items():
         at.query_params[key] = value
+    if query.get("teacher") == "1":  # the teacher's browser: it keeps the teacher key
+        at.session_state[browser.SESSION] = teacher_browser()
     at.session_state["go_deeper"] = True
     return at.run()
 

@@ -16,8 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import ROOT, charts  # noqa: E402
+from helpers import ROOT, charts, teacher_browser  # noqa: E402
 
+from classroom import browser  # noqa: E402
 from dpcore.lessons.glossary import FORMS, TERMS  # noqa: E402
 from registry import PAGES  # noqa: E402
 
@@ -63,6 +64,7 @@ class Drawn:
             at.query_params[key] = value
         at.session_state["go_deeper"] = True
         at.session_state["teacher_notes"] = True  # the teacher view's notes, folded until opened
+        at.session_state[browser.SESSION] = teacher_browser()  # the teacher's browser, which keeps the key
         at.run()
         assert not at.exception, at.exception
         glossary = {element.value for expander in at.sidebar.expander if expander.label == "Glossary"
