@@ -82,8 +82,8 @@ DEFAULT_MINUTES = 45.0  #: a room's lifetime unless the teacher sets another
 _TAB = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _PAGE = re.compile(r"[A-Za-z0-9_./-]{1,100}")
 _QUESTION_KEY = re.compile(r"[a-z0-9_]{0,40}")
-_COLUMNS = ("code, page, question, question_key, choices, created, expires, revealed_at, epsilon, seed, closed, "
-            "key_digest")  # a room's row, in the order _room reads it
+_COLUMNS = ("code, page, question, question_key, answer, choices, created, expires, revealed_at, epsilon, seed, "
+            "closed, key_digest")  # a room's row, in the order _room reads it
 _CLIENT = re.compile(r"[A-Za-z0-9_-]{8,128}")
 _ACTION = re.compile(r"[a-z]{1,20}")
 
@@ -109,7 +109,7 @@ class VotingClosed(PollError):
 
 
 class AlreadyVoted(PollError):
-    """This tab has already voted, for another choice."""
+    """This browser has already voted, for another choice."""
 
 
 class BadVote(PollError):
@@ -138,6 +138,7 @@ class Room:
     question: str
     choices: tuple[str, ...]
     question_key: str
+    answer: int | None
     created: float
     expires: float
     revealed: bool
@@ -169,9 +170,10 @@ class PollStore(Protocol):
     """The interface every backend implements (see the module docstring)."""
 
     def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
-                    minutes: float = DEFAULT_MINUTES, question_key: str = "") -> Room:
+                    minutes: float = DEFAULT_MINUTES, question_key: str = "", answer: int | None = None) -> Room:
         """Open a room owned by the teacher ``key`` (only it may ``reveal`` and ``close`` it), for the question
-        named ``question_key`` on its page (its text may change with the page's settings)."""
+        named ``question_key`` on its page (its text may change with the page's settings), whose right choice is
+        ``answer`` (marked on every screen after the reveal)."""
         ...
 
     def rooms(self, key: str) -> tuple[Room, ...]:
@@ -291,6 +293,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     page TEXT NOT NULL,
     question TEXT NOT NULL,
     question_key TEXT NOT NULL DEFAULT '',
+    answer INTEGER,
     choices TEXT NOT NULL,
     key_digest TEXT NOT NULL,
     created REAL NOT NULL,
@@ -344,8 +347,11 @@ class SqlitePollStore:
         with self._connect() as connection:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.executescript(_SCHEMA)
-            if "question_key" not in [row[1] for row in connection.execute("PRAGMA table_info(rooms)")]:
-                connection.execute("ALTER TABLE rooms ADD COLUMN question_key TEXT NOT NULL DEFAULT ''")  # older file
+            columns = [row[1] for row in connection.execute("PRAGMA table_info(rooms)")]
+            if "question_key" not in columns:  # a file of an older version
+                connection.execute("ALTER TABLE rooms ADD COLUMN question_key TEXT NOT NULL DEFAULT ''")
+            if "answer" not in columns:
+                connection.execute("ALTER TABLE rooms ADD COLUMN answer INTEGER")
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -381,8 +387,9 @@ class SqlitePollStore:
         return row
 
     def _room(self, row: tuple) -> Room:
-        code, page, question, question_key, choices, created, expires, revealed_at, epsilon, seed, closed, _ = row
-        return Room(code=code, page=page, question=question, question_key=question_key,
+        (code, page, question, question_key, answer, choices, created, expires, revealed_at, epsilon, seed,
+         closed) = row[:-1]
+        return Room(code=code, page=page, question=question, question_key=question_key, answer=answer,
                     choices=tuple(json.loads(choices)), created=created,
                     expires=expires, revealed=revealed_at is not None, epsilon=epsilon, seed=seed,
                     closed=bool(closed) or self.clock() >= expires)
@@ -395,10 +402,11 @@ class SqlitePollStore:
 
     # ---------------------------------------------------------------------------------------------- the interface
     def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
-                    minutes: float = DEFAULT_MINUTES, question_key: str = "") -> Room:
-        """Open a room for ``question`` (named ``question_key`` on its page) on ``page`` with ``choices``, open for
-        ``minutes``, owned by the teacher ``key`` (kept as its hash). Raises :class:`BadVote` for bad texts,
-        :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open, or :data:`MAX_ROOMS_PER_KEY` of this key's."""
+                    minutes: float = DEFAULT_MINUTES, question_key: str = "", answer: int | None = None) -> Room:
+        """Open a room for ``question`` (named ``question_key`` on its page, its right choice ``answer`` if it has
+        one) on ``page`` with ``choices``, open for ``minutes``, owned by the teacher ``key`` (kept as its hash).
+        Raises :class:`BadVote` for bad texts, :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open, or
+        :data:`MAX_ROOMS_PER_KEY` of this key's."""
         if not isinstance(page, str) or not _PAGE.fullmatch(page):
             raise BadVote("A poll needs the page it belongs to.")
         if not isinstance(question, str) or not 0 < len(question) <= MAX_TEXT:
@@ -413,6 +421,9 @@ class SqlitePollStore:
             raise NotTeacher("Only a teacher with the lab's teacher key can open a poll.")
         if not isinstance(question_key, str) or not _QUESTION_KEY.fullmatch(question_key):
             raise BadVote("A poll's question is named by lower-case letters, digits and '_'.")
+        if answer is not None and (isinstance(answer, bool) or not isinstance(answer, int)
+                                   or not 0 <= answer < len(choices)):
+            raise BadVote("A poll's right answer is one of its choices.")
         now = self.clock()
         with self._write() as connection:
             self._purge(connection, now)
@@ -424,10 +435,10 @@ class SqlitePollStore:
             for _ in range(20):
                 code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
                 try:
-                    connection.execute("INSERT INTO rooms (code, page, question, question_key, choices, key_digest, "
-                                       "created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                       (code, page, question, question_key, json.dumps(choices), _digest(key), now,
-                                        now + 60.0 * minutes))
+                    connection.execute("INSERT INTO rooms (code, page, question, question_key, answer, choices, "
+                                       "key_digest, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                       (code, page, question, question_key, answer, json.dumps(choices),
+                                        _digest(key), now, now + 60.0 * minutes))
                     break
                 except sqlite3.IntegrityError:  # the code is taken: draw another
                     continue

@@ -87,8 +87,14 @@ def show_release(tally: Tally, answer: int | None = None) -> None:
     show_table([{"answer": label, column: int(count)}
                 | ({"right answer": "✓ right" if index == answer else ""} if answer is not None else {})
                 for index, (label, count) in enumerate(zip(room.choices, result.released_counts))])
-    st.markdown(f"{result.sentence} Each released count is off by about {result.mean_error:.1f} on average; "
-                f"{tally.answered} answered.")
+    st.markdown(f"{result.sentence} Each released count is off by about {result.mean_error:.1f} on average. "
+                f"{_answered_words(tally.answered)}; the released counts need not add up to that: each has noise of "
+                "its own, and a count pushed below 0 is shown as 0.")
+
+
+def _answered_words(answered: int) -> str:
+    """``1 student answered``, ``3 students answered``."""
+    return f"{answered} student{'' if answered == 1 else 's'} answered"
 
 
 # ------------------------------------------------------------------------------------------------ the student
@@ -158,13 +164,12 @@ def _ballot(tally: Tally) -> None:
     st.markdown(f"**Room {room.code}.** {room.question}")
     voted = _voted(room)
     if room.revealed:
-        show_release(tally)
+        _your_answer(room, voted)
+        show_release(tally, room.answer)
     elif room.closed:
         st.info("This poll has ended without a reveal.", icon=":material/event_busy:")
     elif voted is not None:
-        st.success(f"Your answer is in: {room.choices[voted]}. The class's results appear here when the teacher "
-                   "reveals them.", icon=":material/check_circle:")
-        st.fragment(_wait_for_reveal, run_every=STUDENT_SECONDS)(room.code)
+        st.fragment(_wait_for_reveal, run_every=STUDENT_SECONDS)(room.code, voted)
     else:
         radio = f"poll_choice_{room.code}"
         st.radio("Your answer", room.choices, index=None, key=radio)
@@ -205,17 +210,28 @@ def _send(code: str, choices: tuple[str, ...], radio: str, voter_id: str) -> Non
             limits.record(attempts, "vote")
 
 
-def _wait_for_reveal(code: str) -> None:
-    """Every :data:`STUDENT_SECONDS`: once the teacher has revealed, the release, drawn in this fragment (or that the
-    poll has ended, or gone). Not a rerun of the whole page: every phone of the class sees the reveal within those
-    seconds, and 60 runs of a page at once cost ten times as much as 60 of this fragment (``benchmarks/load.py
-    --poll 60``)."""
+def _your_answer(room: Room, voted: int | None) -> None:
+    """What this browser answered, once the room is revealed (nothing if it did not vote)."""
+    if voted is not None:
+        st.markdown(f":material/check_circle: You answered: {room.choices[voted]}.")
+
+
+def _wait_for_reveal(code: str, voted: int) -> None:
+    """This browser's answer, and every :data:`STUDENT_SECONDS` whether the teacher has revealed: then the release,
+    the right answer marked, drawn in this fragment (or that the poll has ended, or gone). Not a rerun of the whole
+    page: every phone of the class sees the reveal within those seconds, and 60 runs of a page at once cost ten times
+    as much as 60 of this fragment (``benchmarks/load.py --poll 60``)."""
     try:
         tally = poll_store.shared_store().tally(code)
-        if tally.room.revealed:
-            show_release(tally)
-        elif tally.room.closed:
+        room = tally.room
+        if room.revealed:
+            _your_answer(room, voted)
+            show_release(tally, room.answer)
+        elif room.closed:
             st.info("This poll has ended without a reveal.", icon=":material/event_busy:")
+        else:
+            st.success(f"Your answer is in: {room.choices[voted]}. The class's results appear here when the "
+                       "teacher reveals them.", icon=":material/check_circle:")
     except PollError as refused:
         st.error(str(refused), icon=":material/block:")
     except _FAULTS as fault:
@@ -268,7 +284,7 @@ def _open_controls(page: str, question: Question) -> None:
                                key=f"poll_minutes_{question.key}")
     st.button("Poll the class on this question", key=f"poll_start_{question.key}", icon=":material/how_to_vote:",
               on_click=_ask, args=("create_room", page, question.prompt, list(question.choices),
-                                   teacher_key.lab_key(), float(minutes), question.key),
+                                   teacher_key.lab_key(), float(minutes), question.key, question.answer),
               help="The class answers from their phones; you reveal the counts, released with differential privacy "
                    "at the ε you pick.")
 

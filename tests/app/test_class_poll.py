@@ -130,9 +130,15 @@ def test_votes_are_counted_once_each_then_released_with_dp_the_same_on_every_scr
     assert [row["right answer"] for row in shown].count("✓ right") == 1
     assert any("With ε = 0.5, whatever the class is shown was at most 1.6 times" in text
                for text in texts(teacher.markdown))
+    right = teacher.radio(key=f"guess_{QUESTION}").options[room.answer]
     for student in (students[0].run(), open_page(room=code)):  # a voter's screen, and a latecomer's
         [seen] = [table for table in tables(student) if column in table[0]]
         assert [int(row[column]) for row in seen] == expected.tolist()
+        assert [row["answer"] for row in seen if row["right answer"] == "✓ right"] == [right]  # marked on phones
+        assert not any("appear here when the teacher" in text for text in texts(student.success))
+        assert any(f"{len(votes)} students answered; the released counts need not add up to that" in text
+                   for text in texts(student.markdown))
+    assert any(f"You answered: {choices[votes[0]]}." in text for text in texts(students[0].markdown))
     assert any("exact counts" in box.label for box in teacher.expander)  # folded: no exact count sent
     assert not any("exact count" in table[0] for table in tables(teacher))
     assert store.tally(code).answered == len(votes)  # the latecomer's tab offered no vote

@@ -434,6 +434,16 @@ def test_sessions_in_threads_of_one_process_give_exact_counts(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------- faults
+def test_a_room_keeps_its_right_answer_if_it_has_one(store):
+    assert open_room(store, "home", "Q?", ["a", "b", "c"])[0].answer is None
+    created = store.create_room("home", "Q?", ["a", "b", "c"], KEY, 10, answer=2)
+    assert created.answer == 2 and store.room(created.code).answer == 2
+    assert {room.code: room.answer for room in store.rooms(KEY)}[created.code] == 2
+    for bad in (3, -1, True, 1.0, "1"):
+        with pytest.raises(BadVote, match="right answer is one of its choices"):
+            store.create_room("home", "Q?", ["a", "b", "c"], KEY, 10, answer=bad)
+
+
 def test_a_room_is_found_by_its_question_key_whatever_its_text(store):
     created = store.create_room("truncation-bias", "At n = 10, which t?", ["a", "b"], KEY, 10, question_key="radius")
     assert created.question_key == "radius" and store.rooms(KEY)[0].question_key == "radius"
@@ -444,11 +454,13 @@ def test_a_room_is_found_by_its_question_key_whatever_its_text(store):
 
 def test_an_older_file_without_question_keys_is_read_and_gains_them(tmp_path, clock):
     with sqlite3.connect(tmp_path / "polls.sqlite3") as connection:  # the store's file before question keys
-        connection.executescript(poll_store._SCHEMA.replace("    question_key TEXT NOT NULL DEFAULT '',\n", ""))
+        connection.executescript(poll_store._SCHEMA.replace("    question_key TEXT NOT NULL DEFAULT '',\n", "")
+                                 .replace("    answer INTEGER,\n", ""))
         connection.execute("INSERT INTO rooms (code, page, question, choices, key_digest, created, expires) VALUES "
                            "('K7QX2', 'home', 'Q?', '[\"a\", \"b\"]', 'digest', ?, ?)", (clock.now, clock.now + 600))
     store = poll_store.SqlitePollStore(tmp_path, clock=clock)
-    assert store.room("K7QX2").question_key == "" and store.tally("K7QX2").answered == 0
+    assert store.room("K7QX2").question_key == "" and store.room("K7QX2").answer is None
+    assert store.tally("K7QX2").answered == 0
     assert open_room(store, "home", "Q?", ["a", "b"])[0].question_key == ""
 
 

@@ -103,7 +103,10 @@ def test_a_poll_run_from_a_projector_and_answered_from_a_phone_with_the_keyboard
     teacher.screenshot(path=screenshot_dir / "poll-projector-revealed.png")
     phone_release = ballot.locator(".dplab-table")
     expect(phone_release).to_be_visible(timeout=2 * poll.STUDENT_SECONDS * 1000 + 10_000)  # the phone updates itself
-    assert "✓ right" not in phone_release.inner_text()  # the right answer is the teacher's to reveal
+    expect(phone_release).to_contain_text("✓ right")  # the right answer marked on the phone too, after the reveal
+    assert "appear here when the teacher reveals" not in ballot.inner_text()  # the waiting sentence has gone
+    expect(ballot).to_contain_text("You answered: 3 < t ≤ 10.")
+    expect(ballot).to_contain_text("need not add up")
     assert student.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     student.screenshot(path=screenshot_dir / "poll-phone-revealed.png")
     assert no_serious_violation(teacher) == [] and no_serious_violation(student) == []
