@@ -60,6 +60,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from classroom import teacher_key
+
 from .public_url import ENV, parse_public_url
 from .warm import healthy, warm
 
@@ -176,6 +178,8 @@ class Deployment:
         self.logs = logs or Path(tempfile.mkdtemp(prefix="dplab-serve-"))
         self.replicas: list[subprocess.Popen] = []
         self.nginx: subprocess.Popen | None = None
+        #: the lab's teacher key, the same for every replica: DPLAB_TEACHER_KEY, else one made here (printed by main)
+        self.teacher_key = os.environ.get(teacher_key.ENV) or teacher_key.new_key()
 
     @property
     def url(self) -> str:
@@ -224,10 +228,13 @@ class Deployment:
 
     def replica_environment(self) -> dict[str, str]:
         """The environment of each replica: this process's, with ``DPLAB_PUBLIC_URL`` set to the public URL (or
-        removed, when there is none, so that one left in the shell does not reach the pages unchecked)."""
+        removed, when there is none, so that one left in the shell does not reach the pages unchecked), and
+        ``DPLAB_TEACHER_KEY`` set to the deployment's one teacher key (a replica left to make its own would take
+        another key than the others)."""
         environment = {key: value for key, value in os.environ.items() if key != ENV}
         if self.public_url:
             environment[ENV] = self.public_url
+        environment[teacher_key.ENV] = self.teacher_key
         return environment
 
     def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
@@ -408,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         print("Opening every page once on each replica, so that the first visitors do not wait...", flush=True)
         for failure in deployment.warm():
             print(f"Could not warm the {failure}; it serves anyway.", file=sys.stderr, flush=True)
+        if not os.environ.get(teacher_key.ENV):  # ./lab.sh serve sets it and says so; python -m deploy.replicas not
+            print(f"Teacher key: {deployment.teacher_key}  (type it once in the teacher view, ?teacher=1)", flush=True)
         students = f"; students open {deployment.public_url}" if deployment.public_url else ""
         print(f"Private Estimation Lab: {deployment.url} ({args.replicas} replicas{students}; logs in "
               f"{deployment.logs}). Ctrl+C stops it.", flush=True)

@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, expect
 from test_deep_links import CHART, PAGE_TIMEOUT, wait_until_rendered
 from websockets.sync.client import connect
 
+from classroom import teacher_key
 from deploy import replicas as replicas_module
 from deploy.public_url import ENV
 from deploy.replicas import COOKIE, NGINX, ROOT, UPLOAD_MB, Deployment, nginx_config, parse_args
@@ -193,6 +194,21 @@ def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch,
     Deployment(1, 8601, logs=tmp_path)._spawn_replica(8602)
     assert spawned["8502"][ENV] == "http://10.0.0.5:8501"
     assert ENV not in spawned["8602"] and spawned["8602"]["PATH"] == os.environ["PATH"]
+
+
+def test_every_replica_is_given_the_one_teacher_key(monkeypatch, tmp_path):
+    spawned = {}
+    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+                        spawned.setdefault(command[command.index("--server.port") + 1], environment))
+    monkeypatch.delenv(teacher_key.ENV, raising=False)  # started without ./lab.sh: the deployment makes one key
+    made = Deployment(2, 8501, logs=tmp_path)
+    for port in made.replica_ports:
+        made._spawn_replica(port)
+    keys = {spawned[str(port)][teacher_key.ENV] for port in made.replica_ports}
+    assert keys == {made.teacher_key} and teacher_key.normalise(made.teacher_key)
+    monkeypatch.setenv(teacher_key.ENV, "my-department-key-2026")  # set by whoever runs the lab: passed on as it is
+    Deployment(1, 8601, logs=tmp_path)._spawn_replica(8602)
+    assert spawned["8602"][teacher_key.ENV] == "my-department-key-2026"
 
 
 def test_through_nginx_the_share_control_encodes_the_public_url_and_opens_by_keyboard(deployment: Deployment,
