@@ -182,7 +182,7 @@ def _voted(room: Room) -> int | None:
     """The choice this browser voted for in ``room``: this session's record, else the store's (a reload, another tab
     or replica: the browser keeps its voter id)."""
     votes = st.session_state.setdefault(_VOTES, {})
-    if room.code not in votes and not room.revealed and not room.closed:
+    if room.code not in votes:
         earlier = _ask("voted", room.code, voter.voter_id())
         if earlier is not None and 0 <= earlier < len(room.choices):
             votes[room.code] = earlier
