@@ -131,6 +131,8 @@ def _files_outside_venv() -> set[str]:
     (b"name,city\nAnn,Ghent\nBob,Namur\n", "no column"),
     (b"value\n7\n7\n7\n7\n", "nothing to estimate"),
     (b"x\n" + b"1" * (21 * 1024 * 1024) + b"\n", "MB"),
+    (b"x\n1\n" + b"Ghent" * 2_000_000 + b"\n2\n", "longer than 131,072 characters"),  # one 10 MB line
+    (b'x,note\n1,"' + b"Ghent" * 2_000_000 + b'"\n2,b\n', "longer than 131,072 characters"),  # a 10 MB quoted cell
 ])
 def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
     at = upload(open_page(data="upload"), content)
