@@ -31,10 +31,13 @@ import numpy as np
 from .core.validation import Array, InstanceOf, Integer, InvalidDataError, Real, validated
 
 __all__ = ["Column", "CsvColumns", "read_csv_columns", "numeric_column", "bounds_from_data", "DELIMITERS",
-           "LABEL_LENGTH"]
+           "LABEL_LENGTH", "LARGEST"]
 
 DELIMITERS = (",", ";", "\t")  #: the delimiters a file may use (the first is the default)
 LABEL_LENGTH = 60  #: the longest column name kept (longer header text is cut)
+#: The largest size of a number :func:`numeric_column` accepts: the squares of a column's deviations (its standard
+#: deviation) stay finite in double precision for a million values.
+LARGEST = 1e150
 _FORMULA_START = ("=", "+", "-", "@")  # a text cell starting so could be run as a formula by a spreadsheet
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")  # "2,5": a number written with a decimal comma
 _SNIFFED_LINES = 20  # the lines the delimiter is guessed from
@@ -491,7 +494,7 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
 @validated(columns=InstanceOf(CsvColumns, "columns read by read_csv_columns"),
            name=InstanceOf(str, "the name of a column"), min_values=Integer(low=1))
 def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np.ndarray:
-    r"""The numbers of one column, checked to be enough, and not all equal, to estimate something on.
+    r"""The numbers of one column, checked to be enough, not too large, and not all equal, to estimate something on.
 
     Parameters
     ----------
@@ -510,7 +513,9 @@ def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np
     Raises
     ------
     InvalidDataError
-        If there is no column ``name``, it holds fewer than ``min_values`` numbers, or all its numbers are equal.
+        If there is no column ``name``, it holds fewer than ``min_values`` numbers, a number larger than
+        :data:`LARGEST` in size, or all its numbers are equal. The message names the column, never one of its
+        values.
 
     Examples
     --------
@@ -520,19 +525,22 @@ def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np
     >>> numeric_column(table, "score")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dpcore.core.validation.InvalidDataError: Every value of the column 'score' is 7: there is nothing to estimate ...
+    dpcore.core.validation.InvalidDataError: Every number in the column 'score' is the same: there is nothing to ...
     """
     if name not in columns.columns:
         choices = ", ".join(repr(choice) for choice in columns.numeric)
-        raise InvalidDataError(f"There is no column named {_label(name)!r} in this file (name must be one of its "
-                               f"numeric columns: {choices}).")
+        raise InvalidDataError(f"This file has no column named {_label(name)!r}: its columns of numbers are "
+                               f"{choices}.")
     values = columns.columns[name].values
     if values.size < min_values:
         raise InvalidDataError(f"The column {name!r} holds {values.size} number{'' if values.size == 1 else 's'}: at "
                                f"least {min_values} are needed to estimate anything. Pick another column.")
+    if np.max(np.abs(values)) > LARGEST:
+        raise InvalidDataError(f"The column {name!r} holds numbers larger than 10¹⁵⁰ (a one and 150 zeros), too large "
+                               "to compute with: pick another column, or divide this one by a power of ten first.")
     if np.all(values == values[0]):
-        raise InvalidDataError(f"Every value of the column {name!r} is {values[0]:g}: there is nothing to estimate "
-                               f"privately (any private statistic of it would be {values[0]:g} plus noise). Pick a "
+        raise InvalidDataError(f"Every number in the column {name!r} is the same: there is nothing to estimate "
+                               "privately (any private statistic of it would be that one number plus noise). Pick a "
                                "column whose values differ.")
     return values
 

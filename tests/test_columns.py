@@ -318,8 +318,7 @@ def test_numeric_column_refuses_an_unknown_name_briefly():
     table = read_csv_columns(b"age,city\n36,Lyon\n20,Paris\n")
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "weight")
-    assert str(caught.value) == ("There is no column named 'weight' in this file (name must be one of its numeric "
-                                 "columns: 'age').")
+    assert str(caught.value) == "This file has no column named 'weight': its columns of numbers are 'age'."
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "\x1b[2J" + "w" * 10_000)
     assert len(str(caught.value)) < 200 and "\x1b" not in str(caught.value)
@@ -336,12 +335,26 @@ def test_numeric_column_refuses_too_few_numbers():
     assert numeric_column(table, "n").tolist() == [1.0, 2.0]
 
 
-def test_numeric_column_refuses_a_column_of_equal_values():
+def test_numeric_column_refuses_a_column_of_equal_values_without_saying_the_value():
     table = read_csv_columns(b"score,age\n42,36\n42.0,20\n4.2e1,41\n")
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "score")
-    assert str(caught.value) == ("Every value of the column 'score' is 42: there is nothing to estimate privately (any "
-                                 "private statistic of it would be 42 plus noise). Pick a column whose values differ.")
+    assert str(caught.value) == ("Every number in the column 'score' is the same: there is nothing to estimate "
+                                 "privately (any private statistic of it would be that one number plus noise). Pick a "
+                                 "column whose values differ.")
+
+
+@pytest.mark.parametrize("huge", ["1.0000001e150", "-3e200", "1e308"])
+def test_numeric_column_refuses_numbers_too_large_to_compute_with(huge):
+    """Beyond dpcore.columns.LARGEST (1e150) the squares of a million deviations would overflow (a standard
+    deviation of inf); 1e150 itself is accepted."""
+    table = read_csv_columns(f"v,w\n{huge},1e150\n2,-1e150\n".encode())
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "v")
+    assert str(caught.value) == ("The column 'v' holds numbers larger than 10¹⁵⁰ (a one and 150 zeros), too large to "
+                                 "compute with: pick another column, or divide this one by a power of ten first.")
+    assert huge not in str(caught.value)
+    assert numeric_column(table, "w").tolist() == [1e150, -1e150]
 
 
 def test_the_data_error_is_a_parameter_error():
