@@ -15,6 +15,8 @@
 ``poll``             the class poll on a page: the teacher's room (code, QR, answers counted live, the DP reveal),
                      a student's ballot (``?room=CODE``), "Join a class poll" on the home page
 ``upload``           a student's own CSV file, read in the session only (the real-data page), or a bundled data set
+``upload_limits``    uploads bounded where the server receives them: size, in memory only, one file per tab, closed
+                     a minute after the tab
 ``poll_store``       the class poll's vote store: rooms, one vote per tab, reveal, expiry (SQLite in WAL mode, shared
                      by every replica)
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported

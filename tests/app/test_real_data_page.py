@@ -117,6 +117,19 @@ def test_an_upload_stays_in_its_session():
     assert _files_outside_venv() == before  # nothing written to disk
 
 
+def test_a_replaced_file_or_another_data_set_leaves_nothing_computed_from_the_old_file():
+    at = upload(open_page(data="upload"), GOOD)
+    first = set(at.session_state[compute._PRIVATE]._items)
+    assert first  # the file read, its figures and texts: kept in the session
+    upload(at, GOOD.replace(b"4100", b"4200"), name="other.csv")
+    assert_clean(at)
+    assert facts(at)["largest value"] == number_text(4200.0)
+    assert not first & set(at.session_state[compute._PRIVATE]._items)
+    at.radio(key="w_data").set_value("engel").run()
+    assert_clean(at)
+    assert compute._PRIVATE not in at.session_state
+
+
 def _files_outside_venv() -> set[str]:
     skip = {".venv", ".git", "artifacts", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
     found = set()
