@@ -8,10 +8,10 @@ message or a note: a file is refused with an :class:`~dpcore.core.validation.Inv
 in plain words.
 
 Memory: the file's text is split into cells a block of lines at a time (:data:`_BLOCK` characters, or :data:`_ROWS`
-rows of the csv module), and each block's cells are counted and dropped before the next is split; what is kept is
-each column's float64 numbers. A 20 MB file of 1,000,000 rows and 6 numeric columns peaks at about 100 MB above the
-file's bytes (its text, 19 MB; the numbers, 48 MB; one block's cells), where a list of every cell took 440 MB
-(``benchmarks/upload_memory.py``).
+rows of the csv module), and each block's cells are counted, their numbers written into one array per column, and
+dropped before the next block is split. A 20 MB file of 1,000,000 rows and 6 numeric columns peaks at about 75 MB
+above the file's bytes (its text, 19 MB; the numbers, 48 MB; one block's cells), where a list of every cell took
+440 MB (``benchmarks/upload_memory.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -250,21 +250,22 @@ def _first_lines(text: str, count: int) -> list[str]:
     return found
 
 
-@dataclass
 class _Tally:
     """One column's account, brought up to date as its cells arrive, a block of rows at a time.
 
-    It holds the column's finite numbers so far (an array per block) and counts the cells left out, by kind: the
-    cells themselves are never kept.
+    Its finite numbers are written into one array sized for the most data rows the file can hold (:func:`_most_rows`:
+    its memory pages are taken only as they are written), and the cells left out are counted, by kind: the cells
+    themselves are never kept, and no array is made per block, so none is left behind between the others.
+
+    Parameters
+    ----------
+    rows : int
+        The most data rows the file can hold.
     """
 
-    values: list[np.ndarray] = field(default_factory=list)
-    cells: int = 0
-    empty: int = 0
-    non_finite: int = 0
-    text: int = 0
-    formulas: int = 0
-    decimal_commas: int = 0
+    def __init__(self, rows: int) -> None:
+        self.values = np.empty(rows)
+        self.kept = self.cells = self.empty = self.non_finite = self.text = self.formulas = self.decimal_commas = 0
 
     def add(self, cells: list[str]) -> None:
         """Count the column's next ``cells``.
@@ -280,7 +281,8 @@ class _Tally:
         finite = np.isfinite(every)
         kept = int(np.count_nonzero(finite))
         self.non_finite += every.size - kept
-        self.values.append(every if kept == every.size else every[finite])
+        self.values[self.kept:self.kept + kept] = every if kept == every.size else every[finite]
+        self.kept += kept
 
     def _add_mixed(self, cells: list[str]) -> None:
         """Count ``cells``, some of which are not numbers, one by one."""
@@ -302,7 +304,8 @@ class _Tally:
                 values.append(value)
             else:
                 non_finite += 1
-        self.values.append(np.array(values, dtype=np.float64))
+        self.values[self.kept:self.kept + len(values)] = values
+        self.kept += len(values)
         self.empty += empty
         self.non_finite += non_finite
         self.text += text
@@ -311,7 +314,7 @@ class _Tally:
 
     def column(self, name: str) -> Column:
         """The :class:`Column` ``name`` of the cells counted, with a note for each kind of cell left out."""
-        values = self.values[0] if len(self.values) == 1 else np.concatenate([np.empty(0), *self.values])
+        values = self.values[: self.kept]
         notes = []
         if self.empty:
             notes.append(f"{_cells(self.empty, self.cells)} empty and left out.")
@@ -344,6 +347,14 @@ def _check_rows(rows: int, max_rows: int) -> None:
         raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
 
 
+def _most_rows(text: str, max_rows: int) -> int:
+    """The most data rows ``text`` can hold, up to ``max_rows`` (a file with more is refused as it is read).
+
+    One per line end (LF, CRLF or CR), the header's included: a row ends at one, except perhaps the last.
+    """
+    return min(text.count("\n") + text.count("\r") - text.count("\r\n"), max_rows)
+
+
 def _plain(text: str, delimiter: str, max_rows: int) -> _Table | None:
     """The table of a file without quotation marks, or None if a line's cells are not as many as the header's.
 
@@ -354,7 +365,8 @@ def _plain(text: str, delimiter: str, max_rows: int) -> _Table | None:
     first = next(blocks)
     header = first[0].split(delimiter)
     width = len(header)
-    tallies = [_Tally() for _ in header]
+    most = _most_rows(text, max_rows)
+    tallies = [_Tally(most) for _ in header]
     rows = 0
     for lines in itertools.chain([first[1:]], blocks):
         if any(line.count(delimiter) != width - 1 for line in lines):
@@ -379,7 +391,8 @@ def _quoted(text: str, delimiter: str, max_rows: int) -> _Table:
     if header is None:  # only blank quoted cells
         raise InvalidDataError(_EMPTY)
     width = len(header)
-    tallies = [_Tally() for _ in header]
+    most = _most_rows(text, max_rows)
+    tallies = [_Tally(most) for _ in header]
     count = longer = 0
     while batch := list(itertools.islice(rows, _ROWS)):
         count += len(batch)
