@@ -62,8 +62,8 @@ class _Tab(Session):
 
 
 class UploadTab:
-    """One browser tab on the real-data page at ``base`` (``http://host:port``), uploading files; a context manager
-    that closes the tab (its websocket) on exit, as :meth:`close` does earlier.
+    """One browser tab on a page with the file uploader at ``base`` (``http://host:port``), uploading files; a context
+    manager that closes the tab (its websocket) on exit, as :meth:`close` does earlier.
 
     Parameters
     ----------
@@ -71,17 +71,19 @@ class UploadTab:
         The server's address.
     timeout : float
         Seconds any one exchange (a rerun, a request) may take.
+    page, query : str
+        The page opened (its URL path) and its query string: the real-data page on "your own CSV file" by default.
     """
 
-    def __init__(self, base: str, timeout: float = 120.0) -> None:
+    def __init__(self, base: str, timeout: float = 120.0, page: str = PAGE, query: str = QUERY) -> None:
         self.base, self.timeout = base, timeout
         self.host, self.port = base.removeprefix("http://").split(":")
         self.token = xsrf_token(base)
         self.ws = connect(f"ws://{self.host}:{self.port}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
                           open_timeout=timeout, ping_interval=None, additional_headers={
                               "Cookie": f"{XSRF_COOKIE}={self.token}"})
-        self.tab = _Tab(self.ws, PAGE)
-        self.tab.query = QUERY
+        self.tab = _Tab(self.ws, page)
+        self.tab.query = query
         self.uploader = ""  # the file uploader's widget id, once the page drew it
 
     @property
