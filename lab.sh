@@ -114,6 +114,7 @@ case "$command" in
     "$VENV/bin/python" benchmarks/fairness.py                                                  # beside a heavy visitor
     "$VENV/bin/python" benchmarks/worker_memory.py                                 # the worker at the top trial count
     "$VENV/bin/python" benchmarks/real_data_upload.py                     # a 100,000-row upload, then 20 changes
+    "$VENV/bin/python" benchmarks/upload_memory.py                 # a 1,000,000-row upload: memory, 1 and 5 tabs
     "$VENV/bin/python" benchmarks/fuzz_links.py                                    # bad links: no traceback, no markup
     "$VENV/bin/python" benchmarks/faults.py                                        # a killed worker, a killed replica
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1

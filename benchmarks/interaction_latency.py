@@ -76,7 +76,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int, log: Path, wait: float = 120.0, env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_server(port: int, log: Path, wait: float = 120.0, env: dict[str, str] | None = None, *,
+                 script: str = "app.py", root: Path = ROOT) -> subprocess.Popen:
     """Start ``streamlit run app.py`` on ``127.0.0.1:port`` (its own process group) and wait for its health check.
 
     Parameters
@@ -89,12 +90,15 @@ def start_server(port: int, log: Path, wait: float = 120.0, env: dict[str, str] 
     env : dict of str, optional
         The server's environment (default: this process's), e.g. with ``DPLAB_DATA_DIR`` set so that several servers
         share one poll store.
+    script, root : str, Path
+        The script run (``app.py``), from the checkout ``root`` (this one): its ``.streamlit/config.toml`` applies and
+        its modules are imported.
     """
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
                "--browser.gatherUsageStats", "false"]
     with log.open("wb") as out:
-        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        server = subprocess.Popen(command, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                                   env=env)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:

@@ -29,8 +29,8 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   group SIGTERM, then SIGKILL to any group with a process left after :data:`STOP_SECONDS`, and returns once every
   group is empty. The worker also dies with its replica by itself (:mod:`deploy.lifeline`), as under ``./lab.sh app``.
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
-* **Uploads.** nginx refuses a request body above the app's upload limit (:data:`UPLOAD_MB`, plus the 1 MiB of
-  multipart framing Streamlit allows) with 413: on its Content-Length, which a browser's upload sends, before a replica
+* **Uploads.** nginx refuses a request body above the app's upload limit (:data:`UPLOAD_MB` MiB, the figure at which
+  the app refuses it too, ``ui.upload_limits``) with 413: on its Content-Length, which a browser's upload sends, before a replica
   sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary file: under root,
   nginx's workers could not write one in a private folder).
 * **The client's address.** The replica reads it in ``X-Real-IP`` (``X-Forwarded-For`` ends with it), for limits per
@@ -102,11 +102,10 @@ http {{
     }}
     server {{
         listen {host}:{port};
-        # A file of UPLOAD_MB MiB comes as a multipart body (boundaries, the part's headers, its name) a little
-        # larger; Streamlit 1.67 caps the body at maxUploadSize + 1 MiB for that framing (starlette_routes.py), then
-        # checks the file itself. So 1 MiB more here: nginx never refuses a body a replica would take, and a larger
-        # one (413, on its Content-Length) never reaches a replica.
-        client_max_body_size {UPLOAD_MB + 1}m;
+        # The app refuses an upload whose Content-Length is above UPLOAD_MB MiB before reading it (ui.upload_limits):
+        # the same figure here, so a body is refused or taken alike with or without nginx, and a refused one (413, on
+        # its Content-Length) never reaches a replica.
+        client_max_body_size {UPLOAD_MB}m;
         location / {{
             proxy_pass http://lab;
             proxy_http_version 1.1;

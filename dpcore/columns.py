@@ -6,12 +6,19 @@ column for estimation; :func:`bounds_from_data` tells whether bounds a student t
 leaks it, as diffprivlib's ``PrivacyLeakWarning`` says). Nothing is written anywhere and no cell is ever quoted in a
 message or a note: a file is refused with an :class:`~dpcore.core.validation.InvalidDataError` that says what is wrong
 in plain words.
+
+Memory: the file's text is split into cells a block of lines at a time (:data:`_BLOCK` characters, or :data:`_ROWS`
+rows of the csv module), and each block's cells are counted, their numbers written into one array per column, and
+dropped before the next block is split. A 20 MB file of 1,000,000 rows and 6 numeric columns peaks at about 75 MB
+above the file's bytes (its text, 19 MB; the numbers, 48 MB; one block's cells), where a list of every cell took
+440 MB (``benchmarks/upload_memory.py``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
 import os
 import re
@@ -24,15 +31,21 @@ import numpy as np
 from .core.validation import Array, InstanceOf, Integer, InvalidDataError, Real, validated
 
 __all__ = ["Column", "CsvColumns", "read_csv_columns", "numeric_column", "bounds_from_data", "DELIMITERS",
-           "LABEL_LENGTH"]
+           "LABEL_LENGTH", "LARGEST"]
 
 DELIMITERS = (",", ";", "\t")  #: the delimiters a file may use (the first is the default)
 LABEL_LENGTH = 60  #: the longest column name kept (longer header text is cut)
+#: The largest size of a number :func:`numeric_column` accepts: the squares of a column's deviations (its standard
+#: deviation) stay finite in double precision for a million values.
+LARGEST = 1e150
 _FORMULA_START = ("=", "+", "-", "@")  # a text cell starting so could be run as a formula by a spreadsheet
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")  # "2,5": a number written with a decimal comma
 _SNIFFED_LINES = 20  # the lines the delimiter is guessed from
 _BINARY_SHARE = 0.1  # a file with more control characters than this share of its start is binary
 _EMPTY = "This file is empty: there is nothing to read."
+_BLOCK = 1 << 18  # characters of text split into cells at a time (about 13,000 rows of a 20-byte-row file)
+_ROWS = 10_000  # rows the csv module splits, then counted, at a time
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -203,64 +216,216 @@ def _names(header: list[str]) -> list[str]:
     return names
 
 
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` in consecutive pieces of about :data:`_BLOCK` characters.
+
+    Each piece ends just after a line end (LF, CRLF or CR): no line, and no CRLF, is split between two pieces.
+    """
+    start = 0
+    while start < len(text):
+        found = _LINE_END.search(text, start + _BLOCK)
+        end = found.end() if found else len(text)
+        yield text[start:end]
+        start = end
+
+
+def _line_blocks(text: str) -> Iterator[list[str]]:
+    """The non-blank lines of ``text``, one list per piece of it (:func:`_pieces`).
+
+    Lines are split at line ends as the csv module splits them (LF, CRLF, CR).
+    """
+    for piece in _pieces(text):
+        lines = [line for line in piece.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line.strip()]
+        if lines:
+            yield lines
+
+
+def _first_lines(text: str, count: int) -> list[str]:
+    """The first ``count`` non-blank lines of ``text`` (fewer if it has fewer)."""
+    found: list[str] = []
+    for lines in _line_blocks(text):
+        found += lines[: count - len(found)]
+        if len(found) == count:
+            break
+    return found
+
+
+class _Tally:
+    """One column's account, brought up to date as its cells arrive, a block of rows at a time.
+
+    Its finite numbers are written into one array sized for the most data rows the file can hold (:func:`_most_rows`:
+    its memory pages are taken only as they are written), and the cells left out are counted, by kind: the cells
+    themselves are never kept, and no array is made per block, so none is left behind between the others.
+
+    Parameters
+    ----------
+    rows : int
+        The most data rows the file can hold.
+    """
+
+    def __init__(self, rows: int) -> None:
+        self.values = np.empty(rows)
+        self.kept = self.cells = self.empty = self.non_finite = self.text = self.formulas = self.decimal_commas = 0
+
+    def add(self, cells: list[str]) -> None:
+        """Count the column's next ``cells``.
+
+        All at once when every one is a number (most files: numpy reads them as ``float()`` does), else cell by cell.
+        """
+        self.cells += len(cells)
+        try:
+            every = np.array(cells, dtype=np.float64)
+        except ValueError:
+            self._add_mixed(cells)
+            return
+        finite = np.isfinite(every)
+        kept = int(np.count_nonzero(finite))
+        self.non_finite += every.size - kept
+        self.values[self.kept:self.kept + kept] = every if kept == every.size else every[finite]
+        self.kept += kept
+
+    def _add_mixed(self, cells: list[str]) -> None:
+        """Count ``cells``, some of which are not numbers, one by one."""
+        values: list[float] = []
+        empty = non_finite = text = formulas = decimal_commas = 0
+        for cell in cells:
+            stripped = cell.strip()
+            if not stripped:
+                empty += 1
+                continue
+            try:
+                value = float(stripped)
+            except ValueError:
+                text += 1
+                formulas += stripped.startswith(_FORMULA_START)
+                decimal_commas += _DECIMAL_COMMA.fullmatch(stripped) is not None
+                continue
+            if math.isfinite(value):
+                values.append(value)
+            else:
+                non_finite += 1
+        self.values[self.kept:self.kept + len(values)] = values
+        self.kept += len(values)
+        self.empty += empty
+        self.non_finite += non_finite
+        self.text += text
+        self.formulas += formulas
+        self.decimal_commas += decimal_commas
+
+    def column(self, name: str) -> Column:
+        """The :class:`Column` ``name`` of the cells counted, with a note for each kind of cell left out."""
+        values = self.values[: self.kept]
+        notes = []
+        if self.empty:
+            notes.append(f"{_cells(self.empty, self.cells)} empty and left out.")
+        if self.non_finite:
+            notes.append(f"{_cells(self.non_finite, self.cells)} nan or infinity (written as text) and left out.")
+        if self.text:
+            notes.append(f"{_cells(self.text, self.cells)} not numbers and left out.")
+        if self.formulas:
+            notes.append(f"{_cells(self.formulas, self.cells)} like spreadsheet formulas (starting with =, +, - or "
+                         "@): they were treated as text, never evaluated.")
+        if self.decimal_commas and 2 * self.decimal_commas >= self.text:
+            notes.append(f"{_cells(self.decimal_commas, self.cells)} like numbers with a decimal comma (such as 2,5): "
+                         "write decimals with a dot (2.5) to have them read.")
+        return Column(name, values, self.cells, self.empty, self.non_finite, self.text, self.formulas, tuple(notes))
+
+
 @dataclass(frozen=True)
 class _Table:
-    """A CSV split into cells: the header, each column's cells (short rows padded with empty cells), and counts."""
+    """A CSV read into columns: the header, each column's tally (short rows padded with empty cells), and counts."""
 
     header: list[str]
-    cells: list[list[str]]
+    tallies: list[_Tally]
     rows: int
     longer: int  # data rows with more cells than the header (the extra cells are dropped)
 
 
-def _lines(text: str) -> list[str]:
-    """The non-blank lines of ``text``, split at line ends as the csv module splits them (LF, CRLF, CR)."""
-    return [line for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line.strip()]
+def _check_rows(rows: int, max_rows: int) -> None:
+    """Refuse a file once more than ``max_rows`` data rows have been read (the rest is never split)."""
+    if rows > max_rows:
+        raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
 
 
-def _split(lines: list[str], text: str, delimiter: str) -> _Table:
-    """Split the data into columns, by plain string splitting or by the csv module.
+def _most_rows(text: str, max_rows: int) -> int:
+    """The most data rows ``text`` can hold, up to ``max_rows`` (a file with more is refused as it is read).
 
-    Plain splitting (fast: no list per row) when no cell is quoted and every line has the header's width; the csv
-    module otherwise (quoted fields, ragged rows).
+    One per line end (LF, CRLF or CR), the header's included: a row ends at one, except perhaps the last.
     """
-    header = lines[0].split(delimiter)
+    return min(text.count("\n") + text.count("\r") - text.count("\r\n"), max_rows)
+
+
+def _plain(text: str, delimiter: str, max_rows: int) -> _Table | None:
+    """The table of a file without quotation marks, or None if a line's cells are not as many as the header's.
+
+    Plain string splitting (fast: no list per row), a block of lines at a time; at the first line of another width
+    it stops and :func:`_quoted` reads the file.
+    """
+    blocks = _line_blocks(text)
+    first = next(blocks)
+    header = first[0].split(delimiter)
     width = len(header)
-    if '"' not in text and all(line.count(delimiter) == width - 1 for line in lines):
-        cells = delimiter.join(lines[1:]).split(delimiter) if len(lines) > 1 else []
-        return _Table(header, [cells[i::width] for i in range(width)], len(lines) - 1, 0)
-    return _read_rows(row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-                      if len(row) > 1 or (row and row[0].strip()))
+    most = _most_rows(text, max_rows)
+    tallies = [_Tally(most) for _ in header]
+    rows = 0
+    for lines in itertools.chain([first[1:]], blocks):
+        if any(line.count(delimiter) != width - 1 for line in lines):
+            return None
+        rows += len(lines)
+        _check_rows(rows, max_rows)
+        if lines:
+            cells = delimiter.join(lines).split(delimiter)
+            for position, tally in enumerate(tallies):
+                tally.add(cells[position::width])
+    return _Table(header, tallies, rows, 0)
 
 
-def _read_rows(rows: Iterator[list[str]]) -> _Table:
-    """The header and the columns of ``rows``, each row's cells appended to the columns as the row is read.
+def _quoted(text: str, delimiter: str, max_rows: int) -> _Table:
+    """The table of a file the csv module splits (quoted fields, ragged rows), :data:`_ROWS` rows at a time.
 
-    No list of rows is kept: a million of them would keep the garbage collector busy for seconds.
+    Blank rows are skipped, short rows padded with empty cells, the extra cells of long rows dropped and counted.
     """
+    lines = itertools.chain.from_iterable(io.StringIO(piece, newline="") for piece in _pieces(text))
+    rows = (row for row in csv.reader(lines, delimiter=delimiter) if len(row) > 1 or (row and row[0].strip()))
     header = next(rows, None)
     if header is None:  # only blank quoted cells
         raise InvalidDataError(_EMPTY)
     width = len(header)
-    columns: list[list[str]] = [[] for _ in header]
-    appends = [column.append for column in columns]
+    most = _most_rows(text, max_rows)
+    tallies = [_Tally(most) for _ in header]
     count = longer = 0
-    for row in rows:
-        count += 1
-        longer += len(row) > width
-        for append, cell in zip(appends, row + [""] * (width - len(row))):
-            append(cell)
-    return _Table(header, columns, count, longer)
+    while batch := list(itertools.islice(rows, _ROWS)):
+        count += len(batch)
+        _check_rows(count, max_rows)
+        columns: list[list[str]] = [[] for _ in header]
+        appends = [column.append for column in columns]
+        for row in batch:
+            longer += len(row) > width
+            for append, cell in zip(appends, row + [""] * (width - len(row))):
+                append(cell)
+        for tally, cells in zip(tallies, columns):
+            tally.add(cells)
+    return _Table(header, tallies, count, longer)
 
 
 def _table(text: str, max_rows: int) -> _Table:
-    """The header and the cells of ``text`` (blank lines skipped), refused if empty, header-only or too long."""
-    lines = _lines(text)
-    if not lines:
-        raise InvalidDataError(_EMPTY)
-    table = _split(lines, text, _delimiter(lines[:_SNIFFED_LINES]))
-    if table.rows > max_rows:
-        raise InvalidDataError(f"This file has more than {max_rows:,} rows, the limit: use a sample of your rows.")
+    """Every column of ``text`` counted (blank lines skipped).
+
+    Refused if empty, header-only, too long, or if the csv module cannot split it.
+    """
+    try:
+        start = _first_lines(text, _SNIFFED_LINES)
+        if not start:
+            raise InvalidDataError(_EMPTY)
+        delimiter = _delimiter(start)
+        table = _plain(text, delimiter, max_rows) if '"' not in text else None
+        if table is None:
+            table = _quoted(text, delimiter, max_rows)
+    except csv.Error:  # the one csv.Error text without NUL can raise here: a cell beyond the module's field limit
+        raise InvalidDataError(f"A cell of this file is longer than {csv.field_size_limit():,} characters, which no "
+                               'number is: often a quotation mark (") that is never closed, so that the rest of the '
+                               "file reads as one cell. Check the file in a text editor, or save it again from your "
+                               'spreadsheet program as "CSV UTF-8".') from None
     if table.rows == 0:
         raise InvalidDataError("This file has a header row but no data rows below it.")
     return table
@@ -269,59 +434,6 @@ def _table(text: str, max_rows: int) -> _Table:
 def _cells(count: int, total: int) -> str:
     """``"1 of 944 cells was"`` or ``"12 of 944 cells were"``."""
     return f"{count:,} of {total:,} cells {'was' if count == 1 else 'were'}"
-
-
-def _column(name: str, cells: list[str]) -> Column:
-    """The column ``name`` of ``cells``: its finite numbers, the cells left out counted, and notes about them."""
-    try:  # every cell a number (most files): numpy reads them all at once, as float() does
-        every = np.array(cells, dtype=np.float64)
-    except ValueError:
-        return _mixed_column(name, cells)
-    finite = np.isfinite(every)
-    return _column_of(name, every[finite], len(cells), non_finite=int(every.size - np.count_nonzero(finite)))
-
-
-def _mixed_column(name: str, cells: list[str]) -> Column:
-    """The column ``name`` of ``cells`` some of which are not numbers, read cell by cell."""
-    values: list[float] = []
-    empty = non_finite = text = formulas = decimal_commas = 0
-    for cell in cells:
-        stripped = cell.strip()
-        if not stripped:
-            empty += 1
-            continue
-        try:
-            value = float(stripped)
-        except ValueError:
-            text += 1
-            formulas += stripped.startswith(_FORMULA_START)
-            decimal_commas += _DECIMAL_COMMA.fullmatch(stripped) is not None
-            continue
-        if math.isfinite(value):
-            values.append(value)
-        else:
-            non_finite += 1
-    return _column_of(name, np.array(values, dtype=np.float64), len(cells), empty=empty, non_finite=non_finite,
-                      text=text, formulas=formulas, decimal_commas=decimal_commas)
-
-
-def _column_of(name: str, values: np.ndarray, total: int, *, empty: int = 0, non_finite: int = 0, text: int = 0,
-               formulas: int = 0, decimal_commas: int = 0) -> Column:
-    """The :class:`Column` of these counts, with a note for each kind of cell left out."""
-    notes = []
-    if empty:
-        notes.append(f"{_cells(empty, total)} empty and left out.")
-    if non_finite:
-        notes.append(f"{_cells(non_finite, total)} nan or infinity (written as text) and left out.")
-    if text:
-        notes.append(f"{_cells(text, total)} not numbers and left out.")
-    if formulas:
-        notes.append(f"{_cells(formulas, total)} like spreadsheet formulas (starting with =, +, - or @): they were "
-                     "treated as text, never evaluated.")
-    if decimal_commas and 2 * decimal_commas >= text:
-        notes.append(f"{_cells(decimal_commas, total)} like numbers with a decimal comma (such as 2,5): write "
-                     "decimals with a dot (2.5) to have them read.")
-    return Column(name, values, total, empty, non_finite, text, formulas, tuple(notes))
 
 
 def _header_is_numbers(header: list[str]) -> bool:
@@ -344,7 +456,8 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
     and a UTF-8 byte-order mark is dropped. A cell is a number if ``float()`` reads it once spaces are trimmed
     (``1e3``, ``-2.5``; ``2,5`` is text). Empty cells, ``nan``/``inf`` written as text, and text cells (spreadsheet
     formulas among them, never evaluated) are left out, counted, and described in the column's notes. Nothing is
-    written anywhere, and no message or note quotes a cell.
+    written anywhere, and no message or note quotes a cell. The text is split a block of lines at a time and only the
+    numbers are kept (the module's docstring says how much memory that takes).
 
     Parameters
     ----------
@@ -363,8 +476,10 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
     Raises
     ------
     InvalidDataError
-        If the file is missing, larger than ``max_bytes``, empty, not UTF-8 text, binary, longer than ``max_rows``,
-        has a header but no data row, or has no column holding at least two numbers.
+        If the file is missing, larger than ``max_bytes``, empty, not UTF-8 text, binary, longer than ``max_rows``
+        (refused as soon as a row beyond it is read), has a cell longer than the csv module's field limit
+        (``csv.field_size_limit()``, 131,072 characters: often a quotation mark never closed), has a header but no
+        data row, or has no column holding at least two numbers.
 
     Examples
     --------
@@ -375,7 +490,7 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
     ('1 of 4 cells was empty and left out.', '1 of 4 cells was nan or infinity (written as text) and left out.')
     """
     table = _table(_decode(_read_bytes(data, max_bytes)), max_rows)
-    columns = {name: _column(name, cells) for name, cells in zip(_names(table.header), table.cells)}
+    columns = {name: tally.column(name) for name, tally in zip(_names(table.header), table.tallies)}
     numeric = tuple(name for name, column in columns.items() if column.numeric >= 2)
     if not numeric:
         raise InvalidDataError("No column of this file holds at least two numbers: the lab estimates statistics of "
@@ -392,7 +507,7 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
 @validated(columns=InstanceOf(CsvColumns, "columns read by read_csv_columns"),
            name=InstanceOf(str, "the name of a column"), min_values=Integer(low=1))
 def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np.ndarray:
-    r"""The numbers of one column, checked to be enough, and not all equal, to estimate something on.
+    r"""The numbers of one column, checked to be enough, not too large, and not all equal, to estimate something on.
 
     Parameters
     ----------
@@ -411,7 +526,9 @@ def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np
     Raises
     ------
     InvalidDataError
-        If there is no column ``name``, it holds fewer than ``min_values`` numbers, or all its numbers are equal.
+        If there is no column ``name``, it holds fewer than ``min_values`` numbers, a number larger than
+        :data:`LARGEST` in size, or all its numbers are equal. The message names the column, never one of its
+        values.
 
     Examples
     --------
@@ -421,19 +538,22 @@ def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np
     >>> numeric_column(table, "score")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dpcore.core.validation.InvalidDataError: Every value of the column 'score' is 7: there is nothing to estimate ...
+    dpcore.core.validation.InvalidDataError: Every number in the column 'score' is the same: there is nothing to ...
     """
     if name not in columns.columns:
         choices = ", ".join(repr(choice) for choice in columns.numeric)
-        raise InvalidDataError(f"There is no column named {_label(name)!r} in this file (name must be one of its "
-                               f"numeric columns: {choices}).")
+        raise InvalidDataError(f"This file has no column named {_label(name)!r}: its columns of numbers are "
+                               f"{choices}.")
     values = columns.columns[name].values
     if values.size < min_values:
         raise InvalidDataError(f"The column {name!r} holds {values.size} number{'' if values.size == 1 else 's'}: at "
                                f"least {min_values} are needed to estimate anything. Pick another column.")
+    if np.max(np.abs(values)) > LARGEST:
+        raise InvalidDataError(f"The column {name!r} holds numbers larger than 10¹⁵⁰ (a one and 150 zeros), too large "
+                               "to compute with: pick another column, or divide this one by a power of ten first.")
     if np.all(values == values[0]):
-        raise InvalidDataError(f"Every value of the column {name!r} is {values[0]:g}: there is nothing to estimate "
-                               f"privately (any private statistic of it would be {values[0]:g} plus noise). Pick a "
+        raise InvalidDataError(f"Every number in the column {name!r} is the same: there is nothing to estimate "
+                               "privately (any private statistic of it would be that one number plus noise). Pick a "
                                "column whose values differ.")
     return values
 

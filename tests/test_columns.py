@@ -1,9 +1,11 @@
-"""Numeric columns read from a CSV (dpcore.columns): a round trip, every kind of cell counted exactly, every bad file
+"""Numeric columns read from a CSV (dpcore.columns): a round trip, every kind of cell counted exactly, the same table
+whatever the size of the blocks the text is split in, a long file read without a list of its cells, every bad file
 refused with a plain message that never quotes a cell, nothing written to disk, and bounds taken from the data."""
 
 import builtins
 import csv
 import io
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -27,6 +29,10 @@ BINARY = ('This file is not a text CSV (it looks like a binary file, e.g. a spre
           'as "CSV UTF-8" and use that file.')
 NO_NUMBERS = ("No column of this file holds at least two numbers: the lab estimates statistics of numeric columns "
               "(numbers written with a dot as decimal mark, such as 2.5).")
+LONG_CELL = ('A cell of this file is longer than 131,072 characters, which no number is: often a quotation mark (") '
+             "that is never closed, so that the rest of the file reads as one cell. Check the file in a text editor, "
+             'or save it again from your spreadsheet program as "CSV UTF-8".')
+BIG = (MARKER * 1_000_000).encode()  # 10 MB of one cell
 
 
 def csv_bytes(rows, delimiter=",") -> bytes:
@@ -113,6 +119,58 @@ def test_a_file_reads_alike_split_plainly_or_by_the_csv_module():
             right.cells, right.empty, right.non_finite, right.text, right.formulas, right.notes)
 
 
+#: Files whose tables must not depend on where the text is cut into blocks: quoted cells over several lines and with
+#: delimiters, CR, CRLF and LF line ends, blank and tab-only lines, ragged rows, text first or last in a numeric
+#: column, decimal commas, formulas, a header of numbers, a byte-order mark.
+TRICKY = {
+    "quoted": b'id,"note, quoted",v\n1,"two\r\nlines",2.5\n2,"a ""b""",nan\r3,"x\ry",-4\n\n4,,1e3\n',
+    "ragged": b"a,b,c\r\n1,2,3\r\n4\r\n5,6,7,8\r\n\r\n9,10,11\r\n",
+    "tabs": b"a\tb\n1\t2\n\t\t\n   \n3\t=4\n5\t6\n",
+    "text-last": b"x;y\n" + b"".join(b"%d;%d,5\n" % (i, i) for i in range(40)) + f"{MARKER};7\n".encode(),
+    "text-first": f"x,y\n{MARKER},1\n".encode() + b"".join(b"%d,%d\n" % (i, -i) for i in range(40)),
+    "numbers-header": "\ufeff1,2\n".encode() + b"".join(b"%d,%d.5\n" % (i, i) for i in range(30)),
+}
+
+
+@pytest.mark.parametrize("name", list(TRICKY))
+@pytest.mark.parametrize("block, rows", [(1, 1), (7, 2), (64, 5)])
+def test_a_file_reads_alike_whatever_the_blocks_it_is_split_in(name, block, rows, monkeypatch):
+    """The text is split into cells a block of lines at a time (dpcore.columns._BLOCK characters, or _ROWS rows of
+    the csv module): blocks of one character (every line its own block) or a few give the table of one block."""
+    whole = read_csv_columns(TRICKY[name])
+    monkeypatch.setattr(dpcore.columns, "_BLOCK", block)
+    monkeypatch.setattr(dpcore.columns, "_ROWS", rows)
+    split = read_csv_columns(TRICKY[name])
+    assert (split.rows, split.numeric, split.notes, list(split.columns)) == (
+        whole.rows, whole.numeric, whole.notes, list(whole.columns))
+    for name, column in whole.columns.items():
+        other = split.columns[name]
+        assert other.values.dtype == np.float64 and np.array_equal(other.values, column.values, equal_nan=True)
+        assert (other.cells, other.empty, other.non_finite, other.text, other.formulas, other.notes) == (
+            column.cells, column.empty, column.non_finite, column.text, column.formulas, column.notes)
+
+
+def test_a_long_file_is_read_without_a_list_of_its_cells():
+    """300,000 rows of 6 numeric columns (5.7 MB): the reader's peak is its text (5.7 MB), the numbers (14.4 MB) and
+    one block's cells (a few MB), under 40 MB; a list of every cell took 120 MB."""
+    rng = np.random.default_rng(3)
+    numbers = np.column_stack([rng.integers(18, 91, 300_000), rng.integers(150, 201, 300_000),
+                               rng.integers(45, 121, 300_000), rng.poisson(1.5, 300_000),
+                               rng.integers(0, 2, 300_000), np.round(rng.lognormal(3.3, 0.5, 300_000), 1)])
+    lines = (f"{a},{h},{w},{v},{s},{i!r}" for a, h, w, v, s, i in numbers.tolist())
+    data = ("age,height,weight,visits,smoker,income\n" + "\n".join(lines) + "\n").encode()
+    tracemalloc.start()
+    try:
+        table = read_csv_columns(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert table.rows == 300_000 and len(table.numeric) == 6
+    for position, name in enumerate(table.numeric):
+        assert np.array_equal(table.columns[name].values, numbers[:, position])
+    assert peak < 40e6, f"{peak / 1e6:.0f} MB"
+
+
 def test_a_quoted_cell_may_span_lines():
     table = read_csv_columns(b'note,n\n"two\nlines",1\nok,2\n', max_rows=2)
     assert table.rows == 2 and table.columns["n"].values.tolist() == [1.0, 2.0]
@@ -184,8 +242,13 @@ def test_a_header_of_numbers_is_noted_and_blank_lines_skipped():
     (b"age,income\n", {}, "This file has a header row but no data rows below it."),
     (f"name,city\nAda,{MARKER}\nBob,Lyon\n".encode(), {}, NO_NUMBERS),
     (b"age,score\n36,\nAda,7\n", {}, NO_NUMBERS),
+    (b"age\n36\n" + BIG + b"\n20\n", {}, LONG_CELL),
+    (b"age,score\n" + b"36,1\n" * 30 + BIG + b"\n20,2\n", {}, LONG_CELL),
+    (b'age,note\n36,"' + BIG + b'",\n20,x\n', {}, LONG_CELL),
+    (b'age,note\n36,"' + MARKER.encode() + b"\n20,x\n" * 30_000, {}, LONG_CELL),
 ], ids=["oversize", "empty", "blank", "blank-quoted", "utf-16", "utf-16-no-bom", "latin-1", "png", "control-bytes",
-        "xls", "too-many-rows", "header-only", "no-numeric-column", "one-number-each"])
+        "xls", "too-many-rows", "header-only", "no-numeric-column", "one-number-each", "10-MB-line-at-the-top",
+        "10-MB-line-in-a-ragged-file", "10-MB-quoted-cell", "quote-never-closed"])
 def test_a_bad_file_is_refused_with_a_plain_message(data, limits, message):
     assert refusal(data, **limits) == message
     assert MARKER not in message
@@ -255,8 +318,7 @@ def test_numeric_column_refuses_an_unknown_name_briefly():
     table = read_csv_columns(b"age,city\n36,Lyon\n20,Paris\n")
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "weight")
-    assert str(caught.value) == ("There is no column named 'weight' in this file (name must be one of its numeric "
-                                 "columns: 'age').")
+    assert str(caught.value) == "This file has no column named 'weight': its columns of numbers are 'age'."
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "\x1b[2J" + "w" * 10_000)
     assert len(str(caught.value)) < 200 and "\x1b" not in str(caught.value)
@@ -273,12 +335,26 @@ def test_numeric_column_refuses_too_few_numbers():
     assert numeric_column(table, "n").tolist() == [1.0, 2.0]
 
 
-def test_numeric_column_refuses_a_column_of_equal_values():
+def test_numeric_column_refuses_a_column_of_equal_values_without_saying_the_value():
     table = read_csv_columns(b"score,age\n42,36\n42.0,20\n4.2e1,41\n")
     with pytest.raises(InvalidDataError) as caught:
         numeric_column(table, "score")
-    assert str(caught.value) == ("Every value of the column 'score' is 42: there is nothing to estimate privately (any "
-                                 "private statistic of it would be 42 plus noise). Pick a column whose values differ.")
+    assert str(caught.value) == ("Every number in the column 'score' is the same: there is nothing to estimate "
+                                 "privately (any private statistic of it would be that one number plus noise). Pick a "
+                                 "column whose values differ.")
+
+
+@pytest.mark.parametrize("huge", ["1.0000001e150", "-3e200", "1e308"])
+def test_numeric_column_refuses_numbers_too_large_to_compute_with(huge):
+    """Beyond dpcore.columns.LARGEST (1e150) the squares of a million deviations would overflow (a standard
+    deviation of inf); 1e150 itself is accepted."""
+    table = read_csv_columns(f"v,w\n{huge},1e150\n2,-1e150\n".encode())
+    with pytest.raises(InvalidDataError) as caught:
+        numeric_column(table, "v")
+    assert str(caught.value) == ("The column 'v' holds numbers larger than 10¹⁵⁰ (a one and 150 zeros), too large to "
+                                 "compute with: pick another column, or divide this one by a power of ten first.")
+    assert huge not in str(caught.value)
+    assert numeric_column(table, "w").tolist() == [1e150, -1e150]
 
 
 def test_the_data_error_is_a_parameter_error():

@@ -16,6 +16,8 @@
                      the teacher's open polls, a student's ballot (``?room=CODE``), "Join a class poll" on the home
                      page; its state (store, teacher key, voter id, limits) is the ``classroom`` package's
 ``upload``           a student's own CSV file, read in the session only (the real-data page), or a bundled data set
+``upload_limits``    uploads bounded where the server receives them: size, in memory only, one file per tab, closed
+                     a minute after the tab
 ``preload``          what the pages import, imported before any page runs (a module is never half-imported
                      beside one)
 ``ast_lock``         ``ast.parse`` builds one tree at a time (CPython 3.11.7's data race between threads' trees)

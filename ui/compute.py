@@ -49,7 +49,7 @@ from .drawn import Drawn
 from .progressive import ANY_RUN, QUICK_SECONDS, LruMap, Preview, Progressive
 
 __all__ = ["PRECOMPUTED", "reproduction_mark", "reproduced_trials", "start_worker",
-           "sweep", "previews", "shared", "in_session", "figure", "described", "snippet", "INSTALL"]
+           "sweep", "previews", "shared", "in_session", "forget_private", "figure", "described", "snippet", "INSTALL"]
 
 PRECOMPUTED = ASSETS / "precomputed"
 
@@ -357,6 +357,12 @@ def in_session(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> An
     kept = st.session_state.setdefault(_PRIVATE, LruMap(PRIVATE_KEPT))
     known = kept.get(key)
     return known if known is not None else kept.put(key, function(*args, **kwargs))
+
+
+def forget_private() -> None:
+    """Drop every result this session computed from private arguments (:func:`in_session`): when a student's file is
+    replaced or removed, nothing computed from it stays in the session."""
+    st.session_state.pop(_PRIVATE, None)
 
 
 def shared(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:

@@ -1,10 +1,15 @@
 """A student's own CSV file, read in this browser tab's session only.
 
-Streamlit keeps an uploaded file in the server's memory for the session that sent it; the page reads its numeric
-columns with :func:`dpcore.columns.read_csv_columns` (from the bytes, in memory) and keeps them in this session's own
-cache (:func:`ui.compute.in_session`). Nothing of the file is written to disk, logged, put in the URL or in a cache
-shared by sessions: the page's figures and texts of an uploaded column are private calls too (arrays are no JSON
-values, :mod:`ui.compute`). A bad file gets the reader's message (it never quotes a cell) and the page goes on.
+Streamlit keeps an uploaded file in the server's memory for the session that sent it, bounded as
+:mod:`ui.upload_limits` says (at most :data:`MAX_MEGABYTES` MB, in memory only, one file per tab, gone about a minute
+after the tab); the page reads its numeric columns with :func:`dpcore.columns.read_csv_columns` (from the bytes, in
+memory) and keeps them in this session's own cache (:func:`ui.compute.in_session`). Nothing of the file is written
+to disk, logged, put in the URL or in a cache shared by sessions: the page's figures and texts of an uploaded column
+are private calls too (arrays are no JSON values, :mod:`ui.compute`). When the uploader's file is replaced or removed,
+or a bundled data set is chosen, everything computed from the old file is dropped from the session; a removed file
+leaves the server's memory (the browser deletes it), and so does the file of an uploader no longer shown (a bundled
+data set chosen: Streamlit forgets the widget's state). A bad file gets the reader's message (it never quotes a
+cell) and the page goes on.
 """
 
 from __future__ import annotations
@@ -19,18 +24,24 @@ from dpcore.columns import numeric_column, read_csv_columns
 from dpcore.core import InvalidParameterError
 from dpcore.datasets import DATASETS
 
-from .compute import in_session
+from .compute import forget_private, in_session
+from .upload_limits import drop_session_files
 
 __all__ = ["MAX_MEGABYTES", "MAX_ROWS", "LIMITS", "UploadedColumn", "uploaded_column", "column_of"]
 
-MAX_MEGABYTES = 20  #: the largest file the page reads
+#: The largest file the page reads, in megabytes: the uploader's limit and the server's (``server.maxUploadSize`` in
+#: ``.streamlit/config.toml``, the same number; :mod:`ui.upload_limits`), and the reader's (in bytes of 10⁶)
+MAX_MEGABYTES = 20
 MAX_ROWS = 1_000_000  #: the most rows it reads
 LIMITS = (f"A CSV file (comma, semicolon or tab between values, UTF-8) of at most {MAX_MEGABYTES} MB and "
-          f"{MAX_ROWS:,} rows, with a header row. It stays in this browser tab's session: never saved, logged, "
-          "shared or put in the link; gone when you close the tab.")
+          f"{MAX_ROWS:,} rows, with a header row. It stays in the server's memory for this browser tab only: never "
+          "written to disk, logged, shared or put in the link. A new file replaces it; removing it, or choosing "
+          "another data set, deletes it, and closing the tab deletes it about a minute later (the server waits that "
+          "long in case the connection comes back).")
 FILE = "upload_file"  #: widget key of the file uploader
 PATH = "upload_path"  #: widget key of the file's name on the student's computer (for the notebook code)
 COLUMN = "upload_column"  #: widget key of the column's choice
+_HELD = "upload_held"  # session-state key: the id of the file the session's results were computed from (None: none)
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,7 @@ def uploaded_column() -> UploadedColumn | None:
     file = st.file_uploader("Your CSV file", type=["csv", "txt", "tsv"], key=FILE, max_upload_size=MAX_MEGABYTES,
                             help=LIMITS)
     st.caption(LIMITS)
+    _hold(None if file is None else file.file_id)
     if file is None:
         return None
     try:
@@ -71,6 +83,8 @@ def column_of(dataset: str | None, page: Any) -> str | np.ndarray | None:
     stay in this session), whose notebook code then reads the student's own file (``page.column_code``). None until a
     usable file is chosen."""
     if dataset is not None:
+        _hold(None)  # the uploader is not shown: Streamlit forgets its state, so its file is dropped too
+        drop_session_files()
         about = DATASETS[dataset]
         st.caption(f"**{about.title}**: {about.description}; {about.rows:,} values in {about.unit}. "
                    f"{about.teaches[0].upper()}{about.teaches[1:]}. Source: {about.source}; {about.licence}.")
@@ -82,6 +96,14 @@ def column_of(dataset: str | None, page: Any) -> str | np.ndarray | None:
                          value="my_data.csv", key=PATH, max_chars=200)
     page.column_code = column_code(path, uploaded.name)
     return uploaded.values
+
+
+def _hold(file_id: str | None) -> None:
+    """The session's results now come from the uploaded file ``file_id`` (None: no file): when it changes, every
+    result computed from the previous file is dropped."""
+    if st.session_state.get(_HELD) != file_id:
+        forget_private()
+        st.session_state[_HELD] = file_id
 
 
 def column_code(path: str, name: str) -> str:

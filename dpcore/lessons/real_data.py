@@ -15,7 +15,8 @@ on its own: they are alternatives, compared side by side; publishing several of 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ from ..core.validation import (
 )
 from ..datasets import COLUMN
 from ..estimators.heavy_tailed_mean import (
+    MAX_HISTOGRAM_CELLS,
     private_mean_1d,
     private_mean_1d_zcdp,
     repeated_private_mean_1d,
@@ -112,9 +114,25 @@ def column_facts(x) -> ColumnFacts:
                        float(x.max()), float(x.std()))
 
 
-def _check_bounds(low_name: str, low: float, high_name: str, high: float) -> None:
-    if not low < high:
-        raise InvalidParameterError(f"{high_name} must be greater than {low_name}={low!r}; got {high!r}")
+def _typed(value: float) -> str:
+    """A number the student typed, as typed: every digit kept (``100.5``, ``1,000,000``), a true minus sign."""
+    return f"{value:,.15g}".replace("-", "−")
+
+
+def _check_clipping(lower: float, upper: float) -> None:
+    """Refuse clipping bounds [L, U] = [``lower``, ``upper``] that are crossed or equal, in the page's words."""
+    if not lower < upper:
+        raise InvalidParameterError(f"The clipping bound U ({_typed(upper)}) must be greater than the clipping bound L "
+                                    f"({_typed(lower)}): values are moved into the window from L to U.")
+
+
+def _check_range(public_low: float, public_high: float) -> None:
+    """Refuse a public range [a, b] = [``public_low``, ``public_high``] that is crossed or empty, in the page's
+    words."""
+    if not public_low < public_high:
+        raise InvalidParameterError(f"The public range's highest value b ({_typed(public_high)}) must be greater than "
+                                    f"its lowest value a ({_typed(public_low)}): the range holds every value such a "
+                                    "column can take.")
 
 
 # --------------------------------------------------------------------------------------- bias and noise
@@ -168,7 +186,7 @@ def clipping_decomposition(x, lower: float, upper: float, epsilon: float) -> Cli
     >>> d.bias, d.noise_scale
     (-1.0, 1.25)
     """
-    _check_bounds("lower", lower, "upper", upper)
+    _check_clipping(lower, upper)
     clipped = float(np.clip(x, lower, upper).mean())
     bias = clipped - float(x.mean())
     scale = (upper - lower) / (epsilon * x.size)
@@ -227,7 +245,8 @@ def best_bounds(x, epsilon: float) -> BestBounds:
         error = np.where(width > 0, _expected_error(clipped - x.mean(), width / (epsilon * x.size)), np.inf)
     i, j = np.unravel_index(int(np.argmin(error)), error.shape)
     if not np.isfinite(error[i, j]):
-        raise InvalidParameterError(f"x must hold at least two distinct values; got all equal to {x[0]!r}")
+        raise InvalidParameterError("Every value of the column is the same: there are no bounds to choose, and nothing "
+                                    "to estimate privately. Pick a column whose values differ.")
     decomposition = clipping_decomposition(x, float(lows[i, 0]), float(highs[0, j]), epsilon)
     return BestBounds(decomposition, float(_LEVELS[i]), float(1.0 - _LEVELS[j]),
                       "best bounds (computed from the data: not private)")
@@ -247,7 +266,7 @@ def clipped_mean_draws(x, lower: float, upper: float, epsilon: float, trials: in
     >>> clipped_mean_draws([0.0, 1.0, 2.0, 9.0], 0.0, 5.0, 1.0, trials=3, rng=0).shape
     (3,)
     """
-    _check_bounds("lower", lower, "upper", upper)
+    _check_clipping(lower, upper)
     clipped = np.full(trials, float(np.clip(x, lower, upper).mean()))
     return np.asarray(mechanisms.laplace(clipped, (upper - lower) / x.size, epsilon, rng))
 
@@ -339,8 +358,8 @@ _PUBLIC = dict(**_RANGE, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELT
 
 
 def _check_public(public_low: float, public_high: float, lower: float, upper: float) -> None:
-    _check_bounds("public_low", public_low, "public_high", public_high)
-    _check_bounds("lower", lower, "upper", upper)
+    _check_range(public_low, public_high)
+    _check_clipping(lower, upper)
 
 
 def _standardised(x: np.ndarray, public_low: float, public_high: float,
@@ -371,6 +390,32 @@ def _streams(seed: int, epsilon: float) -> dict[str, np.random.Generator]:
     return dict(zip(names, spawn(child_generator(seed, "epsilon", float(epsilon)), len(names)), strict=True))
 
 
+@contextmanager
+def _private_range(x: np.ndarray, public_low: float, public_high: float, scale: float,
+                   trials: int = 1) -> Iterator[None]:
+    """Kamath, Singhal & Ullman's private range and mean run inside: its refusals said in the page's words.
+
+    It needs 4 values (it splits the column into halves); and its noisy histogram covers the public range in bins
+    proportional to the scale s, at most :data:`~dpcore.estimators.heavy_tailed_mean.MAX_HISTOGRAM_CELLS`
+    cells for all ``trials`` together: with the page's checked controls that is the one refusal left, so any refusal
+    of the estimator is said as such (the estimator's own message is chained, for a notebook's traceback).
+    """
+    if x.size < 4:
+        raise InvalidParameterError(f"The private range needs at least 4 values (it splits the column into halves); "
+                                    f"this column has {x.size}.")
+    try:
+        yield
+    except InvalidParameterError as refused:
+        together = f" for the {trials:,} trials together" if trials > 1 else ""
+        fewer = ", or use fewer trials" if trials > 1 else ""
+        raise InvalidParameterError(
+            "The private range cannot run with this public range and scale: it counts the column in a noisy "
+            f"histogram over the whole public range, in bins proportional to the scale s, and [{_typed(public_low)}, "
+            f"{_typed(public_high)}] at s = {_typed(scale)} needs more bins than the lab counts at once "
+            f"({MAX_HISTOGRAM_CELLS:,}{together}). Narrow the public range, make the scale s larger{fewer}."
+        ) from refused
+
+
 def _ksu20_column(x: np.ndarray, public_low: float, public_high: float, scale: float,
                   seed: int) -> tuple[np.ndarray, float, float]:
     """The column standardised with public quantities (:func:`_standardised`), in a random order drawn from
@@ -391,7 +436,7 @@ def private_quantiles(x, public_low: float, public_high: float, epsilon: float, 
     >>> list(got), got["private_median"].true_value
     (['private_q1', 'private_median', 'private_q3'], 49.5)
     """
-    _check_bounds("public_low", public_low, "public_high", public_high)
+    _check_range(public_low, public_high)
     streams, third = _streams(seed, epsilon), epsilon / len(QUANTILES)
     guarantee = (f"{third:.4g}-DP (pure), replace-one; rank score of sensitivity 1 (exponential mechanism); the "
                  f"three quantiles together {epsilon:g}-DP (basic composition)")
@@ -414,7 +459,7 @@ def private_histogram(x, public_low: float, public_high: float, epsilon: float, 
     >>> private_histogram(np.arange(100.0), 0.0, 100.0, 1.0, seed=0, bins=4).true_value.tolist()
     [25.0, 25.0, 25.0, 25.0]
     """
-    _check_bounds("public_low", public_low, "public_high", public_high)
+    _check_range(public_low, public_high)
     edges = np.linspace(public_low, public_high, bins + 1)
     inside = np.clip(x, public_low, public_high)
     noisy = mechanisms.laplace_histogram(inside, edges, epsilon, _streams(seed, epsilon)["histogram"])
@@ -484,10 +529,11 @@ def _mean_releases(x: np.ndarray, public_low: float, public_high: float, lower: 
         "clipped_laplace": clipped_mean_draws(x, lower, upper, epsilon, 1, streams["clipped_laplace"])[0],
         "gaussian_analytic": mechanisms.gaussian(clipped, (upper - lower) / n, epsilon, delta,
                                                  streams["gaussian_analytic"]),
-        "ksu20": centre + scale * private_mean_1d(z, epsilon, moment_k, mean_range, streams["ksu20"]).estimate,
-        "ksu20_zcdp": centre + scale * private_mean_1d_zcdp(z, rho, moment_k, mean_range,
-                                                            streams["ksu20_zcdp"]).estimate,
     }
+    with _private_range(x, public_low, public_high, scale):
+        values["ksu20"] = centre + scale * private_mean_1d(z, epsilon, moment_k, mean_range, streams["ksu20"]).estimate
+        values["ksu20_zcdp"] = centre + scale * private_mean_1d_zcdp(z, rho, moment_k, mean_range,
+                                                                     streams["ksu20_zcdp"]).estimate
     return {name: Release(name, float(value), truth, guarantee[name]) for name, value in values.items()}
 
 
@@ -596,7 +642,8 @@ def mean_error_vs_epsilon(x, public_low: float, public_high: float, lower: float
     """
     _check_public(public_low, public_high, lower, upper)
     clipped = float(np.clip(x, lower, upper).mean())
-    if {"ksu20", "ksu20_zcdp"} & set(methods):  # the standardised, permuted column only when KSU20 is swept
+    ksu20 = bool({"ksu20", "ksu20_zcdp"} & set(methods))
+    if ksu20:  # the standardised, permuted column only when KSU20 is swept
         z, centre, mean_range = _ksu20_column(x, public_low, public_high, scale, seed)
 
     def draws_at(eps: float, streams: dict) -> dict[str, np.ndarray]:
@@ -613,7 +660,8 @@ def mean_error_vs_epsilon(x, public_low: float, public_high: float, lower: float
         return {name: draw[name]() for name in methods}
 
     grid = np.unique(np.append(epsilons, epsilon))
-    return _sweep(grid, trials, seed, dict.fromkeys(methods, float(x.mean())), draws_at)
+    with _private_range(x, public_low, public_high, scale, trials) if ksu20 else nullcontext():
+        return _sweep(grid, trials, seed, dict.fromkeys(methods, float(x.mean())), draws_at)
 
 
 @validated(x=_COLUMN, **_RANGE, epsilon=EPSILON, epsilons=_EPSILONS, trials=_TRIALS, seed=SEED,
@@ -634,7 +682,7 @@ def quantile_error_vs_epsilon(x, public_low: float, public_high: float, epsilon:
     >>> list(sweep.errors), sweep.errors["private_median"].shape
     (['private_median'], (3, 2))
     """
-    _check_bounds("public_low", public_low, "public_high", public_high)
+    _check_range(public_low, public_high)
     ordered = np.sort(x)
     true_quantiles = dict(zip(QUANTILES, np.quantile(ordered, list(QUANTILES.values())).tolist(), strict=True))
 

@@ -6,6 +6,7 @@ traceback. The browser's view of it: tests/e2e/test_real_data_browser.py.
 """
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -81,7 +82,8 @@ def test_bounds_read_off_the_data_are_warned_of_and_bad_bounds_are_a_message():
     assert any("look read off the column" in text for text in texts(warned.warning))
     crossed = open_page(data="anes96", lower="90", upper="20")
     assert_clean(crossed)
-    assert any("lower" in text and "upper" in text for text in texts(crossed.error))
+    assert "The clipping bound U (20) must be greater than the clipping bound L (90): values are moved into the " \
+           "window from L to U." in texts(crossed.error)
     assert facts(crossed)["number of values n"] == f"{ages.size:,}"  # what can still run, runs
 
 
@@ -115,6 +117,19 @@ def test_an_upload_stays_in_its_session():
     assert _files_outside_venv() == before  # nothing written to disk
 
 
+def test_a_replaced_file_or_another_data_set_leaves_nothing_computed_from_the_old_file():
+    at = upload(open_page(data="upload"), GOOD)
+    first = set(at.session_state[compute._PRIVATE]._items)
+    assert first  # the file read, its figures and texts: kept in the session
+    upload(at, GOOD.replace(b"4100", b"4200"), name="other.csv")
+    assert_clean(at)
+    assert facts(at)["largest value"] == number_text(4200.0)
+    assert not first & set(at.session_state[compute._PRIVATE]._items)
+    at.radio(key="w_data").set_value("engel").run()
+    assert_clean(at)
+    assert compute._PRIVATE not in at.session_state
+
+
 def _files_outside_venv() -> set[str]:
     skip = {".venv", ".git", "artifacts", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
     found = set()
@@ -131,6 +146,8 @@ def _files_outside_venv() -> set[str]:
     (b"name,city\nAnn,Ghent\nBob,Namur\n", "no column"),
     (b"value\n7\n7\n7\n7\n", "nothing to estimate"),
     (b"x\n" + b"1" * (21 * 1024 * 1024) + b"\n", "MB"),
+    (b"x\n1\n" + b"Ghent" * 2_000_000 + b"\n2\n", "longer than 131,072 characters"),  # one 10 MB line
+    (b'x,note\n1,"' + b"Ghent" * 2_000_000 + b'"\n2,b\n', "longer than 131,072 characters"),  # a 10 MB quoted cell
 ])
 def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
     at = upload(open_page(data="upload"), content)
@@ -154,3 +171,46 @@ def test_cells_that_are_not_numbers_are_counted_and_a_formula_is_never_shown():
     assert "left out" in notes or "not numbers" in notes
     page_text = " ".join(texts(at.markdown) + texts(at.caption) + texts(at.error) + texts(at.warning))
     assert "cmd|" not in page_text and "calc" not in page_text
+
+
+SECRET_CELL = "Zq7Ghent"  #: written in the cells of the files below: no message may quote it
+#: Python's words, which no student should meet: a type, an array, a parameter's code name, a traceback
+PYTHONISH = re.compile(r"\b(dtype|ndarray|float64|NaN|nan|inf|Traceback|parameter|None|np|got|ndim)\b|_|!r|\bx\b")
+#: A good column with a text column holding the secret cell, for the bad typed controls
+TYPED = f"income,city\n1200,{SECRET_CELL}\n950,Liege\n4100,{SECRET_CELL}\n780,Namur\n1510,Ghent\n".encode()
+#: (file, controls typed in the page or linked, values of the file that must not be said) -> each a message
+REFUSED = {
+    "empty": (b"", {}, ()),
+    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + SECRET_CELL.encode() + bytes(range(256)), {}, ()),
+    "latin-1": (f"nom;âge\nRenée;{SECRET_CELL}é\n".encode("latin-1"), {}, ()),
+    "header-only": (b"income,age\n", {}, ()),
+    "no-numbers": (f"name,city\nAnn,{SECRET_CELL}\nBob,Namur\n".encode(), {}, ()),
+    "one-number-each": (f"a,b\n1,{SECRET_CELL}\n{SECRET_CELL},2\n".encode(), {}, ()),
+    "long-cell": (f'a,b\n1,"{SECRET_CELL * 20_000}",\n2,3\n'.encode(), {}, ()),
+    "quote-never-closed": (f'a,b\n1,"{SECRET_CELL}\n'.encode() + b"2,3\n" * 40_000, {}, ()),
+    "all-equal": (f"score,note\n4242.125,{SECRET_CELL}\n4242.125,b\n4242.125,c\n".encode(), {}, ("4242",)),
+    "huge": (b"income\n3.25e200\n-3.25e200\n7\n", {}, ("3.25", "e200", "e+200")),
+    "three-values": (b"income\n1200\n950\n4100\n", {}, ()),
+    "range-crossed": (TYPED, dict(low="100", high="0"), ()),
+    "range-empty": (TYPED, dict(low="5", high="5"), ()),
+    "clipping-crossed": (TYPED, dict(lower="90", upper="20"), ()),
+    "clipping-equal": (TYPED, dict(lower="50", upper="50"), ()),
+    "range-too-wide": (TYPED, dict(low="-1000000000000", high="1000000000000", scale="0.000000001"), ()),
+}
+
+
+def test_every_message_of_the_page_is_in_a_students_words_and_quotes_no_cell():
+    """Every bad file, column and typed control the page can meet gives at least one message, never a traceback;
+    no message (error or warning) quotes a cell of the file or uses Python's words (types, arrays, code names with
+    an underscore, "got", "x")."""
+    said = {}
+    for case, (content, controls, values) in REFUSED.items():
+        at = upload(open_page(data="upload", **controls), content, name="survey.csv")
+        assert_clean(at)
+        messages = texts(at.error) + texts(at.warning)
+        assert messages, case
+        for message in messages:
+            assert SECRET_CELL not in message and not any(value in message for value in values), (case, message)
+            assert not PYTHONISH.search(message), (case, message)
+        said[case] = messages
+    assert len({message for messages in said.values() for message in messages}) >= 14, said

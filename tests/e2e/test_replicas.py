@@ -156,7 +156,7 @@ def test_the_configuration_listens_on_loopback_with_cookie_affinity_and_websocke
     # the client's address for the app (trusted only from loopback), uploads up to the app's limit plus framing
     assert "proxy_set_header X-Real-IP $remote_addr;" in config
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in config
-    assert f"client_max_body_size {UPLOAD_MB + 1}m;" in config and UPLOAD_MB == 20
+    assert f"client_max_body_size {UPLOAD_MB}m;" in config and UPLOAD_MB == 20
     app = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert app["server"].get("maxUploadSize", UPLOAD_MB) == UPLOAD_MB  # the app's limit, where it is set, is nginx's
     assert "proxy_request_buffering off;" in config
@@ -478,13 +478,13 @@ def _put(port: int, size: int, send: int | None = None, chunked: bool = False) -
 
 
 def test_nginx_refuses_an_upload_above_the_limit_before_a_replica_and_passes_the_client_address(nginx_to_a_stub):
-    """Through a real nginx: a body of the app's 20 MiB plus the 1 MiB Streamlit allows for the multipart framing
-    reaches the replica whole (streamed: no temporary file, which nginx's workers could not write in a private folder
+    """Through a real nginx: a body of the app's 20 MiB (the figure at which the app refuses one too) reaches the
+    replica whole (streamed: no temporary file, which nginx's workers could not write in a private folder
     under root); one byte more is refused by nginx with 413 on its Content-Length (what a browser's upload says), and
     no replica sees a byte of it; a chunked body (no length said first) is refused once past the limit, never whole.
     The replica reads the client's address in X-Real-IP, and X-Forwarded-For ends with it."""
     port, received = nginx_to_a_stub
-    limit = (UPLOAD_MB + 1) * 2**20
+    limit = UPLOAD_MB * 2**20
     status, replica = _put(port, limit)
     assert status == 200 and replica and received[-1]["whole"] and received[-1]["size"] == limit, (status, replica)
     count = len(received)

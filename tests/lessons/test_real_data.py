@@ -113,9 +113,11 @@ def test_best_bounds_beat_the_public_range_on_a_heavy_tailed_column_and_say_they
                 best.decomposition.expected_error - 1e-9
 
 
-def test_best_bounds_of_a_constant_column_are_refused():
-    with pytest.raises(InvalidParameterError, match="x"):
-        lesson.best_bounds(np.full(10, 3.0), 1.0)
+def test_best_bounds_of_a_constant_column_are_refused_without_saying_the_value():
+    with pytest.raises(InvalidParameterError) as caught:
+        lesson.best_bounds(np.full(10, 3.25), 1.0)
+    assert str(caught.value) == ("Every value of the column is the same: there are no bounds to choose, and nothing to "
+                                 "estimate privately. Pick a column whose values differ.")
 
 
 # --------------------------------------------------------------------------------------- one release of each
@@ -185,9 +187,7 @@ def test_the_private_median_is_within_its_exponential_mechanism_bound():
 
 def test_a_bad_parameter_is_named():
     x = income(100)
-    for change, name in ((dict(lower=10.0, upper=10.0), "upper"), (dict(public_low=5.0, public_high=1.0),
-                                                                     "public_high"),
-                         (dict(epsilon=0.0), "epsilon"), (dict(delta=1.0), "delta"), (dict(delta=0.0), "delta"),
+    for change, name in ((dict(epsilon=0.0), "epsilon"), (dict(delta=1.0), "delta"), (dict(delta=0.0), "delta"),
                          (dict(scale=-1.0), "scale"), (dict(lower=math.nan), "lower"),
                          (dict(moment_k=1.0), "moment_k")):
         with pytest.raises(InvalidParameterError, match=name):
@@ -196,8 +196,54 @@ def test_a_bad_parameter_is_named():
         lesson.column_facts(np.array([1.0]))
     with pytest.raises(InvalidParameterError, match="x"):
         lesson.clipping_decomposition(np.array([1.0, math.inf]), 0.0, 1.0, 1.0)
-    with pytest.raises(InvalidParameterError, match="upper"):
+    with pytest.raises(InvalidParameterError, match="clipping bound U"):
         lesson.clipping_decomposition(x, 5.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(lower=10.0, upper=10.0), "The clipping bound U (10) must be greater than the clipping bound L (10): values "
+                                   "are moved into the window from L to U."),
+    (dict(lower=2500.5, upper=-1_000_000.0), "The clipping bound U (−1,000,000) must be greater than the clipping "
+                                             "bound L (2,500.5): values are moved into the window from L to U."),
+    (dict(public_low=5.0, public_high=1.0), "The public range's highest value b (1) must be greater than its lowest "
+                                            "value a (5): the range holds every value such a column can take."),
+])
+def test_crossed_bounds_are_refused_in_the_pages_words_with_the_numbers_typed(change, message):
+    """The page's labels (public range a and b, clipping bounds L and U) and the numbers as typed, every digit."""
+    for refused in (lambda: lesson.releases(income(100), **dict(INCOME, **change), seed=0),
+                    lambda: lesson.takeaways(income(100), **dict(INCOME, **change), trials=3)):
+        with pytest.raises(InvalidParameterError) as caught:
+            refused()
+        assert str(caught.value) == message
+
+
+def test_the_private_range_needs_four_values_and_says_so():
+    three = np.array([1.0, 5.0, 9.0])
+    for refused in (lambda: lesson.release_rows(three, **INCOME, seed=0),
+                    lambda: lesson.mean_error_vs_epsilon(three, **INCOME, trials=3, methods=("ksu20",))):
+        with pytest.raises(InvalidParameterError) as caught:
+            refused()
+        assert str(caught.value) == ("The private range needs at least 4 values (it splits the column into halves); "
+                                     "this column has 3.")
+    assert lesson.mean_error_vs_epsilon(three, **INCOME, trials=3, methods=("clipped_laplace",)).trials == 3
+    assert len(lesson.release_rows(np.array([1.0, 5.0, 9.0, 2.0]), **INCOME, seed=0)) == len(lesson.METHODS)
+
+
+def test_a_public_range_too_wide_for_the_private_range_is_said_in_the_pages_words():
+    """[−10¹², 10¹²] at s = 10⁻⁹: the estimator's histogram would need more than MAX_HISTOGRAM_CELLS bins; its own
+    message (mean_range, alpha, bucket_constant) is kept as the cause, for a notebook's traceback."""
+    wide = dict(INCOME, public_low=-1e12, public_high=1e12, scale=1e-9)
+    with pytest.raises(InvalidParameterError) as caught:
+        lesson.release_rows(income(100), **wide, seed=0)
+    assert str(caught.value) == (
+        "The private range cannot run with this public range and scale: it counts the column in a noisy histogram "
+        "over the whole public range, in bins proportional to the scale s, and [−1,000,000,000,000, "
+        "1,000,000,000,000] at s = 1e−09 needs more bins than the lab counts at once (20,000,000). Narrow the public "
+        "range, make the scale s larger.")
+    assert "mean_range" in str(caught.value.__cause__)
+    with pytest.raises(InvalidParameterError, match=r"\(20,000,000 for the 50 trials together\)\. Narrow the "
+                                                    r"public range, make the scale s larger, or use fewer trials\."):
+        lesson.mean_error_vs_epsilon(income(100), **wide, trials=50, methods=("ksu20_zcdp",))
 
 
 # --------------------------------------------------------------------------------------- the sweep
