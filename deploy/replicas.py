@@ -31,8 +31,8 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
 * Each answer names the replica that gave it (header ``X-Replica``, a loopback address), for whoever debugs this.
 * **Uploads.** nginx refuses a request body above the app's upload limit (:data:`UPLOAD_MB` MiB, the figure at which
   the app refuses it too, ``ui.upload_limits``) with 413: on its Content-Length, which a browser's upload sends,
-  before a replica sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary file: under root,
-  nginx's workers could not write one in a private folder).
+  before a replica sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary
+  file: under root, nginx's workers could not write one in a private folder).
 * **The client's address.** The replica reads it in ``X-Real-IP`` (``X-Forwarded-For`` ends with it), for limits per
   client; the app trusts these headers only from a loopback peer (nginx).
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
