@@ -17,6 +17,7 @@ from dpcore.estimators import heavy_tailed_mean as truncation
 from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import truncation as truncation_lesson
+from dpcore.lessons.plain_words import superscript
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
@@ -327,8 +328,8 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
             f"({naive[0] / ksu20[0]:.0f}× smaller)") in lines[0]
     assert f"By n = 100,000 the gap is {naive[-1] / ksu20[-1]:.1f}×" in lines[0]
     slope = truncation_lesson.private_slope(result, 3)
-    assert lines[1].startswith(f"The private part falls like n^{slope:.2f} (theory, worst case over the class: "
-                               "n^-0.67): heavier tails")
+    assert lines[1].startswith(f"The private part falls like n{superscript(slope, '.2f')} (theory, worst case over "
+                               "the class: n⁻⁰·⁶⁷): heavier tails")
     run, curve = truncation_lesson.one_run(**DEFAULTS), truncation_lesson.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     assert lines[2] == (f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = 2 the bias "
                         f"is {run.bias:+.4f} and the noise's standard deviation {run.noise_sd:.4f}.")
