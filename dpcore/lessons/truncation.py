@@ -450,6 +450,14 @@ def _naive_vs_ksu20(result: SweepResult, moment_k: float) -> str:
             "much as the naive window's noise.")
 
 
+def _times_smaller(ratio: float) -> str:
+    """A ratio (larger / smaller) in words: "51× smaller", "1.4× smaller", "about the same" within 5 %, never "1×"."""
+    if 1 / 1.05 < ratio < 1.05:
+        return "about the same"
+    factor, word = (ratio, "smaller") if ratio > 1 else (1 / ratio, "larger")
+    return f"{factor:.2g}× {word}" if factor < 10 else f"{factor:,.0f}× {word}"
+
+
 def _slope_takeaway(slope: float, worst: float, family: str) -> str:
     if family in ("gaussian", "student-t"):
         return (f"The private part falls like n{superscript(slope, '.2f')}: this law is symmetric, so a window centred "
@@ -485,7 +493,7 @@ def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: floa
         f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = {radius:g} the bias is "
         f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}.",
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
-        f"{matched_error:.4f} — {naive_error / matched_error:.0f}× smaller for the same privacy.",
+        f"{matched_error:.4f} — {_times_smaller(naive_error / matched_error)} for the same privacy.",
     ]
 
 

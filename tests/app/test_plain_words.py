@@ -188,6 +188,25 @@ def test_no_caret_in_the_words(info, drawn):
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_a_seed_is_named_only_where_the_page_has_one(info, drawn):
+    """A page without a seed control never names a seed: the home page's "(seed 0)" was a number the reader can
+    neither see nor change (issue 40)."""
+    page = drawn(info)
+    if not any("seed" in control.lower() for control in page.controls):
+        assert not re.search(r"\bseed\b", page.words, re.I), (info.script, re.findall(r".{60}\bseed\b.{20}",
+                                                                                      page.words, re.I))
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_no_doubled_punctuation_or_one_times(info, drawn):
+    """No typing slips a student stumbles on: a doubled comma or semicolon ("score,,"), a stray space before one, or
+    a factor that says nothing ("1× smaller")."""
+    for text in [*drawn(info).prose, *drawn(info).controls, *drawn(info).labels]:
+        found = re.search(r"([,;])\s*\1|\s[,;]|(?<![\d.,])[01]× (?:smaller|larger|the)", re.sub(r"`[^`]*`", "", text))
+        assert not found, (info.script, text[max(0, found.start() - 60):found.end() + 30])
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
 def test_every_option_is_shown_in_words(info, drawn):
     """No option shown as an id: lower-case with a hyphen or underscore that is not a word pair (``laplace-count``),
     or a lower-case proper name (``lomax``, ``gaussian``)."""
