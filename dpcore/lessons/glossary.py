@@ -37,7 +37,7 @@ TERMS: dict[str, str] = {
     "exponential mechanism": "Choose a candidate h with probability proportional to exp(ε·score(h) / 2Δ): ε-DP "
                              "selection (McSherry & Talwar 2007).",
     "Gaussian differential privacy (μ-GDP)": "A mechanism is μ-GDP if telling X from X′ by its output is no easier "
-                                             "than telling N(0, 1) from N(μ, 1) (Dong, Roth & Su 2019). Gaussian "
+                                             "than telling N(0, 1) from N(μ, 1) (Dong, Roth & Su 2022). Gaussian "
                                              "noise is exactly μ-GDP, and k releases compose to √k·μ.",
     "Gaussian mechanism": "Release f(X) plus Gaussian noise with a standard deviation set by Δ, ε and δ: (ε, δ)-DP.",
     "gradient descent": "Finding the minimum of a function by repeatedly stepping against its gradient (its slope); "
