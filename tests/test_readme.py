@@ -1,6 +1,7 @@
 """The README, the changelog, the licence and the version tell the same story as the code.
 
-* The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order.
+* The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order;
+  its "The papers behind it" names every paper a page draws on.
 * Every ``./lab.sh`` command the README names is one ``lab.sh`` runs, and every file or folder it names exists.
 * One version: ``dpcore.__version__``, the changelog's latest release and the package's metadata (as setuptools
   builds it from ``pyproject.toml``) agree; ``pyproject.toml`` writes no version of its own.
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import dpcore
+import registry
 from registry import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +34,12 @@ def readme_pages_table() -> list[tuple[str, str]]:
 
 def test_readme_pages_table_is_the_registry():
     assert readme_pages_table() == [(page.title, f"/{page.url_path}") for page in PAGES]
+
+
+def test_readme_names_every_paper_of_the_registry():
+    section = re.search(r"^## The papers behind it\n(.*?)(?=^## )", README, flags=re.MULTILINE | re.DOTALL).group(1)
+    listed = re.sub(r"\s+", " ", section)
+    assert not [paper for paper in registry.papers() if paper not in listed]
 
 
 def test_readme_commands_are_lab_commands():
