@@ -50,9 +50,9 @@ DOCS_REFERENCE = re.compile(r"(?<![\w.-])docs/(?P<file>[\w-]+)\.md(?P<sections>(
                             rf"{_SECTION}|\s*{_SECTION}|\s*–\s*§?\s*\d+(?:\.\d+)*)*)")
 #: A path to a docs folder outside this repository (another checkout, the shared drive).
 FOREIGN_DOCS = re.compile(r"(?:\.\./|/work/|shared/)[\w./-]*docs/[\w-]+\.md")
-#: A source paper cited by the number of its file (the word "seed" and a three-digit number from 000, or such a number
-#: followed by a theorem, lemma, section, ... of the paper).
-FILE_NUMBER = re.compile(r"\bseeds?\s+0{2}\d|\b0{2}[0-4](?:['’]s)?\s+(?:Lemma|Thm|Theorem|Prop|Def|Alg|Algorithm|"
+#: A source paper cited by the number of its file (the word "seed" and a three-digit number from 000, also joined by an
+#: underscore as in a variable's name, or such a number followed by a theorem, lemma, section, ... of the paper).
+FILE_NUMBER = re.compile(r"\bseeds?[\s_]+0{2}\d|\b0{2}[0-4](?:['’]s)?\s+(?:Lemma|Thm|Theorem|Prop|Def|Alg|Algorithm|"
                          r"Condition|Claim|App|Cor|§|slides|table)\b", re.IGNORECASE)
 #: A file of docs/ named without its folder.
 BARE_DOCS_FILE = re.compile(r"(?<![\w/.-])(?:algorithms|design|testing|papers)\.md\b")

@@ -43,7 +43,7 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
     non_private = "non_private"
     series = [Series("non-private rate 0.40√(d/n)", curves.n, curves.non_private, kind="theory",
                      color=method_color(non_private), group=label(non_private)),
-              Series("Singhal (2023) rate", curves.n, curves.seed_000, kind="theory",
+              Series("Singhal (2023) rate", curves.n, curves.singhal_rate, kind="theory",
                      color=method_color("theory"))]
     for method, (power, curve) in curves.fitted.items():
         power_of_d = {1.0: "d", 1.5: "d√d", 2.0: "d²"}.get(float(power), f"d{superscript(power)}")  # no caret
