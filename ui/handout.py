@@ -27,7 +27,7 @@ from dpcore.viz.summary import figure_name
 from registry import PageInfo
 
 __all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Outline", "handout_html", "markdown_html",
-           "formula_html", "settings_in_words"]
+           "formula_html", "settings_in_words", "stretchy_fences"]
 
 Edition = Literal["student", "teacher"]  #: the student's handout, or the teacher's edition (answers, notes)
 
@@ -79,15 +79,57 @@ _NOTE = re.compile(r"\s*\(.*?\)")  # a label's parenthesised note: "(log scale)"
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False})  # raw HTML in the text is shown, not run
 
 
-def formula_html(latex: str, display: bool = False) -> str:
-    """The LaTeX formula ``latex`` as MathML, which the browser draws by itself (offline, printable).
+#: A delimiter of a fixed TeX size, ``\big(`` to ``\Bigg\}`` (``l`` or ``r`` after the size: which side it is on).
+_SIZED = re.compile(r"\\(?:bigg|Bigg|big|Big)([lr]?)(?![a-zA-Z])\s*(\\[{}|]|\\[a-zA-Z]+|[()\[\]|./])")
+_OPENING = {"(", "[", "\\{", "\\langle", "\\lceil", "\\lfloor", "\\lvert", "\\lVert"}
+_CLOSING = {")", "]", "\\}", "\\rangle", "\\rceil", "\\rfloor", "\\rvert", "\\rVert"}
 
-    >>> formula_html(r"\\frac{1}{n}")[:5], "<mfrac>" in formula_html(r"\\frac{1}{n}")
-    ('<math', True)
-    >>> chr(92) in formula_html(r"\\Big\\{ x \\Big\\}")  # no backslash left
-    False
+
+def stretchy_fences(latex: str) -> str:
+    r"""``latex`` with each pair of fixed-size delimiters (``\Big( … \Big)``) made a pair of fences that fit what they
+    enclose, ``\left( … \right)``: latex2mathml writes those as ``<mo stretchy="true">``, which the browser grows to
+    its content, where a fixed size's closing bracket under an exponent (``\Big)^{k}``) stayed unstretched. Left as it
+    is when the delimiters do not pair up within one group of braces.
+
+    >>> print(stretchy_fences(r"\Big(\frac{1}{\varepsilon n}\Big)^{k} + \big|x\big| + \max\Big\{a, b\Big\}"))
+    \left(\frac{1}{\varepsilon n}\right)^{k} + \left|x\right| + \max\left\{a, b\right\}
+    >>> print(stretchy_fences(r"\Big( x"))  # unpaired: kept
+    \Big( x
     """
-    mathml = convert(latex, display="block" if display else "inline")
+    depth, depths = 0, []
+    for index, char in enumerate(latex):
+        depths.append(depth)
+        escaped = index > 0 and latex[index - 1] == "\\"
+        depth += (char == "{" and not escaped) - (char == "}" and not escaped)
+    open_at: list[tuple[str, int]] = []
+    sides: list[str] = []
+    for match in _SIZED.finditer(latex):
+        side, delimiter, level = match.group(1), match.group(2), depths[match.start()]
+        opens = side == "l" or (not side and (delimiter in _OPENING or delimiter not in _CLOSING
+                                              and not (open_at and open_at[-1] == (delimiter, level))))
+        if opens:
+            open_at.append((delimiter, level))
+        elif not open_at or open_at.pop()[1] != level:
+            return latex
+        sides.append("\\left" if opens else "\\right")
+    if open_at:
+        return latex
+    turns = iter(sides)
+    return _SIZED.sub(lambda match: next(turns) + match.group(2), latex)
+
+
+def formula_html(latex: str, display: bool = False) -> str:
+    r"""The LaTeX formula ``latex`` as MathML, which the browser draws by itself (offline, printable); fixed-size
+    delimiters become fences that stretch to their content (:func:`stretchy_fences`).
+
+    >>> formula_html(r"\frac{1}{n}")[:5], "<mfrac>" in formula_html(r"\frac{1}{n}")
+    ('<math', True)
+    >>> chr(92) in formula_html(r"\Big\{ x \Big\}")  # no backslash left
+    False
+    >>> formula_html(r"\Big(\frac{1}{n}\Big)^{2}").count('stretchy="true"')
+    2
+    """
+    mathml = convert(stretchy_fences(latex), display="block" if display else "inline")
     return mathml.replace(">\\{<", ">{<").replace(">\\}<", ">}<")  # latex2mathml leaves \Big\{ as its command
 
 
@@ -242,7 +284,8 @@ h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
 a { color: #0645ad; }
 .edition { color: #4a4a4a; font-style: italic; margin-top: 0; }
 .formula { overflow-x: auto; overflow-y: hidden; padding: .25em 0; margin: 1rem 0; }
-math { font-family: "STIX Two Math", "Latin Modern Math", "Cambria Math", math; }
+math { font-family: "STIX Two Math", "Cambria Math", "Latin Modern Math", "DejaVu Math TeX Gyre", "Noto Sans Math",
+  "Libertinus Math", math; }
 math[display="block"] { font-size: 1.15em; }
 .chart { margin: 1.2rem 0; overflow-x: auto; break-inside: avoid; page-break-inside: avoid; }
 .plot { width: 100%; min-height: 300px; }

@@ -44,6 +44,7 @@ from ..estimators.user_level import GRID_SIZE, THRESHOLD, savings_factor, select
 from ..experiments import SweepResult, run_now, run_sweep
 from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
+from .plain_words import superscript
 from .questions import Question, bucket
 
 __all__ = ["GLOSSARY",
@@ -415,7 +416,7 @@ def savings_note(alpha: float = SAVINGS_ALPHA, per_user: int = SAVINGS_PER_USER)
     >>> "12.83× at α = 0.05, m = 20" in savings_note()
     True
     """
-    return (f"Bound (Ghazi et al. 2023): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
+    return (f"Bound (Ghazi et al. 2023): clipping needs about (1 − (1 − α)ᵐ)/α fewer users than group privacy — "
             f"{savings_factor(alpha, per_user):.2f}× at α = {alpha:g}, m = {per_user}. The simulation shows the "
             "direction; the bound is conservative.")
 
@@ -481,7 +482,7 @@ def election_question(epsilon: float) -> Question:
     'Less than 40 % of the time: close to a fair three-sided die'
     """
     probability = float(election_probabilities(epsilon)["standard"][-1])
-    weights = ", ".join(f"{name}: e^{epsilon * votes / 2:.3g}" for name, votes in zip(CANDIDATES, VOTES))
+    weights = ", ".join(f"{name}: e{superscript(epsilon * votes / 2, '.3g')}" for name, votes in zip(CANDIDATES, VOTES))
     return Question(
         key="election",
         prompt=(f"Votes: A {VOTES[0]:g}, B {VOTES[1]:g}, C {VOTES[2]:g}. The exponential mechanism announces a "
@@ -491,6 +492,6 @@ def election_question(epsilon: float) -> Question:
                  "60 % to 90 % of the time", "More than 90 % of the time"),
         answer=bucket(probability, (0.4, 0.6, 0.9)),
         explanation=(f"The weights are {weights}; C's share of their sum is {100 * probability:.1f} %. One voter "
-                     "changes any candidate's votes by at most 1, which changes each weight by at most ×e^(ε/2): "
-                     "that is what makes the announcement ε-DP, and why a lead of one vote buys so little at small "
-                     "ε."))
+                     "changes any candidate's votes by at most 1, which changes each weight by at most "
+                     "×$e^{\\varepsilon/2}$: that is what makes the announcement ε-DP, and why a lead of one vote buys "
+                     "so little at small ε."))

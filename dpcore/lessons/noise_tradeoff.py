@@ -38,6 +38,7 @@ from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_r
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep
 from .grids import nearest
 from .methods import LABELS
+from .plain_words import superscript
 from .questions import Question, bucket
 
 __all__ = ["GLOSSARY",
@@ -414,12 +415,12 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
     return [
         ComplexityRow("Empirical mean", "none (not private)", "O(d/α²)", "O(nd)",
                       samples_needed(NON_PRIVATE, dimension, target_error, epsilon, delta), exact),
-        ComplexityRow(LABELS["laplace"], "ε-DP (pure)", "O(d/α² + d^1.5/(αε))", "O(nd)",
+        ComplexityRow(LABELS["laplace"], "ε-DP (pure)", "O(d/α² + d¹·⁵/(αε))", "O(nd)",
                       samples_needed("laplace", dimension, target_error, epsilon, delta), exact),
         ComplexityRow(LABELS["gaussian_analytic"], "(ε, δ)-DP", "O(d/α² + d·√log(1/δ)/(αε))", "O(nd)",
                       samples_needed("gaussian_analytic", dimension, target_error, epsilon, delta), exact),
         ComplexityRow("Exponential mechanism over a cover", "ε-DP (pure)", "Õ(d/α² + d/(αε))",
-                      f"exponential in d ({points_per_axis}^{dimension} candidates)", cover_samples,
+                      f"exponential in d ({points_per_axis}{superscript(dimension)} candidates)", cover_samples,
                       "Monte Carlo" if cover_samples else "not run (d > 2)"),
         ComplexityRow("Sum-of-squares exponential mechanism (Hopkins, Kamath & Majid 2022)", "ε-DP (pure)",
                       "Õ(d/α² + d/(αε))",
@@ -495,9 +496,9 @@ def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: in
     return [
         f"At ε = {epsilon:g}, δ = {delta:g} the Gaussian's noise is smaller than Laplace's once d > "
         f"**{crossover:.1f}**; at d = {dimension} Laplace's noise is **{laplace / gauss:.2f}×** the Gaussian's.",
-        f"At n = {n:,}, ε = {frame:g} the measured Laplace/Gaussian error ratio grows like d^**{exponent:.2f}** over "
-        f"d = {DIMENSIONS[0]}…{DIMENSIONS[-1]} (theory: d^0.5 where the noise dominates; the sampling error √(d/n), "
-        "common to both, pulls the ratio towards 1 at large n).",
+        f"At n = {n:,}, ε = {frame:g} the measured Laplace/Gaussian error ratio grows like "
+        f"**d{superscript(exponent, '.2f')}** over d = {DIMENSIONS[0]}…{DIMENSIONS[-1]} (theory: d⁰·⁵ where the noise "
+        "dominates; the sampling error √(d/n), common to both, pulls the ratio towards 1 at large n).",
         f"After k = {releases} releases at ε₀ = {COMPOSITION_EPSILON:g}: basic {totals['basic']:.2f}, advanced "
         f"{totals['advanced']:.2f}, zCDP {totals['zCDP']:.2f}, exact Gaussian {totals['exact Gaussian']:.2f} (total ε "
         f"at δ = {delta:g}). " + (f"Advanced composition beats basic from **k = {beats_at}** on." if beats_at else ""),
@@ -534,7 +535,7 @@ def tradeoff_caption(epsilon: float, delta: float) -> str:
     return (f"At ε = {epsilon:g}, δ = {delta:.0e}: the analytic Gaussian is μ-GDP with μ = {curves['mu']:.3g}. A test "
             f"that wrongly says \"X′\" only {TINY_ALPHA:.0e} of the time (type-I error α) can still detect X′ with "
             f"probability {curves['tiny_power']:.2g} against the Gaussian, where ε-DP would allow at most "
-            f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
+            f"$e^{{\\varepsilon}}\\alpha$ = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
 
 
 @validated(epsilon=EPSILON, delta=DELTA)

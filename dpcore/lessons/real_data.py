@@ -781,7 +781,8 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
 
     mean_error, median_error = sweep.errors["clipped_laplace"][1, column], sweep.errors["private_median"][1, column]
     ratio = mean_error / median_error if median_error > 0 else math.inf
-    compare = (f"{number_text(ratio)}× the median's" if ratio >= 1
+    compare = ("about the same as the median's" if 1 / 1.05 < ratio < 1.05  # never "1× smaller"
+               else f"{number_text(ratio)}× the median's" if ratio >= 1
                else f"{number_text(1 / ratio)}× smaller than the median's")
     bigger = "the clipping bias" if abs(split.bias) > split.noise_scale else "the noise"
     spread = facts.q3 - facts.q1

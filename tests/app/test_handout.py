@@ -105,6 +105,20 @@ def test_every_formula_converts(markdown: Path):
             converted = formula_html(block, display=True) if display else markdown_html(block)
             assert converted.count("<math") == formulas(f"$${block}$$" if display else block), (name, block)
             assert "\\" not in "".join(re.findall(r"<math.*?</math>", converted, re.S)), block  # no command as text
+            # a fixed-size delimiter (\Big( … \Big)) is a fence that stretches to its content (issue 40)
+            sized = len(re.findall(r"\\(?:bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])", block))
+            assert "minsize" not in converted and converted.count('stretchy="true"') >= sized, block
+
+
+def test_formulas_ask_for_a_math_font_every_system_has(truncation):
+    """MathML draws stretched brackets and big operators from a font's OpenType MATH table, which a text font lacks:
+    the handout names the math fonts systems ship (macOS, Windows, TeX, Debian and Ubuntu, Android), offline, before
+    the browser's own ``math`` (on Debian's Chromium, a text font: brackets stayed their text size)."""
+    _, files = truncation
+    stack = re.search(r"math \{ font-family: ([^;]+);", files["truncation-bias-handout.html"]).group(1)
+    fonts = [font.strip().strip('"') for font in stack.split(",")]
+    assert fonts[-1] == "math" and {"STIX Two Math", "Cambria Math", "Latin Modern Math",
+                                    "DejaVu Math TeX Gyre"} <= set(fonts)
 
 
 def test_the_way_back_is_the_public_address(monkeypatch, truncation):

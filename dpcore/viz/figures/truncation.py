@@ -75,7 +75,7 @@ def _rate_series(epsilon: float):
         rates = truncation.rate_companions(epsilon, moment_k)
         return [theory_series("ksu20", rates["n"], rates["ksu20"]),
                 theory_series("non_private", rates["n"], rates["non_private"]),
-                Series("lower bound (εn)^−(k−1)/k, shape", rates["n"], rates["lower_bound"], kind="baseline",
+                Series("lower bound (εn)<sup>−(k−1)/k</sup>, shape", rates["n"], rates["lower_bound"], kind="baseline",
                        color=METHOD_COLORS["lower_bound"])]
     return series
 
