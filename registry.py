@@ -97,7 +97,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("app_pages/partition_rounds.py", "Partitioning rounds", "partitioning-rounds", ":material/view_column:",
              "Learning a binary product distribution with pure DP: partition the coordinates, add Laplace noise "
              "round by round, measure total variation", (SINGHAL23,),
-             objectives=("explain why releases on disjoint blocks of data cost ε in total, not one ε per round",
+             objectives=("say what releases on disjoint blocks of data cost in privacy together, and why",
                          "read total-variation error against n and d for pure and approximate DP learners"),
              minutes=25, needs="Pure vs approximate DP"),
     PageInfo("app_pages/audit_lab.py", "Privacy audit lab", "privacy-audit-lab", ":material/policy:",

@@ -8,6 +8,7 @@ from dpcore.viz.figures import real_data as figures
 page = ui.Page(__file__, settings.SPECS)
 data = page["data"]
 unit = settings.PUBLIC[data].unit
+revealed = page.revealed("real_data_cost")  # bias against noise, said after the guess
 page.intro()
 with page.section("data"):
     column = ui.column_of(None if data == settings.UPLOAD else data, page)  # a data set's key, or the upload's values
@@ -41,5 +42,6 @@ if column is not None:  # each figure is given what it shows, so it is rebuilt o
                     **monte_carlo)
         page.figure("real_error_quantiles", figures.quantiles_vs_epsilon, animated=True, download=True, x=column,
                     **public_range, epsilon=page["eps"], **monte_carlo)
-    page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit)
+    page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit,
+                   revealed=revealed)
 page.go_deeper()

@@ -7,6 +7,10 @@ its settings into one HTML document: prose from Markdown (raw HTML in the text i
 MathML (drawn by the browser itself, no web font or script), each figure interactive (plotly.js inlined once), the
 questions with room for a guess. The teacher's edition adds each answer and the page's discussion notes. Printed,
 it fits A4: no figure cut across pages, no buttons, each link's address written out.
+
+The student's handout asks every question, so it holds back whatever answers one (:class:`Held`: the figure behind a
+question, a takeaway or caption in its held-back form), as the page does before "Reveal"; the teacher's edition shows
+it all.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from plotly.offline import get_plotlyjs
 from dpcore.viz.summary import figure_name
 from registry import PageInfo
 
-__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Outline", "handout_html", "markdown_html",
-           "formula_html", "settings_in_words", "stretchy_fences"]
+__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Held", "Outline", "AFTER_GUESS", "handout_html",
+           "markdown_html", "formula_html", "settings_in_words", "stretchy_fences"]
 
 Edition = Literal["student", "teacher"]  #: the student's handout, or the teacher's edition (answers, notes)
 
@@ -71,7 +75,23 @@ class Notice:
     lines: tuple[str, ...]
 
 
-Outline = Sequence[Heading | Text | Chart | Ask | Notice]
+Item = Heading | Text | Chart | Ask | Notice
+
+
+@dataclass(frozen=True)
+class Held:
+    """What answers a question of the page, in each edition: the student's handout shows ``student`` (its held-back
+    form, or nothing: None), the teacher's edition ``teacher`` (the answer as the page shows it after "Reveal")."""
+
+    student: Item | None
+    teacher: Item | None
+
+
+Outline = Sequence[Item | Held]
+
+#: Under each question of the student's handout: where its answer is (the page holds it back until "Reveal")
+AFTER_GUESS = ("The answer, and the figure or numbers that show it, come after your guess: on the live page after "
+               "“Reveal”, or from your teacher.")
 
 _MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$(?!\$)")  # inline $…$ (not $$, not an escaped \$)
 _LAB_LINK = re.compile(r"\[([^\]]+)\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: [words](/path?query)
@@ -229,8 +249,13 @@ def _front(info: PageInfo, settings: Sequence[tuple[str, str]], link: str | None
     return "".join(parts)
 
 
-def _block(item: Heading | Text | Chart | Ask | Notice, teacher: bool, lab: str | None, number: int) -> str:
-    """One item of the outline as HTML (``number``: its place, for the ids of a chart and a question)."""
+def _block(item: Item | Held | None, teacher: bool, lab: str | None, number: int) -> str:
+    """One item of the outline as HTML (``number``: its place, for the ids of a chart and a question); of a
+    :class:`Held` item, this edition's form."""
+    if isinstance(item, Held):
+        item = item.teacher if teacher else item.student
+    if item is None:
+        return ""
     if isinstance(item, Heading):
         return f"<h2>{html.escape(item.text)}</h2>"
     if isinstance(item, Text):
@@ -270,7 +295,8 @@ def _ask(ask: Ask, teacher: bool, ident: str) -> str:
     choices = "".join(f"<li><span class='box' aria-hidden='true'>☐</span> {markdown_html(choice, inline=True)}</li>"
                       for choice in ask.choices)
     after = (f"<p class='answer'><strong>Answer:</strong> {markdown_html(ask.answer, inline=True)}</p>" if teacher
-             else "<p class='guess'>Your guess: ____________ Why? ______________________________</p>")
+             else "<p class='guess'>Your guess: ____________ Why? ______________________________</p>"
+             f"<p class='later'>{html.escape(AFTER_GUESS)}</p>")
     return (f"<section class='question' aria-labelledby='{ident}'><h3 id='{ident}'>Predict first</h3>"
             f"{markdown_html(ask.prompt)}<ul class='choices'>{choices}</ul>{after}</section>")
 
@@ -295,6 +321,7 @@ figcaption { font-size: .93rem; color: #333; margin-top: .3rem; }
 .choices { list-style: none; padding-left: .3rem; }
 .box { font-size: 1.2em; }
 .guess { font-weight: 600; }
+.later { font-size: .93rem; color: #333; font-style: italic; margin-bottom: 0; }
 .answer { background: #eef5ee; border-left: 4px solid #1e6b2e; padding: .4rem .6rem; }
 .teacher { border-top: 3px double #4a4a4a; }
 .print-only { display: none; }

@@ -31,6 +31,7 @@ from ..core.validation import (
     POSITIVE,
     SEED,
     Array,
+    Choice,
     Constraint,
     Integer,
     InvalidParameterError,
@@ -49,7 +50,7 @@ from ..estimators.heavy_tailed_mean import (
 from ..mechanisms.quantile import quantile_densities, sample_quantile_density
 from .methods import label
 from .plain_words import number_text
-from .questions import Question
+from .questions import HELD_BACK, Question
 
 __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS",
            "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep",
@@ -752,12 +753,14 @@ def _useful_from(sweep: ErrorSweep, method: str, spread: float) -> float | None:
     return float(sweep.epsilons[start]) if start < good.size else None
 
 
-@validated(x=_COLUMN, **_PUBLIC, trials=_TRIALS, seed=SEED, unit=_UNIT)
+@validated(x=_COLUMN, **_PUBLIC, trials=_TRIALS, seed=SEED, unit=_UNIT, revealed=Choice((False, True)))
 def takeaways(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
-              scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "") -> list[str]:
+              scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "",
+              revealed: bool = True) -> list[str]:
     """Four sentences for a first-year student, computed from the page's numbers at ``epsilon``: the clipped mean's
     error against the private median's, bias against noise, the oracle bounds, and from which ε each estimate is
-    useful (median error under 10 % of the column's interquartile range).
+    useful (median error under 10 % of the column's interquartile range). Before the student's guess (``revealed``
+    false) bias against noise, the answer of :func:`cost_question`, is left for after it.
 
     The numbers are those of :func:`error_vs_epsilon` (same ``seed`` and ``trials``; an ε's draws do not depend on
     the grid), :func:`clipping_decomposition` and :func:`best_bounds`.
@@ -791,9 +794,11 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
     words = [
         f"At ε = {epsilon:g} (ε: the privacy budget; smaller is more private) the clipped mean's typical error "
         f"(≈ {amount(mean_error)}, the median over {trials} releases) is {compare} (≈ {amount(median_error)}).",
-        f"Clipping to [{number_text(lower)}, {number_text(upper)}] moves {100 * split.clipped_fraction:.3g} % of "
-        f"the values and shifts the mean by the bias {amount(split.bias)}; the Laplace noise adds "
-        f"{amount(split.noise_scale)} on average: here {bigger} costs more.",
+        (f"Clipping to [{number_text(lower)}, {number_text(upper)}] moves {100 * split.clipped_fraction:.3g} % of "
+         f"the values and shifts the mean by the bias {amount(split.bias)}; the Laplace noise adds "
+         f"{amount(split.noise_scale)} on average: here {bigger} costs more." if revealed else
+         f"Which costs the mean more with the bounds [{number_text(lower)}, {number_text(upper)}], the clipping bias "
+         f"or the noise, and by how much, appears {HELD_BACK} (Predict first, above)."),
         f"Bounds chosen by looking at the data ([{number_text(best.lower)}, {number_text(best.upper)}]) would cut "
         f"the expected error from {amount(split.expected_error)} to {amount(best.expected_error)}, but choosing "
         "them from the data is not private: the quartiles or the private range must be released privately first.",

@@ -45,7 +45,7 @@ from ..estimators.truncated_mle import (
 )
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep, trials_for_budget
 from .plain_words import superscript
-from .questions import Question, bucket
+from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["FAMILIES", "FAMILY_NAMES", "MOMENT_NAMES", "GLOSSARY", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE",
            "BIAS_N_GRID", "BIAS_EPSILONS",
@@ -470,18 +470,18 @@ def _slope_takeaway(slope: float, worst: float, family: str) -> str:
             "error is 1/√n for every k.")
 
 
-@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
+@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED, revealed=Choice((False, True)))
 def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
-              run=run_now, monte_carlo_seed: int | None = None) -> list[str]:
+              run=run_now, monte_carlo_seed: int | None = None, revealed: bool = True) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against Kamath, Singhal & Ullman's (2020)
     estimator at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and
     the ε frame nearest ``epsilon`` (Markdown, one string per point).
     ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
-    recomputing the other."""
+    recomputing the other. Before the student's guess (``revealed`` false) the best radius, the answer of
+    :func:`radius_question`, is left for after it."""
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
     result = error_vs_n(family, epsilon, trials, sweep_seed, run=run)
-    curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
     one = one_run(family, moment_k, n, radius, epsilon, seed)
     frame = bias_frame(epsilon)
     corrected = bias_correction(trials, sweep_seed, run=run)
@@ -490,8 +490,11 @@ def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: floa
     return [
         _naive_vs_ksu20(result, moment_k),
         _slope_takeaway(private_slope(result, moment_k), theory_slope(moment_k), law(family, moment_k).family),
-        f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = {radius:g} the bias is "
-        f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}.",
+        (f"The best clipping radius for this sample size is t = "
+         f"{bias_noise_tradeoff(family, moment_k, n, epsilon)['best']:.3g}; at t = {radius:g} the bias is "
+         f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}." if revealed else
+         f"At t = {radius:g} the bias is {one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}; the "
+         f"best clipping radius for this sample size appears {HELD_BACK} (Predict first, above)."),
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
         f"{matched_error:.4f} — {_times_smaller(naive_error / matched_error)} for the same privacy.",
     ]
