@@ -22,6 +22,7 @@ from ui import compute
 SCRIPT = page_path("real_data.py")
 GOOD = b"income,city,age\n1200,Ghent,34\n950,Liege,51\n4100,Ghent,29\n780,Namur,62\n1510,Ghent,45\n"
 SECRET = 4100.0  # a value of GOOD that must never leave the session
+TYPED_RANGE = dict(low="0", high="10000")  #: an upload's public range, typed (in the link): the page then releases
 
 
 def open_page(answered: bool = True, **query: str):
@@ -214,3 +215,88 @@ def test_every_message_of_the_page_is_in_a_students_words_and_quotes_no_cell():
             assert not PYTHONISH.search(message), (case, message)
         said[case] = messages
     assert len({message for messages in said.values() for message in messages}) >= 14, said
+
+
+# ------------------------------------------------------------------------- a student's survey (issue 40, item 2)
+def survey(delimiter: str = ",", decimal: str = ".", n: int = 5_000, seed: int = 40) -> bytes:
+    """A student's survey as the tour met it: ``respondent_id`` 1…n, then age, income (log-normal, quartiles about
+    19,000 / 32,500 / 54,000), hours, visits and region (text), 4–7 % of each of the last five empty.
+    ``decimal=","`` writes income and hours with a decimal comma (a spreadsheet set to a European language, which
+    also puts a semicolon between values)."""
+    rng = np.random.default_rng(seed)
+    measures = {
+        "age": [f"{v:d}" for v in rng.integers(18, 91, n)],
+        "income": [f"{v:.2f}" for v in rng.lognormal(np.log(32_500), 0.76, n)],
+        "hours": [f"{v:.1f}" for v in np.clip(rng.normal(38, 9, n), 1, 80)],
+        "visits": [f"{v:d}" for v in rng.poisson(3, n)],
+        "region": [str(v) for v in rng.choice(["north", "south", "east", "west"], n)],
+    }
+    for name, cells in measures.items():
+        for row in np.flatnonzero(rng.random(n) < rng.uniform(0.04, 0.07)):
+            cells[row] = ""
+        measures[name] = [cell.replace(".", decimal) for cell in cells]
+    rows = zip(range(1, n + 1), *measures.values(), strict=True)
+    return (delimiter.join(["respondent_id", *measures]) + "\n"
+            + "".join(delimiter.join(map(str, row)) + "\n" for row in rows)).encode()
+
+
+SURVEY = survey()
+SURVEY_COMMAS = survey(";", ",")  #: the same survey from a spreadsheet that writes 2,5 for 2.5
+PUBLIC_KEYS = ("low", "high", "lower", "upper", "scale")
+
+
+def in_order(node):
+    """Every element under ``node`` (the page's main block), in the order the page shows them."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from in_order(child)
+
+
+def test_a_survey_opens_on_its_first_measured_column_not_on_its_ids():
+    at = upload(open_page(data="upload"), SURVEY)
+    assert_clean(at)
+    chosen = at.selectbox(key="upload_column")
+    assert chosen.options == ["respondent_id", "age", "income", "hours", "visits"]
+    assert chosen.value == "age"  # 1, 2, …, 5,000: a numbering, not a measure
+    assert not any("looks like" in text for text in texts(at.warning) + texts(at.caption))
+    chosen.set_value("respondent_id").run()  # chosen on purpose: said
+    assert any("looks like row numbers or ids" in text for text in texts(at.warning)), texts(at.warning)
+    numbered = upload(open_page(data="upload"), b"case,city\n3,Ghent\n8,Namur\n21,Ghent\n22,Liege\n")
+    assert numbered.selectbox(key="upload_column").value == "case"  # the only column: kept, with the note
+    assert any("looks like row numbers or ids" in text for text in texts(numbered.warning)), texts(numbered.warning)
+
+
+def test_the_columns_that_are_not_offered_are_said_with_why_under_the_uploader():
+    at = upload(open_page(data="upload"), SURVEY_COMMAS)
+    assert_clean(at)
+    assert at.selectbox(key="upload_column").options == ["respondent_id", "age", "visits"]
+    assert at.selectbox(key="upload_column").value == "age"
+    notes = texts(at.caption)
+    for name in ("income", "hours"):
+        [said] = [note for note in notes if f"'{name}' is not offered" in note]
+        assert "decimal comma" in said and "dot" in said
+    [region] = [note for note in notes if "'region' is not offered" in note]
+    assert "not numbers" in region
+    shown = list(in_order(at.main))
+    [uploader] = [place for place, node in enumerate(shown) if getattr(node, "key", None) == "upload_file"]
+    [column] = [place for place, node in enumerate(shown) if getattr(node, "key", None) == "upload_column"]
+    assert all(uploader < place < column for place, node in enumerate(shown)
+               if getattr(node, "value", None) in notes and "is not offered" in node.value)
+    assert not any(secret in " ".join(notes) for secret in ("25267", "north", "east"))  # no cell quoted
+
+
+def test_a_refused_file_leaves_nothing_of_the_previous_file_and_the_page_says_which_file_it_shows():
+    at = upload(open_page(data="upload", **TYPED_RANGE), GOOD, name="survey.csv")
+    assert_clean(at)
+    assert any("survey.csv" in text and "shows" in text for text in texts(at.caption))
+    assert charts(at) and facts(at)
+    computed = set(at.session_state[compute._PRIVATE]._items)
+    too_big = b"x\n" + b"1" * (21 * 1024 * 1024) + b"\n"
+    for name, content in (("big.csv", too_big), ("picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00")):
+        upload(at, content, name=name)
+        assert_clean(at)
+        assert at.error and not charts(at)
+        assert not [table for table in tables(at) if "value (not private)" in table[0]]
+        assert not computed & set(at.session_state[compute._PRIVATE]._items)
+        said = " ".join(texts(at.caption))
+        assert name in said and "survey.csv" not in said and "no file" in said, said
