@@ -125,6 +125,29 @@ def test_legend_lies_below_everything_so_the_plot_keeps_the_figure_width(fig):
     assert slider.pad.t > menu.pad.t  # the buttons' row, then the slider
 
 
+def test_the_controls_clear_an_x_title_of_two_lines():
+    """The Play/Pause row and the slider lie below the x title as the server wraps it: one line further down for a
+    title of two lines, the slider still a button row below the buttons (the browser moves both again when it wraps
+    the title once more: assets/fit_formulas.js)."""
+    frames = make_frames()
+    short = animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+    long_title = "type-I error α (says X′ when the data are X) and more"
+    long = animated_sweep(frames, x_title=long_title, y_title="e", frame_title="ε")
+    assert long.layout.xaxis.title.text.count("<br>") == 1
+    lift = long.layout.updatemenus[0].pad.t - short.layout.updatemenus[0].pad.t
+    assert lift == long.layout.sliders[0].pad.t - short.layout.sliders[0].pad.t == round(1.45 * 16)
+
+
+def test_the_slider_prefix_is_short():
+    """The slider shows "<frame_title> = <frame>": a long name ran out of a phone's screen, so it is refused."""
+    frames = make_frames()
+    name = "x" * viz.animation.FRAME_TITLE_WIDTH
+    assert animated_sweep(frames, x_title="n", y_title="e", frame_title=name).layout.sliders[0].currentvalue.prefix \
+        == f"{name} = "
+    with pytest.raises(ValueError, match="frame_title is the slider's prefix"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title=name + "x")
+
+
 def test_play_starts_from_the_frame_the_figure_opens_on():
     frames = make_frames()
     labels = [frame.label for frame in frames]

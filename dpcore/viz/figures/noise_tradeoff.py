@@ -120,8 +120,8 @@ def privacy_profiles(presentation: bool = False) -> go.Figure:
             Series("Laplace reaches δ = 0", [noise_epsilon, noise_epsilon], [lesson.PROFILE_FLOOR, 1.0],
                    kind="baseline", color=METHOD_COLORS["laplace"]),
         ]))
-    return animated_sweep(frames, x_title="ε", y_title="δ(ε)", frame_title="noise ε₀ (b = Δ/ε₀, σ = Δ/ε₀)",
-                          title="Privacy profiles at matched zCDP ρ = ε₀²/2", log_x=False,
+    return animated_sweep(frames, x_title="ε", y_title="δ(ε)", frame_title="noise ε₀",
+                          title="Privacy profiles at matched zCDP ρ = ε₀²/2 (b = σ = Δ/ε₀)", log_x=False,
                           presentation=presentation, start="1")
 
 
