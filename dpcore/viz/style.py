@@ -203,12 +203,13 @@ def narrow_layout(below: int, narrow: dict, wide: dict) -> dict:
 @validated(title=TITLE)
 def slim_colorbar(title: str, **extra: Any) -> dict:
     """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
-    (where other figures have their legend), its title above it.
+    (where other figures have their legend), its title under its labels (Plotly drew a title above a horizontal bar
+    partly on the bar, a title of two lines half over it).
 
-    >>> slim_colorbar("score")["orientation"], slim_colorbar("score")["yref"]
-    ('h', 'container')
+    >>> slim_colorbar("score")["orientation"], slim_colorbar("score")["yref"], slim_colorbar("score")["title"]["side"]
+    ('h', 'container', 'bottom')
     """
-    return dict(title=dict(text=title, side="top"), orientation="h", x=0, xanchor="left", y=0, yref="container",
+    return dict(title=dict(text=title, side="bottom"), orientation="h", x=0, xanchor="left", y=0, yref="container",
                 yanchor="bottom", len=0.8, thickness=12, **extra)
 
 
