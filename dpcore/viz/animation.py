@@ -16,7 +16,7 @@ from ..experiments import SweepResult
 from ..lessons.methods import LABELS
 from .constraints import COORDINATE, FLAG, HEX_COLOR, NAME, SERIES_KIND, TITLE, VALUES, ItemsOf
 from .plotly_dict import figure
-from .style import figure_title, font_size, method_color, template_dict, wrapped
+from .style import figure_title, font_size, method_color, method_symbol, template_dict, wrapped
 
 AXIS_TITLE_WIDTH = 22  # characters per line of a y-axis title: it must fit the plot's height on a phone
 #: Characters of the swept parameter's name (``frame_title``), the slider's prefix ("ε = 1"): longer, the slider's
@@ -136,39 +136,49 @@ class FrameData:
 
 _DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot", "points": "solid"}
 _MODE = {"simulation": "lines+markers", "points": "markers"}
-_BAND_OPACITY = 0.2
+#: A band's fill: this opacity, or :data:`_MANY_BANDS_OPACITY` once :data:`MANY_BANDS` or more share the plot (three
+#: user-level bands at 0.2 summed to one brown); its edges are 1 px lines of its colour at :data:`_BAND_EDGE_OPACITY`,
+#: so each band's reach shows where bands overlap.
+_BAND_OPACITY, _MANY_BANDS_OPACITY, _BAND_EDGE_OPACITY = 0.2, 0.12, 0.5
+MANY_BANDS = 3
 
 
-def _translucent(color: str) -> str:
+def _translucent(color: str, opacity: float = _BAND_OPACITY) -> str:
     red, green, blue = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({red}, {green}, {blue}, {_BAND_OPACITY})"
+    return f"rgba({red}, {green}, {blue}, {opacity})"
 
 
 # Traces are plain dicts: Plotly validates them once, when the whole figure is built (building
 # go.Scatter objects first validated every array two more times and tripled the build time).
 
-def _band_traces(series: Series) -> list[dict]:
-    """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
+def _band_traces(series: Series, opacity: float = _BAND_OPACITY) -> list[dict]:
+    """The band as two traces: its lower edge and its upper edge (thin lines) filled down to it."""
     assert series.color is not None  # Series.__post_init__ sets the default colour
-    edge = dict(type="scatter", x=series.x, mode="lines", line=dict(width=0, color=series.color),
+    edge = dict(type="scatter", x=series.x, mode="lines",
+                line=dict(width=1, color=_translucent(series.color, _BAND_EDGE_OPACITY)),
                 legendgroup=series.name, showlegend=False, hoverinfo="skip")
     return [dict(name=f"{series.name} (band lower)", y=series.lower, **edge),
             dict(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
-                 fillcolor=_translucent(series.color), **edge)]
+                 fillcolor=_translucent(series.color, opacity), **edge)]
 
 
 def _line_trace(series: Series) -> dict:
     mode = _MODE.get(series.kind, "lines")
+    marker = dict(color=series.color)
+    if "markers" in mode and method_symbol(series.name) != "circle":  # Plotly's own symbol: left unsaid
+        marker["symbol"] = method_symbol(series.name)
     return dict(type="scatter", name=series.name, x=series.x, y=series.y, mode=mode,
                 legendgroup=series.group or series.name, showlegend=series.group is None,
-                line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
+                line=dict(color=series.color, dash=_DASH[series.kind]), marker=marker,
                 hovertemplate="%{y:.3g}")
 
 
 def _traces(series: Sequence[Series]) -> list[dict]:
-    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list."""
-    bands = [trace for s in series if s.has_band for trace in _band_traces(s)]
-    return bands + [_line_trace(s) for s in series]
+    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list. Each
+    method's markers take its symbol (:func:`~dpcore.viz.style.method_symbol`)."""
+    banded = [s for s in series if s.has_band]
+    opacity = _MANY_BANDS_OPACITY if len(banded) >= MANY_BANDS else _BAND_OPACITY
+    return [trace for s in banded for trace in _band_traces(s, opacity)] + [_line_trace(s) for s in series]
 
 
 # --------------------------------------------------------------------------------------- layout

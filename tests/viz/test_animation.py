@@ -224,6 +224,21 @@ def test_band_is_a_fill_trace_down_to_its_lower_edge(fig):
     np.testing.assert_allclose(traces[upper].y, make_frames()[0].series[0].upper)
 
 
+def test_bands_are_outlined_and_lighter_when_three_or_more_share_the_plot():
+    """Each band's edges are thin lines of its colour (half strength), so its reach shows where bands overlap; from
+    three bands on, the fills are lighter (three at 0.2 summed to one brown)."""
+    def bands(count):
+        series = [Series(f"method {i}", [1.0, 2.0], [1.0, 2.0], [0.5, 1.0], [2.0, 4.0], color="#0072B2")
+                  for i in range(count)]
+        figure = line_figure(series, x_title="n", y_title="error")
+        return [trace for trace in figure.data if "(band" in trace.name]
+    for count, opacity in ((1, 0.2), (2, 0.2), (3, 0.12), (4, 0.12)):
+        edges = bands(count)
+        assert len(edges) == 2 * count
+        assert all(edge.line.width == 1 and edge.line.color == "rgba(0, 114, 178, 0.5)" for edge in edges)
+        assert all(edge.fillcolor.endswith(f", {opacity})") for edge in edges if edge.fill == "tonexty")
+
+
 def test_bands_are_drawn_below_all_lines(fig):
     names = [t.name for t in fig.data]
     assert names == ["Laplace (band lower)", "Laplace (band upper)", "Laplace", "theory", "non-private"]
