@@ -1,17 +1,24 @@
-// Formulas fit their column (loaded once per page by ui.setup_page): a display wider than the column it sits in is
-// scaled down to the column's width, on a phone as on a projector; it grows back when there is room again.
+// Formulas fit their column (loaded once per page by ui.setup_page): a display wider than the column it sits in
+// breaks onto lines between its top-level pieces (KaTeX's, after a relation or an operator: braces in the Markdown
+// keep a piece whole) rather than shrink below BREAK_BELOW of its size; what is still too wide (one piece, or a
+// formula without pieces) is scaled down to the column's width, on a phone as on a projector. It is whole and full
+// size again when there is room.
 // NB: Streamlit passes this script through DOMPurify, which drops a script whose text holds "<" followed by a letter,
 // "/" or "!" (a tag): write such a "<" as \x3c (tests/e2e/test_every_screen.py checks that the script ran).
 (() => {
   if (window.dplabFitFormulas) return;
   window.dplabFitFormulas = true;
   const MIN_SCALE = 0.55;  // below this a formula is no longer readable: better to let it scroll
+  const BREAK_BELOW = 0.85;  // a formula that would shrink more than this breaks onto lines (assets/style.css)
   const fit = () => {
     for (const display of document.querySelectorAll('.katex-display')) {
       const formula = display.querySelector(':scope > .katex');
       if (!formula) continue;
       formula.style.fontSize = '';
+      display.classList.remove('dplab-broken');
       const room = display.clientWidth, natural = parseFloat(getComputedStyle(formula).fontSize);
+      const pieces = formula.querySelectorAll(':scope > .katex-html > .base').length;
+      if (room > 0 && pieces > 1 && display.scrollWidth * BREAK_BELOW > room) display.classList.add('dplab-broken');
       // Scaled again while a pixel or two still sticks out (rounding), never below MIN_SCALE of its size.
       for (let tries = 0; tries < 3 && room > 0 && display.scrollWidth > room; tries++) {
         const size = parseFloat(getComputedStyle(formula).fontSize);

@@ -10,7 +10,7 @@ What is checked, per page and screen:
 * no legend lies over a tick label, an axis or figure title, a panel title, the frame slider, the Play/Pause buttons or
   a colour bar; neither the buttons nor the slider over an x tick label or the x title; no colour bar's title on its
   bar; the slider's value (its prefix and frame) not cut at the figure's or the screen's edge;
-* no formula is wider than the column it sits in;
+* no formula is wider than the column it sits in, nor shrunk below 85 % of its size (it breaks onto lines first);
 * the panel titles of a figure with several panels (its annotations) overlap neither each other nor any tick label,
   and no tick label of one panel lies inside another panel's plot area;
 * no axis title and no legend entry runs out of its figure (cut at the screen's edge);
@@ -37,6 +37,7 @@ SCREENS = {"projector": (dict(width=1280, height=720), "present=1&reveal=1"),
 MIN_PLOT_SHARE = 0.6
 MIN_TEXT_PX = 14
 MIN_PLOT_HEIGHT_PX = 150  # a long legend wrapping on a phone squeezed one plot to 39 px
+MIN_FORMULA_SCALE = 0.85  # a formula breaks onto lines before it shrinks further (the home page's went to 13.6 px)
 
 GEOMETRY = r"""() => {
     // Labels of one kind (the x ticks, the y ticks, the bars' values) drawn on top of one another: their pairs.
@@ -163,9 +164,19 @@ GEOMETRY = r"""() => {
             return {text: (el.textContent || '').slice(0, 40), hidden: scroller.scrollWidth - scroller.clientWidth,
                     offScreen};
         });
+    // A formula's size against its own (the fit shrinks one that is wider than its column, and breaks it first).
+    const scale = el => {
+        const formula = el.querySelector(':scope > .katex');
+        if (!formula) return 1;
+        const shown = parseFloat(getComputedStyle(formula).fontSize), inline = formula.style.fontSize;
+        formula.style.fontSize = '';
+        const natural = parseFloat(getComputedStyle(formula).fontSize);
+        formula.style.fontSize = inline;
+        return shown / natural;
+    };
     const formulas = [...document.querySelectorAll('.katex-display')].map(el => ({
         text: el.textContent.slice(0, 60), overflow: el.scrollWidth - el.clientWidth,
-        right: el.getBoundingClientRect().right}));
+        right: el.getBoundingClientRect().right, scale: scale(el)}));
     return {charts, formulas, tables, fitted: !!window.dplabFitCharts,
             viewport: {width: innerWidth, height: innerHeight}};
 }"""
@@ -221,6 +232,8 @@ def problems(found: dict, screen: str) -> list[str]:
     for formula in found["formulas"]:
         if formula["overflow"] > 1 or formula["right"] > width + 1:
             issues.append(f"formula {formula['text']!r} overflows by {formula['overflow']} px")
+        if formula["scale"] < MIN_FORMULA_SCALE:
+            issues.append(f"formula {formula['text']!r} shrunk to {formula['scale']:.0%} of its size")
     return issues
 
 
