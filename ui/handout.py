@@ -96,6 +96,7 @@ AFTER_GUESS = ("The answer, and the figure or numbers that show it, come after y
 _MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$(?!\$)")  # inline $…$ (not $$, not an escaped \$)
 _LAB_LINK = re.compile(r"\[([^\]]+)\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: [words](/path?query)
 _NOTE = re.compile(r"\s*\(.*?\)")  # a label's parenthesised note: "(log scale)"
+_ALLOW_BREAK = re.compile(r"\\allowbreak(?![A-Za-z])")  # KaTeX's break point (assets/fit_formulas.js): MathML has none
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False})  # raw HTML in the text is shown, not run
 
 
@@ -148,8 +149,10 @@ def formula_html(latex: str, display: bool = False) -> str:
     False
     >>> formula_html(r"\Big(\frac{1}{n}\Big)^{2}").count('stretchy="true"')
     2
+    >>> chr(92) in formula_html(r"a \qquad \allowbreak b")  # a line-break hint for the page, not drawn here
+    False
     """
-    mathml = convert(stretchy_fences(latex), display="block" if display else "inline")
+    mathml = convert(stretchy_fences(_ALLOW_BREAK.sub("", latex)), display="block" if display else "inline")
     return mathml.replace(">\\{<", ">{<").replace(">\\}<", ">}<")  # latex2mathml leaves \Big\{ as its command
 
 

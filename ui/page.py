@@ -64,6 +64,8 @@ DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its cont
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 ANSWER = "answer_"  #: key prefix of the container holding a question's answer (a live region, focused after Reveal)
 PEEK = "peek_"  #: key prefix of the teacher's folded copy of a question's answer (built only when opened)
+#: key prefix of the container of a question's class poll in the teacher view, right under the question's prompt
+TEACHER_POLL = "teacher_poll_"
 NOTES = "teacher_notes"  #: key of the teacher's folded notes: discussion, settings to show live (built when opened)
 LINK = re.compile(r"\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: ](/path?query)
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
@@ -289,6 +291,9 @@ class Page:
                 if self.teacher:  # the class poll's release stays in view after the answer
                     poll.teacher_poll(self.info.url_path, question, self.present, may_open=False)
                 return True
+            if self.teacher:  # the class poll right under the question: its room on a projector's first screen
+                with st.container(key=f"{TEACHER_POLL}{question.key}"):
+                    poll.teacher_poll(self.info.url_path, question, self.present)
             radio = f"guess_{question.key}"
             st.radio("Your guess", question.choices, index=None, key=radio)
 
@@ -298,7 +303,6 @@ class Page:
             st.button("Reveal the answer and the figure", key=f"reveal_{question.key}", on_click=reveal,
                       icon=":material/visibility:", type="primary")
             if self.teacher:
-                poll.teacher_poll(self.info.url_path, question, self.present)
                 with st.expander("For the teacher: the answer, before the class sees it", key=f"{PEEK}{question.key}",
                                  on_change="rerun", icon=":material/school:") as peek:
                     if peek.open:

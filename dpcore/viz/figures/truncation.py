@@ -113,5 +113,5 @@ def bias_correction(trials: int, seed: int, start: str | None = None, presentati
     frames = sweep_frames(truncation.bias_correction(trials, seed, run=run), x="n", frame="epsilon",
                           theory=_bias_series)
     return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ*| (median, 10–90 % band)",
-                          frame_title="ε (each estimator is (ε, 10⁻⁶)-DP)", title="Removing the truncation bias",
+                          frame_title="ε", title="Removing the truncation bias, each estimator (ε, 10⁻⁶)-DP",
                           presentation=presentation, start=start)
