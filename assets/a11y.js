@@ -4,6 +4,10 @@
 //   Home, End, Page Up/Down), which drive the figure's own frames (Plotly.animate with the slider step's arguments,
 //   as a click on that step does) without rerunning the page; Play and Pause are announced;
 // - Plotly's toolbar (the modebar) leaves the Tab order: it stays usable with a mouse;
+// - a chart is read as its name (its title, Streamlit's role="figure" with aria-label) and its description, the
+//   "In words" paragraph under it (ui.page.show_figure: a container keyed words_ plus the chart's key, tied to the
+//   chart with aria-describedby): what Plotly draws (tick labels, legend, titles, hover layer, the toolbar's icons)
+//   is hidden from screen readers, all but an animated chart's Play, Pause and frame slider, which stay controls;
 // - a question's answer (ui.page.Page.predict: a container keyed answer_ plus the question key) is a polite live
 //   region, and after "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of
 //   the page;
@@ -15,7 +19,8 @@
 (() => {
   if (window.dplabA11y) return;
   window.dplabA11y = true;
-  const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_';
+  const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_', WORDS = 'st-key-words_';
+  const CONTROL = 'g.slider-group, g.updatemenu-button';  // what stays of a chart's drawing for a screen reader
 
   // One polite live region for what the charts do (visually hidden, outside Streamlit's tree).
   const announcer = document.createElement('div');
@@ -129,12 +134,55 @@
     }
   };
 
+  // Hidden from screen readers: every part of the drawing that holds no control (the plot's SVG, the hover layer,
+  // the toolbar, tick labels, legend and titles beside the controls), and the drawing inside each control (its name
+  // and value are its aria attributes). An SVG that holds controls is no image of its own (role none).
+  const hide = (element) => {
+    if (element.getAttribute('aria-hidden') !== 'true') element.setAttribute('aria-hidden', 'true');
+  };
+  const hideAround = (node) => {
+    for (const child of node.children) {
+      if (child.matches(CONTROL)) {
+        for (const part of child.children) hide(part);
+      } else if (child.querySelector(CONTROL)) {
+        hideAround(child);
+      } else {
+        hide(child);
+      }
+    }
+  };
+  const drawing = (gd) => {
+    for (const bar of gd.querySelectorAll('.modebar-container')) hide(bar);
+    for (const svg of gd.querySelectorAll('svg.main-svg')) {
+      if (!svg.querySelector(CONTROL)) {
+        hide(svg);
+        continue;
+      }
+      if (svg.getAttribute('aria-hidden') !== null) svg.removeAttribute('aria-hidden');  // it gained controls
+      setAttributes(svg, {role: 'none'});
+      hideAround(svg);
+    }
+  };
+
+  // A chart's description is its "In words" paragraph (found by the chart's key).
+  const describe = () => {
+    for (const words of document.querySelectorAll(`[class*="${WORDS}"]`)) {
+      const key = keyIn(words, WORDS);
+      if (!key) continue;
+      const id = `dplab-words-${key}`;
+      if (words.id !== id) words.id = id;
+      const chart = document.querySelector(`.st-key-${CSS.escape(key)} [data-testid="stPlotlyChart"]`);
+      if (chart) setAttributes(chart, {'aria-describedby': id});
+    }
+  };
+
   const charts = () => {
     for (const gd of document.querySelectorAll('.js-plotly-plot')) {
       // The toolbar stays for the mouse; its eight buttons per chart are not Tab stops.
       for (const button of gd.querySelectorAll('.modebar-btn, .modebar a, .modebar button')) {
         if (button.getAttribute('tabindex') !== '-1') button.setAttribute('tabindex', '-1');
       }
+      drawing(gd);
       if (!sliderOf(gd)) continue;
       syncButtons(gd);
       syncSlider(gd);
@@ -233,6 +281,7 @@
   const apply = () => {
     pending = null;
     charts();
+    describe();
     icons();
     answers();
   };
