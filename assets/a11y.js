@@ -11,6 +11,11 @@
 // - a question's answer (ui.page.Page.predict: a container keyed answer_ plus the question key) is a polite live
 //   region, and after "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of
 //   the page;
+// - after "Join" (the home page's class poll code), "Send my answer" (the poll's ballot) and a file chosen in the
+//   real-data page's uploader, each of which reruns the page and removes what had the focus, focus moves, once the
+//   run is over, to where the answer shows (the poll's box, a region named "Class poll"; the ballot's confirmation or
+//   refusal; the column to choose, or the reader's message), and the live region reads it; the class's answers
+//   revealed in the poll's box later (its 4 s check) are read once too;
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias");
 // - the address bar follows an animated chart's frame (ui.frames): once the chart rests on a frame other than the one
@@ -250,7 +255,8 @@
 
   // ------------------------------------------------------------------ icons beside words
   const icons = () => {
-    const decorative = `h1 [role="img"], h2 [role="img"], h3 [role="img"], [class*="${ANSWER}"] [role="img"]`;
+    const decorative = `h1 [role="img"], h2 [role="img"], h3 [role="img"], h4 [role="img"], [class*="${ANSWER}"] ` +
+      '[role="img"]';
     for (const icon of document.querySelectorAll(decorative)) {
       if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true');
     }
@@ -277,6 +283,140 @@
     }
   };
 
+  // ------------------------------------------------------------------ after Join, Send my answer, a file chosen
+  // Streamlit keys: the poll's box class_poll, its button poll_send (ui.poll); the join form's field join_code and
+  // its submit button (FormSubmitter-join_poll-Join); the uploader upload_file and the column's choice upload_column
+  // (ui.upload). The answer is looked for once the run the action started is over (stApp's
+  // data-test-script-state), among elements of that run (never a stale one).
+  const POLL = '.st-key-class_poll', AFTER_MS = 60000, NO_RUN_MS = 3000;
+  const appRoot = () => document.querySelector('[data-testid="stApp"]');
+  const idle = () => (appRoot() || document.body).getAttribute('data-test-script-state') === 'notRunning';
+  const current = (element) => !!element && element.isConnected && !element.closest('[data-stale="true"]');
+  // The words of an element as a screen reader reads them: no icon names, no headings (said by the focus), none of
+  // the parts given as ``leaveOut`` (a selector).
+  const wordsOf = (element, leaveOut = '') => {
+    const copy = element.cloneNode(true);
+    const skipped = '[aria-hidden="true"], [role="img"], [data-testid="stIconMaterial"], h1, h2, h3, h4, h5, h6';
+    for (const part of copy.querySelectorAll(skipped + (leaveOut ? `, ${leaveOut}` : ''))) part.remove();
+    return (copy.textContent || '').replace(/\s+/g, ' ').trim();
+  };
+  const BALLOT = '[data-testid="stRadio"], [data-testid="stButton"]';
+  const ANSWERS = {
+    join: () => {  // the poll's box at the top of the page, or the form's message (a code of the wrong form)
+      const box = document.querySelector(POLL);
+      if (current(box)) return {focus: box, say: wordsOf(box, BALLOT)};
+      const field = document.querySelector('.st-key-join_code');
+      const form = field && field.closest('[data-testid="stForm"]');
+      const alert = form && form.querySelector('[data-testid="stAlert"]');
+      return current(alert) ? {focus: alert, say: wordsOf(alert)} : null;
+    },
+    send: () => {  // the box's confirmation ("Your answer is in") or its refusal
+      const box = document.querySelector(POLL);
+      if (!current(box)) return null;
+      const alert = [...box.querySelectorAll('[data-testid="stAlert"]')].find(current);
+      return alert ? {focus: alert, say: wordsOf(alert)} : {focus: box, say: wordsOf(box, BALLOT)};
+    },
+    upload: () => {  // the column to choose (with the reader's notes on the cells left out), or the reader's message
+      const uploader = document.querySelector('.st-key-upload_file');
+      if (!current(uploader)) return null;
+      const file = uploader.querySelector('[data-testid="stFileChipName"]');
+      let sibling = uploader.nextElementSibling;
+      for (let step = 0; sibling && step < 3; step += 1, sibling = sibling.nextElementSibling) {
+        const alert = sibling.querySelector('[data-testid="stAlert"]');
+        if (current(alert)) return {focus: alert, say: wordsOf(alert)};
+        if (sibling.matches('.st-key-upload_column') && current(sibling)) {
+          const choice = sibling.querySelector('input');
+          if (!choice) return null;  // the select box is still being drawn
+          const notes = [];
+          for (let next = sibling.nextElementSibling; next && !next.matches('[class*="st-key-"]');
+            next = next.nextElementSibling) notes.push(wordsOf(next));
+          const read = file ? `${file.textContent.trim()} is read.` : 'The file is read.';
+          const column = `${choice.getAttribute('aria-label') || 'Column'}: ${choice.value}.`;
+          return {focus: choice, say: [read, column, ...notes].filter(Boolean).join(' ')};
+        }
+      }
+      return null;
+    },
+  };
+  let after = null;  // {kind, at: when the student acted, ran: whether a run has started since}
+  const awaitAnswer = (kind) => {
+    after = {kind, at: Date.now(), ran: !idle()};
+    settleSoon();
+  };
+  const settle = () => {
+    if (!after) return;
+    const waited = Date.now() - after.at;
+    if (waited > AFTER_MS) {
+      after = null;
+      return;
+    }
+    if (!idle()) after.ran = true;
+    if (after.ran ? idle() : waited > NO_RUN_MS) {
+      const found = ANSWERS[after.kind]();
+      if (found) {
+        after = null;
+        const target = found.focus;
+        const focusable = 'input, button, select, textarea, a[href], [tabindex]';
+        if (!target.matches(focusable)) target.setAttribute('tabindex', '-1');
+        target.focus();
+        if (found.say) announce(found.say);
+        return;
+      }
+    }
+    settleSoon();
+  };
+  let settleTimer = null;
+  const settleSoon = () => {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(settle, 100);
+  };
+  let watchedRoot = null;  // stApp, whose script state tells when a run starts and ends
+  const watchRuns = () => {
+    const root = appRoot();
+    if (!root || root === watchedRoot) return;
+    watchedRoot = root;
+    new MutationObserver(() => {
+      if (after && !idle()) after.ran = true;
+      if (after) settleSoon();
+    }).observe(root, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  const inside = (event, selector) => event.target instanceof Element && !!event.target.closest(selector);
+  document.addEventListener('click', (event) => {
+    if (inside(event, '[class*="st-key-FormSubmitter-join_poll"]')) awaitAnswer('join');
+    else if (inside(event, '.st-key-poll_send')) awaitAnswer('send');
+  }, true);
+  document.addEventListener('keydown', (event) => {  // Enter in the code's field submits the form
+    if (event.key === 'Enter' && inside(event, '.st-key-join_code input')) awaitAnswer('join');
+  }, true);
+  document.addEventListener('change', (event) => {
+    if (inside(event, '.st-key-upload_file input[type="file"]') && event.target.files && event.target.files.length) {
+      awaitAnswer('upload');
+    }
+  }, true);
+  document.addEventListener('drop', (event) => {
+    if (inside(event, '.st-key-upload_file')) awaitAnswer('upload');
+  }, true);
+
+  // The poll's box is a region named "Class poll" (focus lands there after Join); the class's answers, revealed
+  // while the box is on screen, are read once.
+  let tableShown;  // whether the box showed the released answers at the last look (undefined: no box)
+  const pollBox = () => {
+    const box = document.querySelector(POLL);
+    if (!box) {
+      tableShown = undefined;
+      return;
+    }
+    setAttributes(box, {role: 'region', 'aria-label': 'Class poll'});
+    const table = [...box.querySelectorAll('.dplab-table table')].find(current);
+    if (table && tableShown === false) {
+      const heading = table.querySelectorAll('th')[1];
+      const cells = (row) => [...row.cells].map((cell) => wordsOf(cell)).join(' ');
+      const rows = [...table.querySelectorAll('tbody tr')].map(cells);
+      announce(`The class's ${heading ? wordsOf(heading) : 'answers'}: ${rows.join('; ')}.`);
+    }
+    tableShown = !!table;
+  };
+
   let pending = null;
   const apply = () => {
     pending = null;
@@ -284,6 +424,9 @@
     describe();
     icons();
     answers();
+    pollBox();
+    watchRuns();
+    if (after) settleSoon();
   };
   const soon = () => {
     if (pending === null) pending = setTimeout(apply, 30);
