@@ -72,6 +72,7 @@ POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the re
 
 
 TABLE = "table_"  #: key prefix of the "Data as a table" expander under a chart (its table is built only when open)
+WORDS = "words_"  #: key prefix of the container of a chart's "In words" paragraph (assets/a11y.js: its description)
 FRAME = "table_frame_"  #: key prefix of the frame chosen for an animated chart's table
 
 
@@ -81,8 +82,10 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summar
 
     The chart's accessible name is its title (:func:`dpcore.viz.summary.figure_name`: the same at every rerun).
     An animated chart opens on the frame its link names (``?frame_<key>=…``, :mod:`ui.frames`), saying so.
-    Given ``summary``, the chart is followed by it ("In words") and by its data as a table, built only when the
-    student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the page nor the chart)."""
+    Given ``summary``, the chart is followed by it ("In words", in a container keyed ``words_<key>`` that
+    ``assets/a11y.js`` makes the chart's accessible description, ``aria-describedby``) and by its data as a table,
+    built only when the student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the
+    page nor the chart)."""
     linked = None
     if animated and isinstance(fig, dict):  # the frame a link asks for (ui.frames), and the mark for a11y.js
         shown, linked = frames.from_link(fig, key)
@@ -98,7 +101,8 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summar
     if linked is not None:
         st.caption(linked)
     if summary is not None:
-        st.caption(f"In words: {summary}")
+        with st.container(key=f"{WORDS}{key}"):
+            st.caption(f"In words: {summary}")
         st.fragment(_data_table)(fig, key)
 
 
