@@ -321,7 +321,7 @@
       if (!current(uploader)) return null;
       const file = uploader.querySelector('[data-testid="stFileChipName"]');
       let sibling = uploader.nextElementSibling;
-      for (let step = 0; sibling && step < 3; step += 1, sibling = sibling.nextElementSibling) {
+      for (let step = 0; sibling && step < 8; step += 1, sibling = sibling.nextElementSibling) {
         const alert = sibling.querySelector('[data-testid="stAlert"]');
         if (current(alert)) return {focus: alert, say: wordsOf(alert)};
         if (sibling.matches('.st-key-upload_column') && current(sibling)) {

@@ -29,6 +29,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -327,9 +328,9 @@ class Page:
         edition. Behind a revealed question (or ``answers``): for the teacher's edition only."""
         if kwargs is not None and "revealed" in kwargs and again is not None:
             other = functools.partial(again, not kwargs["revealed"])
-            item = handout.Held(other, item) if kwargs["revealed"] else handout.Held(item, other)
+            item = _Held(other, item) if kwargs["revealed"] else _Held(item, other)
         elif self._behind or answers:
-            item = handout.Held(None, item)
+            item = _Held(None, item)
         self._outline.append(item)
 
     # -------------------------------------------------------------------- computed text
@@ -458,9 +459,18 @@ def _made(item: Any, teacher: bool) -> Any:
     """An item of the page's outline as the handout takes it: made now if it was kept as its maker (a figure shown
     in presentation mode, the form of a held-back part the page did not show); the teacher's form of a
     :class:`ui.handout.Held` part only for the teacher (``teacher``: the teacher's edition is offered)."""
-    if isinstance(item, handout.Held):
+    if isinstance(item, _Held):
         return handout.Held(_made(item.student, teacher), _made(item.teacher, teacher) if teacher else None)
     return item() if callable(item) else item
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A :class:`ui.handout.Held` part as the page keeps it: either form may still be its maker (made by
+    :func:`_made` when the handout is made)."""
+
+    student: Any
+    teacher: Any
 
 
 def _handout_chart(builder: Callable[..., go.Figure], kwargs: dict) -> handout.Chart:

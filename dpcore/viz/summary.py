@@ -37,13 +37,24 @@ TAILS = 0.05  #: a line whose ends are both below this share of its peak, inside
 ALONG = (0.05, 0.2)  #: where lines sharing both ends are told, as shares of the way along their x range
 _SAMPLE_AXIS = re.compile(r"\b(count|counts|density|share|frequency|proportion)\b", re.IGNORECASE)
 _DENSITY_AXIS = re.compile(r"\b(density|likelihood)\b", re.IGNORECASE)
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_SUPERSCRIPT = str.maketrans("-−0123456789.()+=εknd", "⁻⁻⁰¹²³⁴⁵⁶⁷⁸⁹·⁽⁾⁺⁼ᵋᵏⁿᵈ")
 _BAND = re.compile(r" \(band (lower|upper)\)$")
 
 
 def _plain(text: Any) -> str:
-    """Plotly's text without its HTML (line breaks, sub/superscripts), on one line."""
-    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", re.sub(r"<br\s*/?>", " ", str(text or "")))
+    """Plotly's text without its HTML (line breaks, sub/superscripts), on one line: a superscript in Unicode's
+    superscript characters where each of its characters has one, else said as "to the power".
+
+    >>> _plain("error ∝ n<sup>−0.5</sup><br>(log <i>scale</i>)"), _plain("e<sup>−ε</sup> × on X")
+    ('error ∝ n⁻⁰·⁵ (log scale)', 'e⁻ᵋ × on X')
+    >>> _plain("(εn)<sup>−(k−1)/k</sup>")
+    '(εn) to the power −(k−1)/k'
+    """
+    def raised(match: re.Match) -> str:
+        power = match.group(1)
+        said = power.translate(_SUPERSCRIPT)
+        return f" to the power {power}" if set(said) & set(power) else said
+    text = re.sub(r"<sup>(.*?)</sup>", raised, re.sub(r"<br\s*/?>", " ", str(text or "")))
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text)).strip()
 
 
