@@ -6,15 +6,29 @@ Each page uses only what the pages before it introduced.
 
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "PageInfo", "by_script", "by_url_path", "next_page"]
+__all__ = ["PAGES", "PageInfo", "TITLES", "by_script", "by_url_path", "next_page", "papers"]
 
 KSU20 = "Kamath, Singhal & Ullman (2020)"  # Private Mean Estimation of Heavy-Tailed Distributions (docs/papers.md §1.1)
 HKM22 = "Hopkins, Kamath & Majid (2022)"  # the Sum-of-Squares Exponential Mechanism (docs/papers.md §1.2)
 GHAZI23 = "Ghazi et al. (2023)"  # User-Level Differential Privacy With Few Examples Per User (docs/papers.md §1.3)
 SINGHAL23 = "Singhal (2023)"  # Pure DP Estimator for Binary Product Distributions (docs/papers.md §1.4)
-JUO20 = "Jagielski, Ullman & Oprea (2020)"  # Auditing Differentially Private Machine Learning
-NASR21 = "Nasr et al. (2021)"  # Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning
+JUO20 = "Jagielski, Ullman & Oprea (2020)"  # Auditing Differentially Private Machine Learning (docs/papers.md §2)
+NASR21 = "Nasr et al. (2021)"  # Adversary Instantiation: Lower Bounds for Differentially Private ML (docs/papers.md §2)
 ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (docs/papers.md §1.5)
+
+#: Each paper a page draws on, by its citation in :attr:`PageInfo.papers`: its title (Markdown) and where it appeared.
+#: The home page lists them all (:func:`papers`); docs/papers.md has the full references.
+TITLES: dict[str, str] = {
+    KSU20: "*Private Mean Estimation of Heavy-Tailed Distributions* (COLT 2020)",
+    HKM22: "*Efficient Mean Estimation with Pure Differential Privacy via a Sum-of-Squares Exponential Mechanism* "
+           "(STOC 2022)",
+    GHAZI23: "*User-Level Differential Privacy With Few Examples Per User* (NeurIPS 2023)",
+    SINGHAL23: "*A Polynomial Time, Pure Differentially Private Estimator for Binary Product Distributions*",
+    JUO20: "*Auditing Differentially Private Machine Learning: How Private is Private SGD?* (NeurIPS 2020)",
+    NASR21: "*Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning* (IEEE Symposium on "
+            "Security and Privacy 2021)",
+    ZZ25: "*Private Statistical Estimation via Truncation*",
+}
 
 
 @dataclass(frozen=True)
@@ -83,7 +97,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("app_pages/partition_rounds.py", "Partitioning rounds", "partitioning-rounds", ":material/view_column:",
              "Learning a binary product distribution with pure DP: partition the coordinates, add Laplace noise "
              "round by round, measure total variation", (SINGHAL23,),
-             objectives=("explain why releases on disjoint blocks of data cost ε in total, not one ε per round",
+             objectives=("say what releases on disjoint blocks of data cost in privacy together, and why",
                          "read total-variation error against n and d for pure and approximate DP learners"),
              minutes=25, needs="Pure vs approximate DP"),
     PageInfo("app_pages/audit_lab.py", "Privacy audit lab", "privacy-audit-lab", ":material/policy:",
@@ -112,6 +126,15 @@ def by_script(script: str) -> PageInfo:
 def by_url_path(url_path: str) -> PageInfo:
     """The page served at ``/url_path`` ("" or "/" for home); a leading slash is ignored."""
     return next(page for page in PAGES if page.url_path == url_path.lstrip("/"))
+
+
+def papers() -> tuple[str, ...]:
+    """Every paper the pages draw on (their :attr:`PageInfo.papers`), once each, in the order the course meets them.
+
+    >>> papers()[:2], len(papers()) == len(TITLES)
+    (('Kamath, Singhal & Ullman (2020)', 'Hopkins, Kamath & Majid (2022)'), True)
+    """
+    return tuple(dict.fromkeys(paper for page in PAGES for paper in page.papers))
 
 
 def next_page(info: PageInfo) -> PageInfo:

@@ -16,13 +16,13 @@ mechanism = lesson.MECHANISMS[audit["mechanism"]]
 page.intro()
 with page.section("catch", title=mechanism.title, claim=mechanism.claim, neighbours=mechanism.neighbours):
     revealed = page.predict(lesson.broken_question, audit["mechanism"], seed)  # the verdict only after a guess
-    page.figure("audit_histograms", figures.audit_histograms, animated=True, download=True, verdict=revealed,
+    page.figure("audit_histograms", figures.audit_histograms, animated=True, download=True, revealed=revealed,
                 **audit)
     if revealed:
         st.markdown(ui.shared(lesson.verdict, **audit))
 with page.section("draws"):
     if revealed:
-        page.figure("bound_vs_draws", figures.bound_vs_draws, download=True, **audit)
+        page.figure("bound_vs_draws", figures.bound_vs_draws, download=True, answers=True, **audit)
     else:
         st.info("Make your guess above first: this figure shows the audit's verdict.", icon=":material/lock:")
 with page.section("attacker"):

@@ -11,6 +11,7 @@ ITERATIVE = lesson.ITERATIVE_DEFAULTS
 
 page = ui.Page(__file__, settings.SPECS)
 epsilon, n, trials, seed = page["eps"], page["n"], page["trials"], page["seed"]
+revealed = page.revealed("election")  # the election's answer, said after the guess
 
 
 def start(frames: tuple[float, ...]) -> str:
@@ -50,5 +51,5 @@ with page.section("sum-of-squares", steps=ITERATIVE["steps"], epsilon=f"{ITERATI
             page.figure("sdp_disk", figures.sdp_disk, seed=seed)
             page.figure("sdp_path", figures.sdp_path, seed=seed)
             st.caption(lesson.sdp_note(seed))
-page.takeaways(lesson.takeaways, epsilon, n, trials, seed, run=ui.sweep, monte_carlo_seed=page["mc"])
+page.takeaways(lesson.takeaways, epsilon, n, trials, seed, run=ui.sweep, monte_carlo_seed=page["mc"], revealed=revealed)
 page.go_deeper()

@@ -7,7 +7,7 @@ import ui
 from app_pages.settings import home as settings
 from dpcore.lessons import home
 from dpcore.viz.figures import home as figures
-from registry import PAGES
+from registry import PAGES, TITLES, papers
 
 
 def course(present: bool) -> None:
@@ -34,5 +34,5 @@ with page.section("deployments"):
 with page.section("lab"):
     course(page.present)
 page.prose("how-to")
-page.prose("papers")
+page.prose("papers", papers="\n".join(f"- {paper}. {TITLES[paper]}." for paper in papers()))
 page.go_deeper()

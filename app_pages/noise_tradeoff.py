@@ -11,9 +11,10 @@ page = ui.Page(__file__, settings.SPECS)
 epsilon, delta, dimension, n = page["eps"], page["delta"], page["d"], page["n"]
 trials, seed = page["trials"], page["seed"]
 sweep = dict(delta=delta, trials=trials, seed=page["mc"])
+revealed = page.revealed("crossover")  # the Gaussian against Laplace in d dimensions: said after the guess
 
 page.intro()
-page.caption(lesson.accuracy_caption, epsilon, delta, dimension, n)
+page.caption(lesson.accuracy_caption, epsilon, delta, dimension, n, revealed=revealed)
 with page.section("one-run"):
     page.figure("clouds", figures.clouds, n=n, epsilon=epsilon, delta=delta, seed=seed)
     page.draw_again()
@@ -35,9 +36,11 @@ with page.section("composition"):
     releases = page.control(settings.RELEASES)
     page.figure("composition", figures.composition, animated=True, delta=delta, releases=releases)
 with page.section("delta"):
-    page.table(lesson.delta_table, epsilon, dimension, n)
+    page.table(lesson.delta_table, epsilon, dimension, n, revealed=revealed)
 with page.section("complexity", target=f"{lesson.TARGET_ERROR:g}"):
     with st.spinner("Running the exponential mechanism over the cover…"):
-        page.table(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"])
-page.takeaways(lesson.takeaways, epsilon, delta, dimension, n, releases, trials, page["mc"], run=ui.sweep)
+        page.table(lesson.complexity_rows, dimension=dimension, epsilon=epsilon, delta=delta, seed=page["mc"],
+                   revealed=revealed)
+page.takeaways(lesson.takeaways, epsilon, delta, dimension, n, releases, trials, page["mc"], run=ui.sweep,
+               revealed=revealed)
 page.go_deeper()

@@ -1,5 +1,7 @@
 """Real data: the lab's releases on one real column, a bundled public-domain data set or the student's own CSV."""
 
+import streamlit as st
+
 import ui
 from app_pages.settings import real_data as settings
 from dpcore.lessons import real_data as lesson
@@ -8,15 +10,20 @@ from dpcore.viz.figures import real_data as figures
 page = ui.Page(__file__, settings.SPECS)
 data = page["data"]
 unit = settings.PUBLIC[data].unit
+revealed = page.revealed("real_data_cost")  # bias against noise, said after the guess
 page.intro()
 with page.section("data"):
     column = ui.column_of(None if data == settings.UPLOAD else data, page)  # a data set's key, or the upload's values
-    public = page.controls_for(data, settings.public_specs(data))
-    public_range = dict(public_low=public["low"], public_high=public["high"])
-    bounds = dict(lower=public["lower"], upper=public["upper"])
-    kept = dict(**public_range, **bounds, epsilon=page["eps"], delta=page["delta"], scale=public["scale"],
-                moment_k=settings.MOMENT_K)
+    public = settings.filled(page.controls_for(data, settings.public_specs(data)))  # None: an upload's range not typed
+    if column is not None and public is None:
+        st.info(settings.TYPE_RANGE, icon=":material/edit:")
+        column = None  # nothing private is released until the public range is typed
     if column is not None:
+        public_range = dict(public_low=public["low"], public_high=public["high"])
+        bounds = dict(lower=public["lower"], upper=public["upper"])
+        kept = dict(**public_range, **bounds, epsilon=page["eps"], delta=page["delta"], scale=public["scale"],
+                    moment_k=settings.MOMENT_K)
+        page.warning(lesson.coverage_warning, column, **public_range, **bounds)  # right under the bounds
         page.warning(lesson.bounds_warning, column, **public_range, **bounds)
         page.table(lesson.fact_rows, column)
 if column is not None:  # each figure is given what it shows, so it is rebuilt only when that changes
@@ -41,5 +48,6 @@ if column is not None:  # each figure is given what it shows, so it is rebuilt o
                     **monte_carlo)
         page.figure("real_error_quantiles", figures.quantiles_vs_epsilon, animated=True, download=True, x=column,
                     **public_range, epsilon=page["eps"], **monte_carlo)
-    page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit)
+    page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit,
+                   revealed=revealed)
 page.go_deeper()

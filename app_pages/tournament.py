@@ -11,6 +11,7 @@ page = ui.Page(__file__, settings.SPECS)
 epsilon, n, k, per_user, trials, seed = (page[key] for key in ("eps", "n", "hypotheses", "m", "trials", "seed"))
 one_run = dict(k=k, n=n, epsilon=epsilon, seed=seed)
 item_epsilon, user_epsilon = lesson.frame_epsilon(epsilon), lesson.frame_epsilon(epsilon, user_level=True)
+revealed = page.revealed("price")  # the growth with k, said after the guess
 
 page.intro()
 page.caption(lesson.run_caption, **one_run)
@@ -42,5 +43,5 @@ with page.section("plane", n=lesson.PLANE_N, mean=lesson.PLANE_MEAN):
         with column:
             page.figure(key, figures.plane_map, shown=shown, epsilon=epsilon, seed=seed)
 page.takeaways(lesson.takeaways, per_user=per_user, trials=trials, run=ui.sweep, monte_carlo_seed=page["mc"],
-               **one_run)
+               revealed=revealed, **one_run)
 page.go_deeper()

@@ -13,6 +13,7 @@ moment_k = truncation.moment_order(page["moment"])  # the control's label ("3", 
 monte_carlo = page["mc"]  # the sweeps' seed: the one-run seed redraws the pictures only
 law = dict(family=family, moment_k=moment_k, n=page["n"], epsilon=epsilon)
 sweep = dict(family=family, epsilon=epsilon, trials=trials, seed=monte_carlo)
+revealed = page.revealed("radius")  # the best radius, said after the guess
 page.intro()
 with page.section("one-run"):
     page.figure("clipping_histogram", figures.clipping_window, **law, radius=radius, seed=seed)
@@ -29,5 +30,5 @@ with page.section("bias-correction", true_mean=f"{truncation.TRUE_MEAN:g}", radi
                 seed=monte_carlo, start=f"{truncation.bias_frame(epsilon):g}")
     page.prose("privacy-spent")
 page.takeaways(truncation.takeaways, **law, radius=radius, seed=seed, trials=trials, run=ui.sweep,
-               monte_carlo_seed=monte_carlo)
+               monte_carlo_seed=monte_carlo, revealed=revealed)
 page.go_deeper()

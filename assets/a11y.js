@@ -4,9 +4,18 @@
 //   Home, End, Page Up/Down), which drive the figure's own frames (Plotly.animate with the slider step's arguments,
 //   as a click on that step does) without rerunning the page; Play and Pause are announced;
 // - Plotly's toolbar (the modebar) leaves the Tab order: it stays usable with a mouse;
+// - a chart is read as its name (its title, Streamlit's role="figure" with aria-label) and its description, the
+//   "In words" paragraph under it (ui.page.show_figure: a container keyed words_ plus the chart's key, tied to the
+//   chart with aria-describedby): what Plotly draws (tick labels, legend, titles, hover layer, the toolbar's icons)
+//   is hidden from screen readers, all but an animated chart's Play, Pause and frame slider, which stay controls;
 // - a question's answer (ui.page.Page.predict: a container keyed answer_ plus the question key) is a polite live
 //   region, and after "Reveal" focus moves to it once, so it is read at once instead of focus falling to the top of
 //   the page;
+// - after "Join" (the home page's class poll code), "Send my answer" (the poll's ballot) and a file chosen in the
+//   real-data page's uploader, each of which reruns the page and removes what had the focus, focus moves, once the
+//   run is over, to where the answer shows (the poll's box, a region named "Class poll"; the ballot's confirmation or
+//   refusal; the column to choose, or the reader's message), and the live region reads it; the class's answers
+//   revealed in the poll's box later (its 4 s check) are read once too;
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias");
 // - the address bar follows an animated chart's frame (ui.frames): once the chart rests on a frame other than the one
@@ -15,7 +24,8 @@
 (() => {
   if (window.dplabA11y) return;
   window.dplabA11y = true;
-  const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_';
+  const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_', WORDS = 'st-key-words_';
+  const CONTROL = 'g.slider-group, g.updatemenu-button';  // what stays of a chart's drawing for a screen reader
 
   // One polite live region for what the charts do (visually hidden, outside Streamlit's tree).
   const announcer = document.createElement('div');
@@ -129,12 +139,55 @@
     }
   };
 
+  // Hidden from screen readers: every part of the drawing that holds no control (the plot's SVG, the hover layer,
+  // the toolbar, tick labels, legend and titles beside the controls), and the drawing inside each control (its name
+  // and value are its aria attributes). An SVG that holds controls is no image of its own (role none).
+  const hide = (element) => {
+    if (element.getAttribute('aria-hidden') !== 'true') element.setAttribute('aria-hidden', 'true');
+  };
+  const hideAround = (node) => {
+    for (const child of node.children) {
+      if (child.matches(CONTROL)) {
+        for (const part of child.children) hide(part);
+      } else if (child.querySelector(CONTROL)) {
+        hideAround(child);
+      } else {
+        hide(child);
+      }
+    }
+  };
+  const drawing = (gd) => {
+    for (const bar of gd.querySelectorAll('.modebar-container')) hide(bar);
+    for (const svg of gd.querySelectorAll('svg.main-svg')) {
+      if (!svg.querySelector(CONTROL)) {
+        hide(svg);
+        continue;
+      }
+      if (svg.getAttribute('aria-hidden') !== null) svg.removeAttribute('aria-hidden');  // it gained controls
+      setAttributes(svg, {role: 'none'});
+      hideAround(svg);
+    }
+  };
+
+  // A chart's description is its "In words" paragraph (found by the chart's key).
+  const describe = () => {
+    for (const words of document.querySelectorAll(`[class*="${WORDS}"]`)) {
+      const key = keyIn(words, WORDS);
+      if (!key) continue;
+      const id = `dplab-words-${key}`;
+      if (words.id !== id) words.id = id;
+      const chart = document.querySelector(`.st-key-${CSS.escape(key)} [data-testid="stPlotlyChart"]`);
+      if (chart) setAttributes(chart, {'aria-describedby': id});
+    }
+  };
+
   const charts = () => {
     for (const gd of document.querySelectorAll('.js-plotly-plot')) {
       // The toolbar stays for the mouse; its eight buttons per chart are not Tab stops.
       for (const button of gd.querySelectorAll('.modebar-btn, .modebar a, .modebar button')) {
         if (button.getAttribute('tabindex') !== '-1') button.setAttribute('tabindex', '-1');
       }
+      drawing(gd);
       if (!sliderOf(gd)) continue;
       syncButtons(gd);
       syncSlider(gd);
@@ -202,7 +255,8 @@
 
   // ------------------------------------------------------------------ icons beside words
   const icons = () => {
-    const decorative = `h1 [role="img"], h2 [role="img"], h3 [role="img"], [class*="${ANSWER}"] [role="img"]`;
+    const decorative = `h1 [role="img"], h2 [role="img"], h3 [role="img"], h4 [role="img"], [class*="${ANSWER}"] ` +
+      '[role="img"]';
     for (const icon of document.querySelectorAll(decorative)) {
       if (icon.getAttribute('aria-hidden') !== 'true') icon.setAttribute('aria-hidden', 'true');
     }
@@ -229,12 +283,150 @@
     }
   };
 
+  // ------------------------------------------------------------------ after Join, Send my answer, a file chosen
+  // Streamlit keys: the poll's box class_poll, its button poll_send (ui.poll); the join form's field join_code and
+  // its submit button (FormSubmitter-join_poll-Join); the uploader upload_file and the column's choice upload_column
+  // (ui.upload). The answer is looked for once the run the action started is over (stApp's
+  // data-test-script-state), among elements of that run (never a stale one).
+  const POLL = '.st-key-class_poll', AFTER_MS = 60000, NO_RUN_MS = 3000;
+  const appRoot = () => document.querySelector('[data-testid="stApp"]');
+  const idle = () => (appRoot() || document.body).getAttribute('data-test-script-state') === 'notRunning';
+  const current = (element) => !!element && element.isConnected && !element.closest('[data-stale="true"]');
+  // The words of an element as a screen reader reads them: no icon names, no headings (said by the focus), none of
+  // the parts given as ``leaveOut`` (a selector).
+  const wordsOf = (element, leaveOut = '') => {
+    const copy = element.cloneNode(true);
+    const skipped = '[aria-hidden="true"], [role="img"], [data-testid="stIconMaterial"], h1, h2, h3, h4, h5, h6';
+    for (const part of copy.querySelectorAll(skipped + (leaveOut ? `, ${leaveOut}` : ''))) part.remove();
+    return (copy.textContent || '').replace(/\s+/g, ' ').trim();
+  };
+  const BALLOT = '[data-testid="stRadio"], [data-testid="stButton"]';
+  const ANSWERS = {
+    join: () => {  // the poll's box at the top of the page, or the form's message (a code of the wrong form)
+      const box = document.querySelector(POLL);
+      if (current(box)) return {focus: box, say: wordsOf(box, BALLOT)};
+      const field = document.querySelector('.st-key-join_code');
+      const form = field && field.closest('[data-testid="stForm"]');
+      const alert = form && form.querySelector('[data-testid="stAlert"]');
+      return current(alert) ? {focus: alert, say: wordsOf(alert)} : null;
+    },
+    send: () => {  // the box's confirmation ("Your answer is in") or its refusal
+      const box = document.querySelector(POLL);
+      if (!current(box)) return null;
+      const alert = [...box.querySelectorAll('[data-testid="stAlert"]')].find(current);
+      return alert ? {focus: alert, say: wordsOf(alert)} : {focus: box, say: wordsOf(box, BALLOT)};
+    },
+    upload: () => {  // the column to choose (with the reader's notes on the cells left out), or the reader's message
+      const uploader = document.querySelector('.st-key-upload_file');
+      if (!current(uploader)) return null;
+      const file = uploader.querySelector('[data-testid="stFileChipName"]');
+      let sibling = uploader.nextElementSibling;
+      for (let step = 0; sibling && step < 8; step += 1, sibling = sibling.nextElementSibling) {
+        const alert = sibling.querySelector('[data-testid="stAlert"]');
+        if (current(alert)) return {focus: alert, say: wordsOf(alert)};
+        if (sibling.matches('.st-key-upload_column') && current(sibling)) {
+          const choice = sibling.querySelector('input');
+          if (!choice) return null;  // the select box is still being drawn
+          const notes = [];
+          for (let next = sibling.nextElementSibling; next && !next.matches('[class*="st-key-"]');
+            next = next.nextElementSibling) notes.push(wordsOf(next));
+          const read = file ? `${file.textContent.trim()} is read.` : 'The file is read.';
+          const column = `${choice.getAttribute('aria-label') || 'Column'}: ${choice.value}.`;
+          return {focus: choice, say: [read, column, ...notes].filter(Boolean).join(' ')};
+        }
+      }
+      return null;
+    },
+  };
+  let after = null;  // {kind, at: when the student acted, ran: whether a run has started since}
+  const awaitAnswer = (kind) => {
+    after = {kind, at: Date.now(), ran: !idle()};
+    settleSoon();
+  };
+  const settle = () => {
+    if (!after) return;
+    const waited = Date.now() - after.at;
+    if (waited > AFTER_MS) {
+      after = null;
+      return;
+    }
+    if (!idle()) after.ran = true;
+    if (after.ran ? idle() : waited > NO_RUN_MS) {
+      const found = ANSWERS[after.kind]();
+      if (found) {
+        after = null;
+        const target = found.focus;
+        const focusable = 'input, button, select, textarea, a[href], [tabindex]';
+        if (!target.matches(focusable)) target.setAttribute('tabindex', '-1');
+        target.focus();
+        if (found.say) announce(found.say);
+        return;
+      }
+    }
+    settleSoon();
+  };
+  let settleTimer = null;
+  const settleSoon = () => {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(settle, 100);
+  };
+  let watchedRoot = null;  // stApp, whose script state tells when a run starts and ends
+  const watchRuns = () => {
+    const root = appRoot();
+    if (!root || root === watchedRoot) return;
+    watchedRoot = root;
+    new MutationObserver(() => {
+      if (after && !idle()) after.ran = true;
+      if (after) settleSoon();
+    }).observe(root, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  const inside = (event, selector) => event.target instanceof Element && !!event.target.closest(selector);
+  document.addEventListener('click', (event) => {
+    if (inside(event, '[class*="st-key-FormSubmitter-join_poll"]')) awaitAnswer('join');
+    else if (inside(event, '.st-key-poll_send')) awaitAnswer('send');
+  }, true);
+  document.addEventListener('keydown', (event) => {  // Enter in the code's field submits the form
+    if (event.key === 'Enter' && inside(event, '.st-key-join_code input')) awaitAnswer('join');
+  }, true);
+  document.addEventListener('change', (event) => {
+    if (inside(event, '.st-key-upload_file input[type="file"]') && event.target.files && event.target.files.length) {
+      awaitAnswer('upload');
+    }
+  }, true);
+  document.addEventListener('drop', (event) => {
+    if (inside(event, '.st-key-upload_file')) awaitAnswer('upload');
+  }, true);
+
+  // The poll's box is a region named "Class poll" (focus lands there after Join); the class's answers, revealed
+  // while the box is on screen, are read once.
+  let tableShown;  // whether the box showed the released answers at the last look (undefined: no box)
+  const pollBox = () => {
+    const box = document.querySelector(POLL);
+    if (!box) {
+      tableShown = undefined;
+      return;
+    }
+    setAttributes(box, {role: 'region', 'aria-label': 'Class poll'});
+    const table = [...box.querySelectorAll('.dplab-table table')].find(current);
+    if (table && tableShown === false) {
+      const heading = table.querySelectorAll('th')[1];
+      const cells = (row) => [...row.cells].map((cell) => wordsOf(cell)).join(' ');
+      const rows = [...table.querySelectorAll('tbody tr')].map(cells);
+      announce(`The class's ${heading ? wordsOf(heading) : 'answers'}: ${rows.join('; ')}.`);
+    }
+    tableShown = !!table;
+  };
+
   let pending = null;
   const apply = () => {
     pending = null;
     charts();
+    describe();
     icons();
     answers();
+    pollBox();
+    watchRuns();
+    if (after) settleSoon();
   };
   const soon = () => {
     if (pending === null) pending = setTimeout(apply, 30);

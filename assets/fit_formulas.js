@@ -1,17 +1,24 @@
-// Formulas fit their column (loaded once per page by ui.setup_page): a display wider than the column it sits in is
-// scaled down to the column's width, on a phone as on a projector; it grows back when there is room again.
+// Formulas fit their column (loaded once per page by ui.setup_page): a display wider than the column it sits in
+// breaks onto lines between its top-level pieces (KaTeX's, after a relation or an operator: braces in the Markdown
+// keep a piece whole) rather than shrink below BREAK_BELOW of its size; what is still too wide (one piece, or a
+// formula without pieces) is scaled down to the column's width, on a phone as on a projector. It is whole and full
+// size again when there is room.
 // NB: Streamlit passes this script through DOMPurify, which drops a script whose text holds "<" followed by a letter,
 // "/" or "!" (a tag): write such a "<" as \x3c (tests/e2e/test_every_screen.py checks that the script ran).
 (() => {
   if (window.dplabFitFormulas) return;
   window.dplabFitFormulas = true;
   const MIN_SCALE = 0.55;  // below this a formula is no longer readable: better to let it scroll
+  const BREAK_BELOW = 0.85;  // a formula that would shrink more than this breaks onto lines (assets/style.css)
   const fit = () => {
     for (const display of document.querySelectorAll('.katex-display')) {
       const formula = display.querySelector(':scope > .katex');
       if (!formula) continue;
       formula.style.fontSize = '';
+      display.classList.remove('dplab-broken');
       const room = display.clientWidth, natural = parseFloat(getComputedStyle(formula).fontSize);
+      const pieces = formula.querySelectorAll(':scope > .katex-html > .base').length;
+      if (room > 0 && pieces > 1 && display.scrollWidth * BREAK_BELOW > room) display.classList.add('dplab-broken');
       // Scaled again while a pixel or two still sticks out (rounding), never below MIN_SCALE of its size.
       for (let tries = 0; tries < 3 && room > 0 && display.scrollWidth > room; tries++) {
         const size = parseFloat(getComputedStyle(formula).fontSize);
@@ -82,15 +89,48 @@
     return differs ? {...wanted} : {};
   };
 
+  // An animation's Play/Pause row and slider lie under what the x axis drew: the row its gap below the lowest tick
+  // label or x-title line (the title as wrapped here, or by the server: dpcore.viz.animation._controls counts its
+  // lines), the slider its gap below the row. They move when they would touch what is above them, or when they are
+  // more than two lines further down than needed (the title unwrapped on a wider screen); the server's places
+  // otherwise stay, so most charts are not drawn twice.
+  const CONTROLS_GAP = 0.5;  // × the figure's font size: between the x axis and the buttons, the buttons and the slider
+  const placeControls = (gd, full) => {
+    const menu = full.updatemenus && full.updatemenus[0], slider = full.sliders && full.sliders[0];
+    if (!menu || !slider || menu.y !== 0 || slider.y !== 0 || menu.yanchor !== 'top' || slider.yanchor !== 'top') {
+      return {};
+    }
+    const plotBottom = gd.getBoundingClientRect().top + full._size.t + full._size.h;
+    const axisBottom = [...gd.querySelectorAll('[class^="x"][class$="tick"] > text, text[class^="x"][class$="title"]')]
+      .map(el => el.getBoundingClientRect()).filter(r => r.height > 0)
+      .reduce((low, r) => Math.max(low, r.bottom), plotBottom);
+    const size = full.font.size, gap = CONTROLS_GAP * size;
+    const button = gd.querySelector('.updatemenu-button');
+    const row = button ? button.getBoundingClientRect().height : 2 * size;
+    const menuTop = Math.ceil(axisBottom - plotBottom + gap), sliderTop = Math.ceil(menuTop + row + gap);
+    const wrong = (now, wanted) => now < wanted - 1 || now > wanted + 2 * size;
+    const update = {};
+    if (wrong(menu.pad.t, menuTop)) update['updatemenus[0].pad.t'] = menuTop;
+    if (wrong(slider.pad.t, sliderTop) || update['updatemenus[0].pad.t'] !== undefined) {
+      update['sliders[0].pad.t'] = Math.max(sliderTop, menuTop + (slider.pad.t - menu.pad.t));
+    }
+    return update;
+  };
+
   const MAX_FITS = 6;  // per chart and width: a fit that kept changing its mind stops there
   const fitChart = gd => {
     const full = gd._fullLayout;
     if (!full || !window.Plotly || !full.width) return;
-    // Not in presentation mode (its 22 px template): there a relayout left the titles inside Plotly's toolbar strip
-    // or on the plot's top tick label (to be understood); the server's wrapping fits a 1280 px projector.
-    if (full.font && full.font.size >= 22) return;
     if (gd.dplabWidth !== full.width) { gd.dplabWidth = full.width; gd.dplabFits = 0; }
     if (++gd.dplabFits > MAX_FITS) return;
+    // The titles and names are not fitted in presentation mode (its 22 px template): there a relayout left the titles
+    // inside Plotly's toolbar strip or on the plot's top tick label (to be understood); the server's wrapping fits a
+    // 1280 px projector. The animation's controls are placed on every screen.
+    if (full.font && full.font.size >= 22) {
+      const controls = placeControls(gd, full);
+      if (Object.keys(controls).length) window.Plotly.relayout(gd, controls);
+      return;
+    }
     const update = narrowUpdate(gd, full);
     // Titles as the figure sets them (Plotly's full layout holds placeholders such as "Click to enter X axis title").
     const textOf = node => (typeof node === 'string' ? node : node && node.text) || '';
@@ -133,10 +173,16 @@
         });
       }
     }
-    const relayout = Object.keys(update).length ? window.Plotly.relayout(gd, update) : Promise.resolve();
-    if (Object.keys(names).length) {
-      const indices = Object.keys(names).map(Number);
-      relayout.then(() => window.Plotly.restyle(gd, {name: indices.map(i => names[i])}, indices));
+    Object.assign(update, placeControls(gd, full));
+    const indices = Object.keys(names).map(Number);
+    if (indices.length) {
+      // Names and layout in one redraw. The legend's room under the slider is reserved again only by a relayout
+      // (Plotly's restyle of a name redraws the legend taller, into the slider): so there is always one, the margin
+      // as it is if nothing else changes.
+      if (!Object.keys(update).length) update['margin.b'] = full.margin.b;
+      window.Plotly.update(gd, {name: indices.map(i => names[i])}, update, indices);
+    } else if (Object.keys(update).length) {
+      window.Plotly.relayout(gd, update);
     }
   };
 

@@ -1,9 +1,11 @@
 """Real data with a student's big file: a 100,000-row CSV uploaded to the real-data page, then the controls moved.
 
 What it measures
-    On a freshly started server (loopback), one browser tab (headless Chromium) opens ``/real-data?data=upload`` and
-    uploads a seeded CSV of ``--rows`` rows (a log-normal income column and an age column); then it makes ``--moves``
-    control changes, alternately: ε one step with the arrow keys, a clipping bound typed, the column switched, δ one
+    On a freshly started server (loopback), one browser tab (headless Chromium) opens
+    ``/real-data?data=upload&low=0&high=100&scale=10`` (the public range typed in the link: the page releases nothing
+    until it is; the values every upload had before it was the student's to type) and uploads a seeded CSV of
+    ``--rows`` rows (a log-normal income column and an age column); then it makes ``--moves`` control changes,
+    alternately: ε one step with the arrow keys, a clipping bound typed, the column switched, δ one
     step. For each change, two times:
 
     * the **answer**: from the tab sending its ``rerun_script`` to the ``script_finished`` of that rerun, read off the
@@ -179,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
                 page = browser.new_page(viewport=dict(width=1440, height=900))
-                page.goto(f"http://127.0.0.1:{port}/real-data?data=upload", timeout=120_000)
+                page.goto(f"http://127.0.0.1:{port}/real-data?data=upload&low=0&high=100&scale=10", timeout=120_000)
                 page.wait_for_selector(".st-key-upload_file input[type=file]", state="attached", timeout=120_000)
                 settled(page)
                 path = column_file(args.rows, Path(folder))

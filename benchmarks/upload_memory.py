@@ -147,10 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         (folder / "data.csv").write_bytes(data)
         plan = [("the upload alone, 1 tab", str(folder / "upload_only.py"), "", "", 1),
                 (f"the upload alone, {args.tabs} tabs at once", str(folder / "upload_only.py"), "", "", args.tabs)]
-        if not args.no_page:
-            plan += [("the real-data page, 1 tab", "app.py", "real-data", "data=upload", 1),
-                     (f"the real-data page, {args.tabs} tabs at once", "app.py", "real-data", "data=upload",
-                      args.tabs)]
+        if not args.no_page:  # the public range typed in the link (the page releases nothing until it is), the
+            # values every upload had before it was the student's to type: the same computations as before
+            page = "data=upload&low=0&high=100&scale=10"
+            plan += [("the real-data page, 1 tab", "app.py", "real-data", page, 1),
+                     (f"the real-data page, {args.tabs} tabs at once", "app.py", "real-data", page, args.tabs)]
         for label, script, page, query, tabs in plan:
             results[label] = scenario(args.root, script, page, query, data, tabs, folder)
             show(label, results[label])

@@ -202,7 +202,7 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     r"""The smallest :math:`\varepsilon \ge 0` with :math:`\delta_{\mathcal N}(\varepsilon; \mu) \le \delta`.
 
     Because a composition of Gaussian mechanisms is exactly a Gaussian mechanism with
-    :math:`\mu = \sqrt{\sum_i \mu_i^2}` (Gaussian DP, Dong, Roth & Su 2019), this gives the exact
+    :math:`\mu = \sqrt{\sum_i \mu_i^2}` (Gaussian DP, Dong, Roth & Su 2022), this gives the exact
     :math:`\varepsilon` of any number of composed Gaussian releases.
 
     Parameters
@@ -448,7 +448,7 @@ def zcdp_composition(rho: float, releases: int) -> float:
 
 @validated(mu=POSITIVE, releases=Integer(low=1))
 def gaussian_composition(mu: float, releases: int) -> float:
-    r"""Exact composition of Gaussian mechanisms (Dong, Roth & Su 2019, Cor 3.3).
+    r"""Exact composition of Gaussian mechanisms (Dong, Roth & Su 2022, Cor 3.3).
 
     ``releases`` adaptive releases with :math:`\mu = \Delta_2/\sigma` each are exactly one Gaussian mechanism with
     :math:`\mu\sqrt{k}`. Pass the result to :func:`gaussian_epsilon` for the exact total :math:`\varepsilon` at a

@@ -1,8 +1,10 @@
 """Numeric columns read from a CSV file (a student's upload or a file on disk), validated and counted.
 
 :func:`read_csv_columns` reads every column of a CSV and keeps, per column, its finite numbers with an account of the
-cells left out (empty, ``nan``/``inf`` written as text, text, spreadsheet formulas); :func:`numeric_column` picks one
-column for estimation; :func:`bounds_from_data` tells whether bounds a student typed look taken from the data (which
+cells left out (empty, ``nan``/``inf`` written as text, text, spreadsheet formulas); :func:`not_offered` says why the
+columns with fewer than two numbers are left out; :func:`default_column` is the column a file opens on (the first that
+does not :func:`look like ids <looks_like_id>`); :func:`numeric_column` picks one column for estimation;
+:func:`bounds_from_data` tells whether bounds a student typed look taken from the data (which
 leaks it, as diffprivlib's ``PrivacyLeakWarning`` says). Nothing is written anywhere and no cell is ever quoted in a
 message or a note: a file is refused with an :class:`~dpcore.core.validation.InvalidDataError` that says what is wrong
 in plain words.
@@ -30,14 +32,15 @@ import numpy as np
 
 from .core.validation import Array, InstanceOf, Integer, InvalidDataError, Real, validated
 
-__all__ = ["Column", "CsvColumns", "read_csv_columns", "numeric_column", "bounds_from_data", "DELIMITERS",
-           "LABEL_LENGTH", "LARGEST"]
+__all__ = ["Column", "CsvColumns", "read_csv_columns", "numeric_column", "looks_like_id", "default_column",
+           "not_offered", "bounds_from_data", "DELIMITERS", "LABEL_LENGTH", "LARGEST", "MIN_NUMBERS"]
 
 DELIMITERS = (",", ";", "\t")  #: the delimiters a file may use (the first is the default)
 LABEL_LENGTH = 60  #: the longest column name kept (longer header text is cut)
 #: The largest size of a number :func:`numeric_column` accepts: the squares of a column's deviations (its standard
 #: deviation) stay finite in double precision for a million values.
 LARGEST = 1e150
+MIN_NUMBERS = 2  #: the fewest numbers a column holds to be offered for estimation (:attr:`CsvColumns.numeric`)
 _FORMULA_START = ("=", "+", "-", "@")  # a text cell starting so could be run as a formula by a spreadsheet
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")  # "2,5": a number written with a decimal comma
 _SNIFFED_LINES = 20  # the lines the delimiter is guessed from
@@ -297,8 +300,9 @@ class _Tally:
                 value = float(stripped)
             except ValueError:
                 text += 1
-                formulas += stripped.startswith(_FORMULA_START)
-                decimal_commas += _DECIMAL_COMMA.fullmatch(stripped) is not None
+                comma = _DECIMAL_COMMA.fullmatch(stripped) is not None  # "-2,5" is a number, no formula
+                decimal_commas += comma
+                formulas += not comma and stripped.startswith(_FORMULA_START)
                 continue
             if math.isfinite(value):
                 values.append(value)
@@ -491,7 +495,7 @@ def read_csv_columns(data: bytes | str | os.PathLike, *, max_bytes: int = 20_000
     """
     table = _table(_decode(_read_bytes(data, max_bytes)), max_rows)
     columns = {name: tally.column(name) for name, tally in zip(_names(table.header), table.tallies)}
-    numeric = tuple(name for name, column in columns.items() if column.numeric >= 2)
+    numeric = tuple(name for name, column in columns.items() if column.numeric >= MIN_NUMBERS)
     if not numeric:
         raise InvalidDataError("No column of this file holds at least two numbers: the lab estimates statistics of "
                                "numeric columns (numbers written with a dot as decimal mark, such as 2.5).")
@@ -556,6 +560,86 @@ def numeric_column(columns: CsvColumns, name: str, *, min_values: int = 2) -> np
                                "privately (any private statistic of it would be that one number plus noise). Pick a "
                                "column whose values differ.")
     return values
+
+
+@validated(values=Array(ndim=(1,)))
+def looks_like_id(values: np.ndarray) -> bool:
+    """Whether a column looks like row numbers or ids rather than something measured.
+
+    That is: at least 3 values, every one a whole number, each larger than the one before (1, 2, …, n, or any
+    increasing numbering). Its statistics describe the numbering, not the people (the median of 1, …, 5,000 is
+    2,500.5), so a page opens a file on another column when it has one (:func:`default_column`).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The column's numbers, in the file's order.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> looks_like_id(np.array([1.0, 2.0, 3.0, 7.0])), looks_like_id(np.array([36.0, 20.0, 51.0]))
+    (True, False)
+    """
+    return bool(values.size >= 3 and np.all(values == np.floor(values)) and np.all(np.diff(values) > 0))
+
+
+@validated(columns=InstanceOf(CsvColumns, "columns read by read_csv_columns"))
+def default_column(columns: CsvColumns) -> str:
+    r"""The column a file opens on: the first numeric column that does not look like ids, else the first.
+
+    Ids are row numbers or any increasing numbering (:func:`looks_like_id`): their statistics say nothing of the
+    people in the file.
+
+    Parameters
+    ----------
+    columns : CsvColumns
+        A file's columns, from :func:`read_csv_columns`.
+
+    Returns
+    -------
+    str
+        A name of ``columns.numeric``.
+
+    Examples
+    --------
+    >>> default_column(read_csv_columns(b"id,age\n1,36\n2,20\n3,51\n"))
+    'age'
+    """
+    return next((name for name in columns.numeric if not looks_like_id(columns.columns[name].values)),
+                columns.numeric[0])
+
+
+@validated(columns=InstanceOf(CsvColumns, "columns read by read_csv_columns"))
+def not_offered(columns: CsvColumns) -> dict[str, str]:
+    r"""Why each column that is not offered for estimation is left out, in plain words.
+
+    A column is not offered when it holds fewer than :data:`MIN_NUMBERS` numbers (text, numbers with a decimal
+    comma, a column mostly empty): its sentence names it, says how many numbers it holds, and adds its notes
+    (:attr:`Column.notes`). No cell is quoted.
+
+    Parameters
+    ----------
+    columns : CsvColumns
+        A file's columns, from :func:`read_csv_columns`.
+
+    Returns
+    -------
+    dict of str to str
+        One sentence or a few per column left out, by name, in the file's order.
+
+    Examples
+    --------
+    >>> not_offered(read_csv_columns(b"age,city\n36,Lyon\n20,Paris\n"))["city"][:64]
+    "The column 'city' is not offered: it holds no numbers (two are n"
+    """
+    counts = {0: "no numbers", 1: "one number"}
+    return {name: " ".join([f"The column {name!r} is not offered: it holds {counts[column.numeric]} (two are "
+                            "needed).", *column.notes])
+            for name, column in columns.columns.items() if name not in columns.numeric}
 
 
 @validated(values=Array(ndim=(1,), min_size=1), lower=Real(), upper=Real())

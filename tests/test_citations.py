@@ -11,7 +11,10 @@ stored sweeps) are scanned line by line. A failure names the file, the line and 
 * a ``docs/`` file name is never written without its folder;
 * no algorithm is cited by a bare label of the old scheme (a letter and a number);
 * every author–year citation (``Ghazi et al. 2023``, ``Bun & Steinke 2016``, ``Smith (2011)``, ``Singhal's (2023)``)
-  names authors whose surnames appear in ``docs/papers.md``.
+  names authors whose surnames appear in ``docs/papers.md``;
+* one year per paper: each paper of ``docs/papers.md`` (a §1 heading, a row of §2's table) is cited with one year,
+  and every citation of those authors in the repository uses it (a preprint's year on one page and the journal's
+  on another were two).
 
 >>> sorted(section_numbers("## 1. Setting\\n### 1.2 More\\n#### 1.2.3 Most\\n## Appendix A. Times\\n"))
 ['1', '1.2', '1.2.3', 'A']
@@ -21,6 +24,9 @@ stored sweeps) are scanned line by line. A failure names the file, the line and 
 ['1.3', '1.6', '1.9.1', '2']
 >>> [match.group("authors") for match in AUTHOR_YEAR.finditer("Kamath, Singhal & Ullman 2020; Ghazi et al.'s (2023)")]
 ['Kamath, Singhal & Ullman', 'Ghazi']
+>>> [(entry.group("authors"), entry.group("years")) for entry in map(PAPER.match, ("Wasserman & Zhou 2010; 2011",
+...                                                                                "Ghazi et al. 2023 (key GHAZI23)"))]
+[('Wasserman & Zhou', '2010; 2011'), ('Ghazi', '2023')]
 """
 
 import os
@@ -44,9 +50,9 @@ DOCS_REFERENCE = re.compile(r"(?<![\w.-])docs/(?P<file>[\w-]+)\.md(?P<sections>(
                             rf"{_SECTION}|\s*{_SECTION}|\s*–\s*§?\s*\d+(?:\.\d+)*)*)")
 #: A path to a docs folder outside this repository (another checkout, the shared drive).
 FOREIGN_DOCS = re.compile(r"(?:\.\./|/work/|shared/)[\w./-]*docs/[\w-]+\.md")
-#: A source paper cited by the number of its file (the word "seed" and a three-digit number from 000, or such a number
-#: followed by a theorem, lemma, section, ... of the paper).
-FILE_NUMBER = re.compile(r"\bseeds?\s+0{2}\d|\b0{2}[0-4](?:['’]s)?\s+(?:Lemma|Thm|Theorem|Prop|Def|Alg|Algorithm|"
+#: A source paper cited by the number of its file (the word "seed" and a three-digit number from 000, also joined by an
+#: underscore as in a variable's name, or such a number followed by a theorem, lemma, section, ... of the paper).
+FILE_NUMBER = re.compile(r"\bseeds?[\s_]+0{2}\d|\b0{2}[0-4](?:['’]s)?\s+(?:Lemma|Thm|Theorem|Prop|Def|Alg|Algorithm|"
                          r"Condition|Claim|App|Cor|§|slides|table)\b", re.IGNORECASE)
 #: A file of docs/ named without its folder.
 BARE_DOCS_FILE = re.compile(r"(?<![\w/.-])(?:algorithms|design|testing|papers)\.md\b")
@@ -58,6 +64,9 @@ OLD_LABEL = re.compile(r"\b(?:[SETM]\d{1,2}[ab]?|P1-[LG]|B[0-3])\b")
 _SURNAME = r"[A-Z][a-zà-öø-ÿ]+(?:[A-Z][a-zà-öø-ÿ]+)?"
 AUTHOR_YEAR = re.compile(rf"\b(?P<authors>{_SURNAME}(?:(?:,\s+|\s+&\s+|\s+and\s+|[–—]){_SURNAME})*)"
                          r"(?P<etal>\s+et\s+al\.)?(?:['’]s)?,?\s+\(?(?P<year>(?:19|20)\d\d)[a-z]?(?![\d-])")
+#: A paper as docs/papers.md lists it: its authors ("et al." after the first), then its year(s); any "(key …)" after.
+PAPER = re.compile(r"(?P<authors>[^\d|]+?)(?P<etal>\s+et\s+al\.)?\s+"
+                   r"(?P<years>(?:1[5-9]|20)\d\d(?:\s*[;,]\s*(?:1[5-9]|20)\d\d)*)\b")
 #: Capitalised words that precede a year without being an author ("In 2020", "Since 2006").
 NOT_AUTHORS = {"In", "On", "At", "By", "From", "Since", "Until", "Before", "After", "Of", "The", "For", "And", "To",
                "Python", "Version"}
@@ -98,6 +107,27 @@ def cited_sections(match: re.Match) -> list[str]:
 @cache
 def papers_words() -> set[str]:
     return set(re.findall(r"[^\W\d_]+", PAPERS.read_text(encoding="utf-8")))
+
+
+def surnames(authors: str) -> tuple[str, ...]:
+    """The surnames of an author list as cited: "Kamath, Singhal & Ullman" -> ("Kamath", "Singhal", "Ullman")."""
+    return tuple(re.split(r",\s+|\s+&\s+|\s+and\s+|[–—]", authors.strip()))
+
+
+@cache
+def papers() -> list[tuple[str, tuple[str, ...], bool, list[str]]]:
+    """Each paper of docs/papers.md as (its citation there, surnames, "et al.", years): the §1 headings and the first
+    cell of each row of §2's table."""
+    cited = re.findall(r"^###\s+1\.\d+\s+(.+)$", PAPERS.read_text(encoding="utf-8"), re.MULTILINE)
+    cited += [cell for cell in re.findall(r"^\|\s*([^|]+?)\s*\|", PAPERS.read_text(encoding="utf-8"), re.MULTILINE)
+              if cell != "citation" and not set(cell) <= set("-: ")]
+    found = []
+    for citation in cited:
+        entry = PAPER.match(citation)
+        assert entry, f"docs/papers.md: {citation!r} names no year"
+        found.append((citation, surnames(entry.group("authors")), bool(entry.group("etal")),
+                      re.findall(r"\d{4}", entry.group("years"))))
+    return found
 
 
 def _report(failures: list[str]) -> str:
@@ -149,4 +179,37 @@ def test_author_year_citations_are_in_papers_md():
             unknown = [name for name in surnames if name not in NOT_AUTHORS and name not in papers_words()]
             if unknown:
                 failures.append(f"{file}:{number}: {match.group(0)!r}: {', '.join(unknown)} not in docs/papers.md")
+    assert not failures, _report(failures)
+
+
+def test_each_paper_has_one_year():
+    """docs/papers.md cites each paper with one year: the version the lab follows (a preprint's year goes in the
+    work's description, as "arXiv:1905.02383, 2019")."""
+    twice = [citation for citation, _, _, years in papers() if len(years) != 1]
+    assert not twice, f"docs/papers.md cites these with more than one year: {twice}"
+    assert len(papers()) > 40
+
+
+def test_every_citation_uses_the_year_of_papers_md():
+    """A citation of a paper's authors (all of them, or the first with "et al.") gives the year docs/papers.md does:
+    one year per paper everywhere, never the preprint's on one page and the journal's on another."""
+    exact = {(names, etal): {year for other, other_etal, years in ((n, e, y) for _, n, e, y in papers())
+                             if (other, other_etal) == (names, etal) for year in years}
+             for _, names, etal, _ in papers()}
+    first = {}
+    for _, names, _, years in papers():
+        first.setdefault(names[0], set()).update(years)
+    failures, before = [], ("", "")
+    for file, number, line in lines():
+        # the end of the line before, so that an author list wrapped across lines is read whole
+        tail = before[1][-100:].lstrip(" #*/\"'") + " " if before[0] == file else ""
+        before = (file, line)
+        for match in AUTHOR_YEAR.finditer(tail + line.lstrip(" #*/\"'")):
+            if match.end() <= len(tail):
+                continue  # the line before's own citation, checked there
+            names, etal = surnames(match.group("authors")), bool(match.group("etal"))
+            years = exact.get((names, etal)) or (first.get(names[0]) if etal else None)
+            if years and match.group("year") not in years:
+                failures.append(f"{file}:{number}: {match.group(0)!r}: docs/papers.md cites it as "
+                                f"{' or '.join(sorted(years))}")
     assert not failures, _report(failures)

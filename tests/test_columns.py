@@ -11,7 +11,16 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore.columns import LABEL_LENGTH, CsvColumns, bounds_from_data, numeric_column, read_csv_columns
+from dpcore.columns import (
+    LABEL_LENGTH,
+    CsvColumns,
+    bounds_from_data,
+    default_column,
+    looks_like_id,
+    not_offered,
+    numeric_column,
+    read_csv_columns,
+)
 from dpcore.core.validation import InvalidDataError, InvalidParameterError
 from dpcore.datasets import DATASETS, load_dataset
 
@@ -20,6 +29,9 @@ VALID_CALLS = {
     "read_csv_columns": dict(data=b"age\n36\n20\n", max_bytes=1_000, max_rows=10),
     "numeric_column": dict(columns=read_csv_columns(b"age\n36\n20\n"), name="age", min_values=2),
     "bounds_from_data": dict(values=np.array([19.0, 44.0, 91.0]), lower=18.0, upper=100.0),
+    "looks_like_id": dict(values=np.array([1.0, 2.0, 3.0])),
+    "default_column": dict(columns=read_csv_columns(b"id,age\n1,36\n2,20\n")),
+    "not_offered": dict(columns=read_csv_columns(b"age,city\n36,Lyon\n20,Paris\n")),
 }
 
 MARKER = "SECRETCELL"  # written in bad cells: it must appear in no message and no note
@@ -191,6 +203,46 @@ def test_decimal_commas_are_text_with_a_note_suggesting_a_dot():
     assert weight.notes == ("2 of 3 cells were not numbers and left out.",
                             "2 of 3 cells were like numbers with a decimal comma (such as 2,5): write decimals with a "
                             "dot (2.5) to have them read.")
+
+
+def test_a_negative_number_with_a_decimal_comma_is_no_formula():
+    column = read_csv_columns(b"change;n\n-2,5;1\n+1,25;2\n=1+1;3\n").columns["change"]
+    assert (column.text, column.formulas) == (3, 1)
+    assert "2 of 3 cells were like numbers with a decimal comma" in " ".join(column.notes)
+    assert "1 of 3 cells was like spreadsheet formulas" in " ".join(column.notes)
+
+
+@pytest.mark.parametrize("values, numbering", [
+    ([1, 2, 3, 4, 5], True), ([0, 1, 2], True), ([3, 8, 21, 22, 1000], True), ([-5, -2, 7], True),
+    ([1, 2], False),  # too short to tell
+    ([1, 2, 2, 3], False), ([3, 2, 1], False), ([1, 3, 2, 4], False), ([1.5, 2.5, 3.5], False), ([1, 2, 3.25], False),
+])
+def test_a_column_of_increasing_whole_numbers_looks_like_ids(values, numbering):
+    assert looks_like_id(np.array(values, dtype=float)) is numbering
+
+
+def test_the_default_column_is_the_first_that_is_no_numbering():
+    assert default_column(read_csv_columns(b"id,age,income\n1,36,1200\n2,20,950\n3,51,4100\n")) == "age"
+    assert default_column(read_csv_columns(b"age,id\n36,1\n20,2\n51,3\n")) == "age"
+    assert default_column(read_csv_columns(b"row,case,city\n1,10,a\n2,11,b\n3,12,c\n")) == "row"  # only ids
+    assert default_column(read_csv_columns(b"city,k\nLyon,1\nParis,2\n")) == "k"  # too short to be ids
+
+
+def test_the_columns_not_offered_are_said_with_their_notes_and_no_cell():
+    table = read_csv_columns(f"id;income;region;remark;age\n1;32500,25;north;;36\n2;19700,5;{MARKER};;20\n"
+                             "3;;south;7;51\n".encode())
+    assert table.numeric == ("id", "age")
+    said = not_offered(table)
+    assert list(said) == ["income", "region", "remark"]
+    assert said["income"] == ("The column 'income' is not offered: it holds no numbers (two are needed). 1 of 3 "
+                              "cells was empty and left out. 2 of 3 cells were not numbers and left out. 2 of 3 "
+                              "cells were like numbers with a decimal comma (such as 2,5): write decimals with a dot "
+                              "(2.5) to have them read.")
+    assert said["region"].startswith("The column 'region' is not offered: it holds no numbers (two are needed). 3 of 3")
+    assert said["remark"] == ("The column 'remark' is not offered: it holds one number (two are needed). 2 of 3 cells "
+                              "were empty and left out.")
+    assert MARKER not in " ".join(said.values()) and "32500" not in " ".join(said.values())
+    assert not_offered(read_csv_columns(b"a,b\n1,2\n3,4\n")) == {}
 
 
 def test_a_utf8_byte_order_mark_is_dropped():

@@ -398,7 +398,7 @@ FRAME_CASES = [
     # documented: a fitted law is all NaN when every median is saturated
     Case("partition_rounds.rate_curves",
          lambda e, d, draw: pr.rate_curves(partition_sweep(), "two-level", draw(sizes(16, 64)), e),
-         epsilons=on_frames(pr.EPSILONS), positive=r"\.n$", unit=r"\.(non_private|seed_000)$|\.fitted\[.*\]\[1\]",
+         epsilons=on_frames(pr.EPSILONS), positive=r"\.n$", unit=r"\.(non_private|singhal_rate)$|\.fitted\[.*\]\[1\]",
          nan=r"\.fitted\[.*\]\[1\]"),
     # documented: needed is NaN beyond the n grid, an exponent NaN when fewer than two dimensions are measured
     Case("partition_rounds.sample_complexity", lambda e, d, draw: pr.sample_complexity(partition_sweep(), e),

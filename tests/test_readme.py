@@ -1,6 +1,8 @@
 """The README, the changelog, the licence and the version tell the same story as the code.
 
-* The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order.
+* The README's "Pages" table lists exactly the registry's pages: same titles, same URL paths, same (teaching) order;
+  its "The papers behind it" names every paper a page draws on; it names "Go deeper"'s handouts and Embed code by
+  the labels the app shows.
 * Every ``./lab.sh`` command the README names is one ``lab.sh`` runs, and every file or folder it names exists.
 * One version: ``dpcore.__version__``, the changelog's latest release and the package's metadata (as setuptools
   builds it from ``pyproject.toml``) agree; ``pyproject.toml`` writes no version of its own.
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import dpcore
+import registry
 from registry import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +35,22 @@ def readme_pages_table() -> list[tuple[str, str]]:
 
 def test_readme_pages_table_is_the_registry():
     assert readme_pages_table() == [(page.title, f"/{page.url_path}") for page in PAGES]
+
+
+def test_readme_names_every_paper_of_the_registry():
+    section = re.search(r"^## The papers behind it\n(.*?)(?=^## )", README, flags=re.MULTILINE | re.DOTALL).group(1)
+    listed = re.sub(r"\s+", " ", section)
+    assert not [paper for paper in registry.papers() if paper not in listed]
+
+
+def test_readme_names_the_handouts_and_the_embed_code():
+    """What a teacher takes out of the lab: both handouts by the labels of their buttons (``ui/page.py``), and the
+    Embed code; the URL keys' history is the changelog's (issue 40)."""
+    page = (ROOT / "ui" / "page.py").read_text()
+    editions = re.findall(r'\("([^"]+)", "(?:student|teacher)", "[\w-]+"\)', page)
+    assert editions == ["Handout (offline lesson, HTML)", "Teacher's edition (with answers)"]
+    assert all(f"**{label}**" in README for label in editions) and "**Embed** code" in README
+    assert "`k` read as `releases`" in (ROOT / "CHANGELOG.md").read_text()
 
 
 def test_readme_commands_are_lab_commands():

@@ -7,6 +7,10 @@ its settings into one HTML document: prose from Markdown (raw HTML in the text i
 MathML (drawn by the browser itself, no web font or script), each figure interactive (plotly.js inlined once), the
 questions with room for a guess. The teacher's edition adds each answer and the page's discussion notes. Printed,
 it fits A4: no figure cut across pages, no buttons, each link's address written out.
+
+The student's handout asks every question, so it holds back whatever answers one (:class:`Held`: the figure behind a
+question, a takeaway or caption in its held-back form), as the page does before "Reveal"; the teacher's edition shows
+it all.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from plotly.offline import get_plotlyjs
 from dpcore.viz.summary import figure_name
 from registry import PageInfo
 
-__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Outline", "handout_html", "markdown_html",
-           "formula_html", "settings_in_words"]
+__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Held", "Outline", "AFTER_GUESS", "handout_html",
+           "markdown_html", "formula_html", "settings_in_words", "stretchy_fences"]
 
 Edition = Literal["student", "teacher"]  #: the student's handout, or the teacher's edition (answers, notes)
 
@@ -71,23 +75,84 @@ class Notice:
     lines: tuple[str, ...]
 
 
-Outline = Sequence[Heading | Text | Chart | Ask | Notice]
+Item = Heading | Text | Chart | Ask | Notice
+
+
+@dataclass(frozen=True)
+class Held:
+    """What answers a question of the page, in each edition: the student's handout shows ``student`` (its held-back
+    form, or nothing: None), the teacher's edition ``teacher`` (the answer as the page shows it after "Reveal")."""
+
+    student: Item | None
+    teacher: Item | None
+
+
+Outline = Sequence[Item | Held]
+
+#: Under each question of the student's handout: where its answer is (the page holds it back until "Reveal")
+AFTER_GUESS = ("The answer, and the figure or numbers that show it, come after your guess: on the live page after "
+               "“Reveal”, or from your teacher.")
 
 _MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$(?!\$)")  # inline $…$ (not $$, not an escaped \$)
 _LAB_LINK = re.compile(r"\[([^\]]+)\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: [words](/path?query)
 _NOTE = re.compile(r"\s*\(.*?\)")  # a label's parenthesised note: "(log scale)"
+_ALLOW_BREAK = re.compile(r"\\allowbreak(?![A-Za-z])")  # KaTeX's break point (assets/fit_formulas.js): MathML has none
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False})  # raw HTML in the text is shown, not run
 
 
-def formula_html(latex: str, display: bool = False) -> str:
-    """The LaTeX formula ``latex`` as MathML, which the browser draws by itself (offline, printable).
+#: A delimiter of a fixed TeX size, ``\big(`` to ``\Bigg\}`` (``l`` or ``r`` after the size: which side it is on).
+_SIZED = re.compile(r"\\(?:bigg|Bigg|big|Big)([lr]?)(?![a-zA-Z])\s*(\\[{}|]|\\[a-zA-Z]+|[()\[\]|./])")
+_OPENING = {"(", "[", "\\{", "\\langle", "\\lceil", "\\lfloor", "\\lvert", "\\lVert"}
+_CLOSING = {")", "]", "\\}", "\\rangle", "\\rceil", "\\rfloor", "\\rvert", "\\rVert"}
 
-    >>> formula_html(r"\\frac{1}{n}")[:5], "<mfrac>" in formula_html(r"\\frac{1}{n}")
+
+def stretchy_fences(latex: str) -> str:
+    r"""``latex`` with each pair of fixed-size delimiters (``\Big( … \Big)``) made a pair of fences that fit what they
+    enclose, ``\left( … \right)``: latex2mathml writes those as ``<mo stretchy="true">``, which the browser grows to
+    its content, where a fixed size's closing bracket under an exponent (``\Big)^{k}``) stayed unstretched. Left as it
+    is when the delimiters do not pair up within one group of braces.
+
+    >>> print(stretchy_fences(r"\Big(\frac{1}{\varepsilon n}\Big)^{k} + \big|x\big| + \max\Big\{a, b\Big\}"))
+    \left(\frac{1}{\varepsilon n}\right)^{k} + \left|x\right| + \max\left\{a, b\right\}
+    >>> print(stretchy_fences(r"\Big( x"))  # unpaired: kept
+    \Big( x
+    """
+    depth, depths = 0, []
+    for index, char in enumerate(latex):
+        depths.append(depth)
+        escaped = index > 0 and latex[index - 1] == "\\"
+        depth += (char == "{" and not escaped) - (char == "}" and not escaped)
+    open_at: list[tuple[str, int]] = []
+    sides: list[str] = []
+    for match in _SIZED.finditer(latex):
+        side, delimiter, level = match.group(1), match.group(2), depths[match.start()]
+        opens = side == "l" or (not side and (delimiter in _OPENING or delimiter not in _CLOSING
+                                              and not (open_at and open_at[-1] == (delimiter, level))))
+        if opens:
+            open_at.append((delimiter, level))
+        elif not open_at or open_at.pop()[1] != level:
+            return latex
+        sides.append("\\left" if opens else "\\right")
+    if open_at:
+        return latex
+    turns = iter(sides)
+    return _SIZED.sub(lambda match: next(turns) + match.group(2), latex)
+
+
+def formula_html(latex: str, display: bool = False) -> str:
+    r"""The LaTeX formula ``latex`` as MathML, which the browser draws by itself (offline, printable); fixed-size
+    delimiters become fences that stretch to their content (:func:`stretchy_fences`).
+
+    >>> formula_html(r"\frac{1}{n}")[:5], "<mfrac>" in formula_html(r"\frac{1}{n}")
     ('<math', True)
-    >>> chr(92) in formula_html(r"\\Big\\{ x \\Big\\}")  # no backslash left
+    >>> chr(92) in formula_html(r"\Big\{ x \Big\}")  # no backslash left
+    False
+    >>> formula_html(r"\Big(\frac{1}{n}\Big)^{2}").count('stretchy="true"')
+    2
+    >>> chr(92) in formula_html(r"a \qquad \allowbreak b")  # a line-break hint for the page, not drawn here
     False
     """
-    mathml = convert(latex, display="block" if display else "inline")
+    mathml = convert(stretchy_fences(_ALLOW_BREAK.sub("", latex)), display="block" if display else "inline")
     return mathml.replace(">\\{<", ">{<").replace(">\\}<", ">}<")  # latex2mathml leaves \Big\{ as its command
 
 
@@ -187,8 +252,13 @@ def _front(info: PageInfo, settings: Sequence[tuple[str, str]], link: str | None
     return "".join(parts)
 
 
-def _block(item: Heading | Text | Chart | Ask | Notice, teacher: bool, lab: str | None, number: int) -> str:
-    """One item of the outline as HTML (``number``: its place, for the ids of a chart and a question)."""
+def _block(item: Item | Held | None, teacher: bool, lab: str | None, number: int) -> str:
+    """One item of the outline as HTML (``number``: its place, for the ids of a chart and a question); of a
+    :class:`Held` item, this edition's form."""
+    if isinstance(item, Held):
+        item = item.teacher if teacher else item.student
+    if item is None:
+        return ""
     if isinstance(item, Heading):
         return f"<h2>{html.escape(item.text)}</h2>"
     if isinstance(item, Text):
@@ -228,7 +298,8 @@ def _ask(ask: Ask, teacher: bool, ident: str) -> str:
     choices = "".join(f"<li><span class='box' aria-hidden='true'>☐</span> {markdown_html(choice, inline=True)}</li>"
                       for choice in ask.choices)
     after = (f"<p class='answer'><strong>Answer:</strong> {markdown_html(ask.answer, inline=True)}</p>" if teacher
-             else "<p class='guess'>Your guess: ____________ Why? ______________________________</p>")
+             else "<p class='guess'>Your guess: ____________ Why? ______________________________</p>"
+             f"<p class='later'>{html.escape(AFTER_GUESS)}</p>")
     return (f"<section class='question' aria-labelledby='{ident}'><h3 id='{ident}'>Predict first</h3>"
             f"{markdown_html(ask.prompt)}<ul class='choices'>{choices}</ul>{after}</section>")
 
@@ -242,7 +313,8 @@ h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
 a { color: #0645ad; }
 .edition { color: #4a4a4a; font-style: italic; margin-top: 0; }
 .formula { overflow-x: auto; overflow-y: hidden; padding: .25em 0; margin: 1rem 0; }
-math { font-family: "STIX Two Math", "Latin Modern Math", "Cambria Math", math; }
+math { font-family: "STIX Two Math", "Cambria Math", "Latin Modern Math", "DejaVu Math TeX Gyre", "Noto Sans Math",
+  "Libertinus Math", math; }
 math[display="block"] { font-size: 1.15em; }
 .chart { margin: 1.2rem 0; overflow-x: auto; break-inside: avoid; page-break-inside: avoid; }
 .plot { width: 100%; min-height: 300px; }
@@ -252,6 +324,7 @@ figcaption { font-size: .93rem; color: #333; margin-top: .3rem; }
 .choices { list-style: none; padding-left: .3rem; }
 .box { font-size: 1.2em; }
 .guess { font-weight: 600; }
+.later { font-size: .93rem; color: #333; font-style: italic; margin-bottom: 0; }
 .answer { background: #eef5ee; border-left: 4px solid #1e6b2e; padding: .4rem .6rem; }
 .teacher { border-top: 3px double #4a4a4a; }
 .print-only { display: none; }

@@ -15,6 +15,11 @@ Prose is hidden in presentation mode (``?present=1``); headings, formulas, figur
 answer for the teacher; the class's answers still wait for "Reveal" (``?reveal=1`` shows them all at once).
 A figure or text drawn from a quick pass (:mod:`ui.progressive`) says so, and the page reruns by itself when the
 requested runs are ready.
+
+A question's answer waits for its "Reveal" everywhere: a lesson call given ``revealed`` (takeaways, a caption, a table,
+a figure: ``page.takeaways(lesson.takeaways, ..., revealed=page.revealed("radius"))``) holds back what would answer
+it, with a line saying it comes after the guess; the student's handout always gets that held-back form, and leaves
+out the figures and prose behind a question; the teacher's edition gets the answers.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -59,12 +65,15 @@ DEEPER = "go_deeper"  # session-state key: whether "Go deeper" is open (its cont
 REVEAL = "reveal"  #: URL key: ``?reveal=1`` shows every figure at once, the questions answered
 ANSWER = "answer_"  #: key prefix of the container holding a question's answer (a live region, focused after Reveal)
 PEEK = "peek_"  #: key prefix of the teacher's folded copy of a question's answer (built only when opened)
+#: key prefix of the container of a question's class poll in the teacher view, right under the question's prompt
+TEACHER_POLL = "teacher_poll_"
 NOTES = "teacher_notes"  #: key of the teacher's folded notes: discussion, settings to show live (built when opened)
 LINK = re.compile(r"\]\((/[^)\s]*)\)")  # a Markdown link to a page of the lab: ](/path?query)
 POLL_SECONDS = 1.0  # how often a page with quick previews checks whether the requested runs are ready
 
 
 TABLE = "table_"  #: key prefix of the "Data as a table" expander under a chart (its table is built only when open)
+WORDS = "words_"  #: key prefix of the container of a chart's "In words" paragraph (assets/a11y.js: its description)
 FRAME = "table_frame_"  #: key prefix of the frame chosen for an animated chart's table
 
 
@@ -74,8 +83,10 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summar
 
     The chart's accessible name is its title (:func:`dpcore.viz.summary.figure_name`: the same at every rerun).
     An animated chart opens on the frame its link names (``?frame_<key>=…``, :mod:`ui.frames`), saying so.
-    Given ``summary``, the chart is followed by it ("In words") and by its data as a table, built only when the
-    student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the page nor the chart)."""
+    Given ``summary``, the chart is followed by it ("In words", in a container keyed ``words_<key>`` that
+    ``assets/a11y.js`` makes the chart's accessible description, ``aria-describedby``) and by its data as a table,
+    built only when the student opens "Data as a table" (in a fragment of its own, so opening it reruns neither the
+    page nor the chart)."""
     linked = None
     if animated and isinstance(fig, dict):  # the frame a link asks for (ui.frames), and the mark for a11y.js
         shown, linked = frames.from_link(fig, key)
@@ -91,7 +102,8 @@ def show_figure(fig: go.Figure | Drawn, key: str, animated: bool = False, summar
     if linked is not None:
         st.caption(linked)
     if summary is not None:
-        st.caption(f"In words: {summary}")
+        with st.container(key=f"{WORDS}{key}"):
+            st.caption(f"In words: {summary}")
         st.fragment(_data_table)(fig, key)
 
 
@@ -155,6 +167,7 @@ class Page:
         #: uploaded column (a snippet never holds the data itself: :func:`ui.compute.snippet`)
         self.column_code: str | None = None
         self._outline: list = []  # what the page showed, in order, for the handout (ui.handout; a figure may be lazy)
+        self._behind = False  # whether what the page shows now is behind a revealed question (its answer)
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -182,7 +195,7 @@ class Page:
     def prose(self, part: str, **fields: Any) -> None:
         """The Markdown part ``part`` (after its heading): prose hidden in presentation mode, formulas always."""
         for kind, text in self.text.blocks(part, **fields):
-            self._outline.append(handout.Text(kind, text))
+            self._record(handout.Text(kind, text))
             if kind == "formula":
                 st.latex(text)
             elif not self.present:
@@ -215,24 +228,33 @@ class Page:
         """A section: its heading and prose from the Markdown part ``part``, then the body, whose dpcore errors are
         shown inside the section (the sections after it still run)."""
         heading = self.text.heading(part)
+        self._behind = False  # a question's answer ends with its section
         if heading:
             st.subheader(heading)
             self._outline.append(handout.Heading(heading))
-        with guard():
-            self.prose(part, **fields)
-            yield
+        try:
+            with guard():
+                self.prose(part, **fields)
+                yield
+        finally:
+            self._behind = False
 
     # -------------------------------------------------------------------- figures
     def figure(self, key: str, builder: Callable[..., go.Figure], *, animated: bool = False, download: bool = False,
-               **kwargs: Any) -> None:
+               answers: bool = False, **kwargs: Any) -> None:
         """Build (cached, see :func:`ui.compute.figure`) and show ``builder(**kwargs)``; ``download=True`` offers its
         data, HTML and notebook snippet under "Go deeper". A sentence computed from the figure's data says what it
-        shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`)."""
+        shows, for a screen reader and for the back row (:func:`dpcore.viz.summary.figure_summary`).
+
+        A builder given ``revealed`` holds back what answers a question until it is true; ``answers=True`` says that
+        the figure (drawn only after "Reveal") answers a question asked in an earlier section (one drawn in the
+        question's own section after it needs no mark): the student's handout leaves it out."""
         shown = len(compute.previews())
         fig, summary = compute.described(builder, self.present, **kwargs)
         show_figure(fig, key, animated, summary)
-        self._outline.append(functools.partial(_handout_chart, builder, kwargs) if self.present
-                             else handout.Chart(fig, summary))
+        self._record(functools.partial(_handout_chart, builder, kwargs) if self.present  # at its usual size
+                     else handout.Chart(fig, summary), kwargs,
+                     lambda revealed: _handout_chart(builder, {**kwargs, "revealed": revealed}), answers)
         _preview_note(compute.previews(shown))
         if download:
             self._downloads[key] = (builder, kwargs, None if self.present else fig)
@@ -261,7 +283,8 @@ class Page:
         key = (self.info.url_path, question.key)
         with st.container(border=True, key=f"question_{question.key}"):
             st.markdown(f"{'### ' if self.present else ''}**Predict first:** {question.prompt}")
-            if key in guesses or st.query_params.get(REVEAL) == "1":
+            if self.revealed(question.key):
+                self._behind = True  # the rest of the section is the answer: not in the student's handout
                 guess = guesses.get(key)
                 # assets/a11y.js makes this container a live region (a screen reader reads its new answer when the
                 # settings change) and moves the keyboard focus to it right after "Reveal", so it is read at once.
@@ -273,6 +296,9 @@ class Page:
                 if self.teacher:  # the class poll's release stays in view after the answer
                     poll.teacher_poll(self.info.url_path, question, self.present, may_open=False)
                 return True
+            if self.teacher:  # the class poll right under the question: its room on a projector's first screen
+                with st.container(key=f"{TEACHER_POLL}{question.key}"):
+                    poll.teacher_poll(self.info.url_path, question, self.present)
             radio = f"guess_{question.key}"
             st.radio("Your guess", question.choices, index=None, key=radio)
 
@@ -282,12 +308,30 @@ class Page:
             st.button("Reveal the answer and the figure", key=f"reveal_{question.key}", on_click=reveal,
                       icon=":material/visibility:", type="primary")
             if self.teacher:
-                poll.teacher_poll(self.info.url_path, question, self.present)
                 with st.expander("For the teacher: the answer, before the class sees it", key=f"{PEEK}{question.key}",
                                  on_change="rerun", icon=":material/school:") as peek:
                     if peek.open:
                         st.markdown(f":material/lightbulb: {question.feedback(None)}")
         return False
+
+    def revealed(self, key: str) -> bool:
+        """Whether the question ``key`` of this page is answered on screen: revealed in this browser tab, or every
+        question at once (``?reveal=1``). A lesson call given it as ``revealed`` holds back what would answer the
+        question until then (a part of the page above the question asks here, before :meth:`predict` is reached)."""
+        return (self.info.url_path, key) in st.session_state.get(GUESSES, {}) or st.query_params.get(REVEAL) == "1"
+
+    def _record(self, item: Any, kwargs: dict | None = None, again: Callable[[bool], Any] | None = None,
+                answers: bool = False) -> None:
+        """Keep ``item`` (what the page just showed, or its maker) for the handout (:mod:`ui.handout`). Made by a
+        lesson call given ``revealed`` among ``kwargs``: both forms (``again(revealed)`` makes the one not shown,
+        when the handout is made), the held-back one for the student's handout, the answered one for the teacher's
+        edition. Behind a revealed question (or ``answers``): for the teacher's edition only."""
+        if kwargs is not None and "revealed" in kwargs and again is not None:
+            other = functools.partial(again, not kwargs["revealed"])
+            item = _Held(other, item) if kwargs["revealed"] else _Held(item, other)
+        elif self._behind or answers:
+            item = _Held(None, item)
+        self._outline.append(item)
 
     # -------------------------------------------------------------------- computed text
     def caption(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
@@ -295,7 +339,8 @@ class Page:
         :func:`ui.compute.shared`); an error shows as a message instead."""
         with guard():
             st.caption(said := compute.shared(text, *args, **kwargs))
-            self._outline.append(handout.Text("prose", said))
+            self._record(handout.Text("prose", said), kwargs, lambda revealed: handout.Text(
+                "prose", compute.shared(text, *args, **{**kwargs, "revealed": revealed})))
 
     def warning(self, text: Callable[..., str], /, *args: Any, **kwargs: Any) -> None:
         """A warning computed by the lesson function ``text(*args, **kwargs)``, shown when it says something (""
@@ -318,7 +363,8 @@ class Page:
             shown = len(compute.previews())
             notice = compute.shared(lines, *args, **kwargs)
             st.markdown("\n".join(f"- {line}" for line in notice))
-            self._outline.append(handout.Notice(tuple(notice)))
+            self._record(handout.Notice(tuple(notice)), kwargs, lambda revealed: handout.Notice(tuple(
+                compute.shared(lines, *args, **{**kwargs, "revealed": revealed}))))
             _preview_note(compute.previews(shown))
 
     def go_deeper(self, **fields: Any) -> None:
@@ -355,7 +401,7 @@ class Page:
         editions: list[tuple[str, handout.Edition, str]] = [("Handout (offline lesson, HTML)", "student", "handout")]
         if self.teacher:
             editions.append(("Teacher's edition (with answers)", "teacher", "teachers-edition"))
-        outline = [item() if callable(item) else item for item in self._outline]
+        outline = [_made(item, self.teacher) for item in self._outline]
         specs = st.session_state[PAGE_SPECS]
         settings = [(spec.label, spec.show(self.params[spec.key])) for spec in specs if spec.key in self.params]
         query = {key: st.query_params.get_all(key) for key in st.query_params}
@@ -407,6 +453,24 @@ def live_links(markdown: str, url_path: str, current: dict[str, str]) -> str:
                           safe=",:")
         return f"]({parts.path}{'?' if query else ''}{query})"
     return LINK.sub(keep, markdown)
+
+
+def _made(item: Any, teacher: bool) -> Any:
+    """An item of the page's outline as the handout takes it: made now if it was kept as its maker (a figure shown
+    in presentation mode, the form of a held-back part the page did not show); the teacher's form of a
+    :class:`ui.handout.Held` part only for the teacher (``teacher``: the teacher's edition is offered)."""
+    if isinstance(item, _Held):
+        return handout.Held(_made(item.student, teacher), _made(item.teacher, teacher) if teacher else None)
+    return item() if callable(item) else item
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A :class:`ui.handout.Held` part as the page keeps it: either form may still be its maker (made by
+    :func:`_made` when the handout is made)."""
+
+    student: Any
+    teacher: Any
 
 
 def _handout_chart(builder: Callable[..., go.Figure], kwargs: dict) -> handout.Chart:

@@ -43,7 +43,8 @@ class ParamSpec:
         ``choice``: one of ``options`` (numbers: a select slider, snapped; strings: radio buttons);
         ``seed``: an integer input on ``[0, 2**31 - 1]``.
     default : Any
-        Value used when the URL does not set the parameter or sets it to garbage.
+        Value used when the URL does not set the parameter or sets it to garbage. For ``number``, ``None``: the box
+        starts empty, for the student to type (the page says why); an empty box is left out of the URL.
     low, high : float, optional
         Clamping range; defaults to the ends of ``options``.
     options : tuple
@@ -54,6 +55,8 @@ class ParamSpec:
         Display format, e.g. ``"{:g}"``.
     step : float, optional
         Slider step for ``float``/``int``.
+    placeholder : str
+        What an empty ``number`` box shows (e.g. what an empty box stands for).
     names : dict, optional
         A display name for some options (option -> words), e.g. ``{"lomax": "Lomax (Pareto II)"}``: the widget and
         the messages show the name, the URL keeps the option (so every link keeps working).
@@ -79,6 +82,7 @@ class ParamSpec:
     crossed: bool = False
     aliases: tuple[str, ...] = ()
     names: Any = ()
+    placeholder: str = ""
 
     def __post_init__(self) -> None:
         names = tuple(self.names.items()) if isinstance(self.names, dict) else tuple(self.names)
@@ -116,7 +120,7 @@ class ParamSpec:
 
     def show(self, value: Any) -> str:
         """``value`` as the page shows it: its display name if it has one, else in the display format (strings as
-        they are).
+        they are; an empty ``number`` box, None, as "empty").
 
         >>> spec = ParamSpec(key="family", label="Distribution", kind="choice", default="lomax",
         ...                  options=("lomax", "gaussian"), names={"lomax": "Lomax (Pareto II)"})
@@ -126,6 +130,8 @@ class ParamSpec:
         for option, name in self.names:
             if option == value:
                 return name
+        if value is None:
+            return "empty"
         return value if isinstance(value, str) else self.format.format(value)
 
 
@@ -244,8 +250,8 @@ def parse_param(spec: ParamSpec, raw: str | None, key: str | None = None) -> tup
         number = None
     if number is None or not math.isfinite(number):
         why = "not a number" if number is None else "not a finite number"
-        return spec.default, [("error", f"Invalid {key} in the link: {as_typed(raw)} is {why}. "
-                                        f"Using the default {spec.show(spec.default)}.")]
+        instead = "Leaving it empty" if spec.default is None else f"Using the default {spec.show(spec.default)}"
+        return spec.default, [("error", f"Invalid {key} in the link: {as_typed(raw)} is {why}. {instead}.")]
     low, high = spec.bounds
     clamped = min(max(number, low), high)
     value = _snap(spec, clamped)
@@ -298,7 +304,7 @@ def _widget(spec: ParamSpec, parent: Any) -> Any:
     if spec.kind == "number":
         low, high = spec.bounds
         return parent.number_input(min_value=float(low), max_value=float(high), step=spec.step, format="%g",
-                                   **common)
+                                   placeholder=spec.placeholder or None, **common)
     if not spec.numeric:
         return parent.radio(options=spec.options, format_func=spec.show, horizontal=True, **common)
     return parent.select_slider(options=spec.options, format_func=spec.show, **common)
@@ -310,7 +316,7 @@ def controls(specs: Sequence[ParamSpec], *, location: Any = "sidebar") -> dict[s
     On the first run of a page in a session (see :func:`setup_page`) the URL query parameters seed
     the widgets, validated by :func:`parse_param` (a bad value gets an error, warning or info
     message in the page); afterwards the user's moves win. Every run writes the current values back
-    into ``st.query_params``, so the address bar always reproduces the page.
+    into ``st.query_params`` (an empty ``number`` box is left out), so the address bar always reproduces the page.
 
     Parameters
     ----------
@@ -334,8 +340,10 @@ def controls(specs: Sequence[ParamSpec], *, location: Any = "sidebar") -> dict[s
             st.session_state[widget_key] = value
         values[spec.key] = _widget(spec, parent)
     for spec in specs:
-        text = url_text(values[spec.key])
-        if st.query_params.get(spec.key) != text:
+        text = None if values[spec.key] is None else url_text(values[spec.key])
+        if text is None:  # an empty box: not in the URL
+            st.query_params.pop(spec.key, None)
+        elif st.query_params.get(spec.key) != text:
             st.query_params[spec.key] = text
         for alias in spec.aliases:
             st.query_params.pop(alias, None)

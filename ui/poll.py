@@ -211,9 +211,10 @@ def _send(code: str, choices: tuple[str, ...], radio: str, voter_id: str) -> Non
 
 
 def _your_answer(room: Room, voted: int | None) -> None:
-    """What this browser answered, once the room is revealed (nothing if it did not vote)."""
+    """What this browser answered, once the room is revealed (nothing if it did not vote): an alert where "Your answer
+    is in" was, so the browser keeps the element and the focus the confirmation had stays on it."""
     if voted is not None:
-        st.markdown(f":material/check_circle: You answered: {room.choices[voted]}.")
+        st.success(f"You answered: {room.choices[voted]}.", icon=":material/check_circle:")
 
 
 def _wait_for_reveal(code: str, voted: int) -> None:

@@ -10,6 +10,13 @@ or a bundled data set is chosen, everything computed from the old file is droppe
 leaves the server's memory (the browser deletes it), and so does the file of an uploader no longer shown (a bundled
 data set chosen: Streamlit forgets the widget's state). A bad file gets the reader's message (it never quotes a
 cell) and the page goes on.
+
+Under the uploader the page says which file it shows (its name and rows, or that it shows none because the file was
+not read): a file the browser refuses itself (over :data:`MAX_MEGABYTES` MB, or not .csv, .txt, .tsv) gets the
+uploader's red mark, is never sent, and changes nothing here, so the page must say what it still shows. Then the
+notes of the file and of each column not offered (text, decimal commas, mostly empty:
+:func:`dpcore.columns.not_offered`); the column offered first is the first that does not look like ids
+(:func:`dpcore.columns.default_column`), and a column that does is said to.
 """
 
 from __future__ import annotations
@@ -20,11 +27,12 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from dpcore.columns import numeric_column, read_csv_columns
+from dpcore.columns import default_column, looks_like_id, not_offered, numeric_column, read_csv_columns
 from dpcore.core import InvalidParameterError
 from dpcore.datasets import DATASETS
 
 from .compute import forget_private, in_session
+from .params import as_typed
 from .upload_limits import drop_session_files
 
 __all__ = ["MAX_MEGABYTES", "MAX_ROWS", "LIMITS", "UploadedColumn", "uploaded_column", "column_of"]
@@ -42,6 +50,13 @@ FILE = "upload_file"  #: widget key of the file uploader
 PATH = "upload_path"  #: widget key of the file's name on the student's computer (for the notebook code)
 COLUMN = "upload_column"  #: widget key of the column's choice
 _HELD = "upload_held"  # session-state key: the id of the file the session's results were computed from (None: none)
+#: What a file marked in red by the uploader means (the browser refused it: the server never sees it)
+REFUSED_BY_BROWSER = (f"A file the uploader marks in red (over {MAX_MEGABYTES} MB, or not a .csv, .txt or .tsv file) "
+                      "was refused by your browser and never sent: it changes nothing here.")
+#: Said of a column that looks like row numbers or ids
+LOOKS_LIKE_IDS = ("This column looks like row numbers or ids (whole numbers, each larger than the one before): its "
+                  "statistics describe the numbering, not the people. Pick a column that measures something, if your "
+                  "file has one.")
 
 
 @dataclass(frozen=True)
@@ -66,7 +81,16 @@ def uploaded_column() -> UploadedColumn | None:
     try:
         columns = in_session(read_csv_columns, file.getvalue(), max_bytes=MAX_MEGABYTES * 1_000_000,
                              max_rows=MAX_ROWS)
-        name = st.selectbox("Column", columns.numeric, key=COLUMN)
+    except InvalidParameterError as refused:
+        st.caption(f"The page shows no file: {as_typed(file.name)} was not read (the message below). "
+                   f"{REFUSED_BY_BROWSER}")
+        st.error(str(refused), icon=":material/error:")
+        return None
+    st.caption(f"The page shows {as_typed(file.name)} ({columns.rows:,} rows). {REFUSED_BY_BROWSER}")
+    for note in (*columns.notes, *not_offered(columns).values()):
+        st.caption(note)
+    name = st.selectbox("Column", columns.numeric, index=columns.numeric.index(default_column(columns)), key=COLUMN)
+    try:
         values = numeric_column(columns, name)
     except InvalidParameterError as refused:
         st.error(str(refused), icon=":material/error:")
@@ -74,6 +98,8 @@ def uploaded_column() -> UploadedColumn | None:
     notes = tuple(columns.columns[name].notes)
     for note in notes:
         st.caption(note)
+    if looks_like_id(values):
+        st.warning(LOOKS_LIKE_IDS, icon=":material/format_list_numbered:")
     return UploadedColumn(name, values, notes)
 
 
@@ -103,6 +129,7 @@ def _hold(file_id: str | None) -> None:
     result computed from the previous file is dropped."""
     if st.session_state.get(_HELD) != file_id:
         forget_private()
+        st.session_state.pop(COLUMN, None)  # a new file opens on its own default column
         st.session_state[_HELD] = file_id
 
 
@@ -111,8 +138,8 @@ def column_code(path: str, name: str) -> str:
     an uploaded column: the file is read on the student's computer, never embedded).
 
     >>> print(column_code("my_data.csv", "income"))
-    from dpcore.columns import numeric_column, read_csv_columns
+    from dpcore.columns import default_column, looks_like_id, not_offered, numeric_column, read_csv_columns
     column = numeric_column(read_csv_columns('my_data.csv'), 'income')  # your file, read on your computer
     """
-    return ("from dpcore.columns import numeric_column, read_csv_columns\n"
+    return ("from dpcore.columns import default_column, looks_like_id, not_offered, numeric_column, read_csv_columns\n"
             f"column = numeric_column(read_csv_columns({path!r}), {name!r})  # your file, read on your computer")

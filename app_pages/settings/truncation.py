@@ -11,7 +11,7 @@ SPECS = [
     ui.epsilon_spec(default=1.0, low=0.01, high=5.0),
     ui.ParamSpec(key="moment", label="Bounded moment order k", kind="choice", default="3",
                  options=truncation.MOMENTS, aliases=("k",), names=truncation.MOMENT_NAMES,
-                 help="The data have E|X − μ|^k = 1: on average, the k-th power of a point's distance from the mean μ "
+                 help="The data have E|X − μ|ᵏ = 1: on average, the k-th power of a point's distance from the mean μ "
                       "is 1. Smaller k = heavier tails (far-away points more common); ∞ = Gaussian data."),
     ui.ParamSpec(key="family", label="Distribution", kind="choice", default="lomax", options=truncation.FAMILIES,
                  names=truncation.FAMILY_NAMES,

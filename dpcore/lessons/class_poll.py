@@ -80,19 +80,19 @@ def _factor(epsilon: float) -> str:
 
 @validated(epsilon=EPSILON, neighbours=Choice(NEIGHBOURS))
 def odds_sentence(epsilon: float, neighbours: str = "change") -> str:
-    """What ε means for any one student's vote, in one plain sentence.
+    r"""What ε means for any one student's vote, in one plain sentence (Markdown: :math:`e^{\varepsilon}` as KaTeX).
 
     >>> print(odds_sentence(1.0))  # doctest: +NORMALIZE_WHITESPACE
-    With ε = 1, whatever the class is shown was at most 2.7 times (e^ε) as likely with any one student's actual
-    vote as with a different vote, so it moves the odds that they chose one answer rather than another by at most
-    ×2.7.
+    With ε = 1, whatever the class is shown was at most 2.7 times ($e^{\varepsilon}$) as likely with any one
+    student's actual vote as with a different vote, so it moves the odds that they chose one answer rather than
+    another by at most ×2.7.
     """
     factor = _factor(epsilon)
     other = "with a different vote" if neighbours == "change" else "without it"
     target = ("the odds that they chose one answer rather than another" if neighbours == "change"
               else "the odds of anything about that vote (cast or not, for which answer)")
-    return (f"With ε = {epsilon:g}, whatever the class is shown was at most {factor} times (e^ε) as likely with any "
-            f"one student's actual vote as {other}, so it moves {target} by at most ×{factor}.")
+    return (f"With ε = {epsilon:g}, whatever the class is shown was at most {factor} times ($e^{{\\varepsilon}}$) as "
+            f"likely with any one student's actual vote as {other}, so it moves {target} by at most ×{factor}.")
 
 
 @validated(epsilon=EPSILON, noise=Choice(NOISES), neighbours=Choice(NEIGHBOURS))

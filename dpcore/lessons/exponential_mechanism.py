@@ -44,7 +44,8 @@ from ..estimators.user_level import GRID_SIZE, THRESHOLD, savings_factor, select
 from ..experiments import SweepResult, run_now, run_sweep
 from ..mechanisms import permute_and_flip, private_quantile
 from .grids import nearest
-from .questions import Question, bucket
+from .plain_words import superscript
+from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["GLOSSARY",
            "VOTES", "CANDIDATES", "ELECTION_DRAWS", "ELECTION_EPSILONS", "CANDIDATE_COUNTS", "SELECTION_EPSILONS",
@@ -415,7 +416,7 @@ def savings_note(alpha: float = SAVINGS_ALPHA, per_user: int = SAVINGS_PER_USER)
     >>> "12.83× at α = 0.05, m = 20" in savings_note()
     True
     """
-    return (f"Bound (Ghazi et al. 2023): clipping needs about (1 − (1 − α)^m)/α fewer users than group privacy — "
+    return (f"Bound (Ghazi et al. 2023): clipping needs about (1 − (1 − α)ᵐ)/α fewer users than group privacy — "
             f"{savings_factor(alpha, per_user):.2f}× at α = {alpha:g}, m = {per_user}. The simulation shows the "
             "direction; the bound is conservative.")
 
@@ -437,15 +438,16 @@ def sdp_note(seed: int) -> str:
             f"{run['result'].guarantee}")
 
 
-@validated(epsilon=EPSILON, n=Integer(low=1), trials=TRIALS, seed=SEED, monte_carlo_seed=SEED)
-def takeaways(epsilon: float, n: int, trials: int, seed: int, run=run_now, monte_carlo_seed: int | None = None
-              ) -> list[str]:
+@validated(epsilon=EPSILON, n=Integer(low=1), trials=TRIALS, seed=SEED, monte_carlo_seed=SEED,
+           revealed=Choice((False, True)))
+def takeaways(epsilon: float, n: int, trials: int, seed: int, run=run_now, monte_carlo_seed: int | None = None,
+              revealed: bool = True) -> list[str]:
     """What to notice at the page's controls: the leader's probability in the election (both conventions and the
     draws), the ln k growth of the selection loss, clipping against group privacy at the largest m, and the spread
     of the private median (each quoted at the frame nearest to ``epsilon``).
     ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
-    recomputing the other."""
-    votes = election(epsilon, seed)
+    recomputing the other. Before the student's guess (``revealed`` false) the election's line, the answer of
+    :func:`election_question`, says only that it comes after the guess."""
     frame_epsilon = nearest(SELECTION_EPSILONS, epsilon)
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
     loss = loss_vs_k(trials, sweep_seed, run=run)
@@ -457,9 +459,9 @@ def takeaways(epsilon: float, n: int, trials: int, seed: int, run=run_now, monte
     group = users.curve("group_privacy", "per_user")["mean"]
     median = median_run(n, epsilon, seed)
     return [
-        f"At ε = {epsilon:g} the leader C is announced with probability {votes['standard'][2]:.3f} with the factor 2 "
-        f"and {votes['monotone'][2]:.3f} without it; {ELECTION_DRAWS:,} draws gave {votes['sampled'][2]:.3f}. As "
-        "ε → 0 every candidate tends to 1/3: privacy hides who won.",
+        _election_takeaway(epsilon, seed) if revealed else
+        f"How often the leader C is announced at ε = {epsilon:g}, exactly and in {ELECTION_DRAWS:,} draws, appears "
+        f"{HELD_BACK} (Predict first, above).",
         f"Going from k = {CANDIDATE_COUNTS[0]} to k = {CANDIDATE_COUNTS[-1]:,} candidates (ε = {frame_epsilon:g}) the "
         f"exponential mechanism's mean loss grows from {em_loss[0]:.2f} to {em_loss[-1]:.2f} — like ln k, not k; "
         f"permute-and-flip loses {pf_loss[-1]:.2f} at k = {CANDIDATE_COUNTS[-1]:,}.",
@@ -469,6 +471,14 @@ def takeaways(epsilon: float, n: int, trials: int, seed: int, run=run_now, monte
         f"The private median's {ELECTION_DRAWS:,} draws spread {median['draws'].std():.3f} around the sample median "
         f"{median['sample_median']:.3f} at n = {n}, ε = {epsilon:g}.",
     ]
+
+
+def _election_takeaway(epsilon: float, seed: int) -> str:
+    """The election's line of :func:`takeaways`: the answer of :func:`election_question`, with the draws."""
+    votes = election(epsilon, seed)
+    return (f"At ε = {epsilon:g} the leader C is announced with probability {votes['standard'][2]:.3f} with the "
+            f"factor 2 and {votes['monotone'][2]:.3f} without it; {ELECTION_DRAWS:,} draws gave "
+            f"{votes['sampled'][2]:.3f}. As ε → 0 every candidate tends to 1/3: privacy hides who won.")
 
 
 @validated(epsilon=EPSILON)
@@ -481,7 +491,7 @@ def election_question(epsilon: float) -> Question:
     'Less than 40 % of the time: close to a fair three-sided die'
     """
     probability = float(election_probabilities(epsilon)["standard"][-1])
-    weights = ", ".join(f"{name}: e^{epsilon * votes / 2:.3g}" for name, votes in zip(CANDIDATES, VOTES))
+    weights = ", ".join(f"{name}: e{superscript(epsilon * votes / 2, '.3g')}" for name, votes in zip(CANDIDATES, VOTES))
     return Question(
         key="election",
         prompt=(f"Votes: A {VOTES[0]:g}, B {VOTES[1]:g}, C {VOTES[2]:g}. The exponential mechanism announces a "
@@ -491,6 +501,6 @@ def election_question(epsilon: float) -> Question:
                  "60 % to 90 % of the time", "More than 90 % of the time"),
         answer=bucket(probability, (0.4, 0.6, 0.9)),
         explanation=(f"The weights are {weights}; C's share of their sum is {100 * probability:.1f} %. One voter "
-                     "changes any candidate's votes by at most 1, which changes each weight by at most ×e^(ε/2): "
-                     "that is what makes the announcement ε-DP, and why a lead of one vote buys so little at small "
-                     "ε."))
+                     "changes any candidate's votes by at most 1, which changes each weight by at most "
+                     "×$e^{\\varepsilon/2}$: that is what makes the announcement ε-DP, and why a lead of one vote buys "
+                     "so little at small ε."))

@@ -28,16 +28,16 @@ TERMS: dict[str, str] = {
                            "(e.g. 95 %) over repeated experiments.",
     "δ (delta)": "A small probability with which the ε promise may fail; δ = 0 is pure DP. Choose it much smaller than "
                  "1/n.",
-    "differential privacy (DP)": "A randomised algorithm M is (ε, δ)-DP if Pr[M(X) ∈ S] ≤ e^ε Pr[M(X′) ∈ S] + δ for "
-                                 "all neighbouring X, X′ and every set of outputs S.",
+    "differential privacy (DP)": "A randomised algorithm M is (ε, δ)-DP if Pr[M(X) ∈ S] ≤ $e^{\\varepsilon}$ "
+                                 "Pr[M(X′) ∈ S] + δ for all neighbouring X, X′ and every set of outputs S.",
     "ε (epsilon)": "The privacy budget: one person's data change the probability of any outcome by at most a factor "
-                   "e^ε. Smaller ε, more privacy, more noise.",
+                   "$e^{\\varepsilon}$. Smaller ε, more privacy, more noise.",
     "expected value (E)": "E[Y] is the average of a random quantity Y over its distribution (what the average of "
                           "many independent draws approaches).",
     "exponential mechanism": "Choose a candidate h with probability proportional to exp(ε·score(h) / 2Δ): ε-DP "
                              "selection (McSherry & Talwar 2007).",
     "Gaussian differential privacy (μ-GDP)": "A mechanism is μ-GDP if telling X from X′ by its output is no easier "
-                                             "than telling N(0, 1) from N(μ, 1) (Dong, Roth & Su 2019). Gaussian "
+                                             "than telling N(0, 1) from N(μ, 1) (Dong, Roth & Su 2022). Gaussian "
                                              "noise is exactly μ-GDP, and k releases compose to √k·μ.",
     "Gaussian mechanism": "Release f(X) plus Gaussian noise with a standard deviation set by Δ, ε and δ: (ε, δ)-DP.",
     "gradient descent": "Finding the minimum of a function by repeatedly stepping against its gradient (its slope); "
@@ -48,7 +48,7 @@ TERMS: dict[str, str] = {
                    "large or infinite); a few such values can move a mean a lot.",
     "hypothesis": "A candidate distribution that might have produced the data; a tournament picks one of k of them.",
     "k (the letter)": "Counts one thing per page, as its papers write it: composed releases (pure vs approximate DP), "
-                      "candidates (exponential mechanism), the order of the bounded moment E|X − μ|^k (truncation), "
+                      "candidates (exponential mechanism), the order of the bounded moment E|X − μ|ᵏ (truncation), "
                       "hypotheses (tournament). The page's control says which.",
     "Kullback–Leibler divergence (KL)": "KL(P ‖ Q) = Σ P(x) ln(P(x)/Q(x)): how badly Q stands in for P (0 when "
                                         "equal, not symmetric, infinite where Q gives 0 to what P allows).",
@@ -66,7 +66,7 @@ TERMS: dict[str, str] = {
               "the Monte Carlo trials.",
     "membership inference": "An attack that guesses from a release whether one person's data were in the dataset; "
                             "ε bounds how well any such attacker can do.",
-    "moment": "The k-th moment of X about its mean μ is E|X − μ|^k; bounding it for some k limits how often X falls "
+    "moment": "The k-th moment of X about its mean μ is E|X − μ|ᵏ; bounding it for some k limits how often X falls "
               "far from μ (larger k, lighter tails).",
     "moment matching": "Estimating a parameter by choosing the value whose model mean (or other moment) equals the "
                        "one measured on the data.",

@@ -53,7 +53,8 @@ def neighbouring_densities(epsilon: float, count: int = COUNT) -> dict[str, np.n
 @validated(epsilon=EPSILON)
 def takeaways(epsilon: float) -> list[str]:
     """What to notice at ``epsilon``: the largest density ratio on screen, the attacker's best certainty, and the
-    median error of :data:`RELEASES` simulated releases (seed :data:`SEED`) against its theory ln 2 / ε."""
+    median error of :data:`RELEASES` simulated releases (drawn with :data:`SEED`; the page has no seed to change, so
+    its words name none) against its theory ln 2 / ε."""
     z = neighbouring_densities(epsilon)["z"]
     # The ratio in log space: the densities themselves underflow to 0 far from the count once ε is large (0/0).
     largest_log_ratio = float(np.max(epsilon * (np.abs(z - COUNT - 1) - np.abs(z - COUNT))))
@@ -65,7 +66,7 @@ def takeaways(epsilon: float) -> list[str]:
         "than under *X′*. *X′* never drops below the dashed floor, $e^{-\\varepsilon}$ times the curve on *X*.",
         f"Someone who thought *X* and *X′* equally likely can be at most {1 / (1 + math.exp(-epsilon)):.0%} sure "
         "which one it was after seeing the release.",
-        f"The price: {RELEASES:,} simulated releases (seed {SEED}) miss the true count by {median_error:.2f} people "
+        f"The price: {RELEASES:,} simulated releases miss the true count by {median_error:.2f} people "
         f"in the median (theory: ln 2 / ε = {math.log(2) / epsilon:.2f}).",
     ]
 

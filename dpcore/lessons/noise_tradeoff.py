@@ -38,7 +38,8 @@ from ..estimators.mean_release import MECHANISMS, NON_PRIVATE, calibrate, clip_r
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep
 from .grids import nearest
 from .methods import LABELS
-from .questions import Question, bucket
+from .plain_words import superscript
+from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["GLOSSARY",
            "DIMENSIONS", "N_GRID", "EPSILON_FRAMES", "NOISE_FRAMES", "RELEASE_EPSILON_FRAMES", "RELEASES", "DELTAS",
@@ -414,12 +415,12 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
     return [
         ComplexityRow("Empirical mean", "none (not private)", "O(d/α²)", "O(nd)",
                       samples_needed(NON_PRIVATE, dimension, target_error, epsilon, delta), exact),
-        ComplexityRow(LABELS["laplace"], "ε-DP (pure)", "O(d/α² + d^1.5/(αε))", "O(nd)",
+        ComplexityRow(LABELS["laplace"], "ε-DP (pure)", "O(d/α² + d¹·⁵/(αε))", "O(nd)",
                       samples_needed("laplace", dimension, target_error, epsilon, delta), exact),
         ComplexityRow(LABELS["gaussian_analytic"], "(ε, δ)-DP", "O(d/α² + d·√log(1/δ)/(αε))", "O(nd)",
                       samples_needed("gaussian_analytic", dimension, target_error, epsilon, delta), exact),
         ComplexityRow("Exponential mechanism over a cover", "ε-DP (pure)", "Õ(d/α² + d/(αε))",
-                      f"exponential in d ({points_per_axis}^{dimension} candidates)", cover_samples,
+                      f"exponential in d ({points_per_axis}{superscript(dimension)} candidates)", cover_samples,
                       "Monte Carlo" if cover_samples else "not run (d > 2)"),
         ComplexityRow("Sum-of-squares exponential mechanism (Hopkins, Kamath & Majid 2022)", "ε-DP (pure)",
                       "Õ(d/α² + d/(αε))",
@@ -427,21 +428,27 @@ def sample_complexity_table(dimension: int, target_error: float, epsilon: float,
     ]
 
 
-@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, seed=SEED)
-def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int) -> list[dict]:
+@validated(dimension=_DIMENSION, epsilon=EPSILON, delta=DELTA, seed=SEED, revealed=Choice((False, True)))
+def complexity_rows(dimension: int, epsilon: float, delta: float, seed: int, revealed: bool = True) -> list[dict]:
     """The page's sample-complexity table at :data:`TARGET_ERROR`: :func:`sample_complexity_table` as rows of a data
-    frame, the cover row measured by :func:`cover_samples_needed` when ``dimension`` ≤ 2 (about a second in d = 2)."""
+    frame, the cover row measured by :func:`cover_samples_needed` when ``dimension`` ≤ 2 (about a second in d = 2).
+    Before the student's guess (``revealed`` false) the n that Laplace and the Gaussian need, which say which of the
+    two wins at this d (part of the answer of :func:`crossover_question`), say :data:`HELD_BACK`."""
     cover = cover_samples_needed(dimension, TARGET_ERROR, epsilon, seed=seed) if dimension <= 2 else None
+    held = () if revealed else (LABELS["laplace"], LABELS["gaussian_analytic"])
     return [{"method": row.method, "privacy": row.guarantee, "samples for error α": row.sample_complexity,
              "running time": row.running_time,
-             f"n for RMSE ≤ {TARGET_ERROR:g}": "—" if row.samples is None else f"{row.samples:,}", "how": row.how}
+             f"n for RMSE ≤ {TARGET_ERROR:g}": (HELD_BACK if row.method in held else
+                                                "—" if row.samples is None else f"{row.samples:,}"), "how": row.how}
             for row in sample_complexity_table(dimension, TARGET_ERROR, epsilon, delta, cover)]
 
 
-@validated(epsilon=EPSILON, dimension=_DIMENSION, n=_SAMPLES)
-def delta_table(epsilon: float, dimension: int, n: int) -> list[dict]:
+@validated(epsilon=EPSILON, dimension=_DIMENSION, n=_SAMPLES, revealed=Choice((False, True)))
+def delta_table(epsilon: float, dimension: int, n: int, revealed: bool = True) -> list[dict]:
     r"""What each δ of :data:`DELTAS` costs the Gaussian: its σ for :math:`\Delta_2 = 1`, Laplace's noise RMSE over the
-    analytic Gaussian's (:func:`calibrate`), the crossover dimension (:func:`crossover_dimension`) and δ·n."""
+    analytic Gaussian's (:func:`calibrate`), the crossover dimension (:func:`crossover_dimension`) and δ·n. Before
+    the student's guess (``revealed`` false) the ratio and the crossover, which answer :func:`crossover_question`,
+    say :data:`HELD_BACK`."""
     radius = clip_radius(dimension, n)
     l2_sensitivity = 2 * radius / n
     rows = []
@@ -449,18 +456,24 @@ def delta_table(epsilon: float, dimension: int, n: int) -> list[dict]:
         laplace, gauss = (calibrate(m, dimension, n, epsilon, delta, radius).rmse for m in CLOUD_MECHANISMS)
         sigma = gauss / l2_sensitivity / math.sqrt(dimension)
         rows.append({"δ": f"{delta:.0e}", "Gaussian σ for Δ₂ = 1": round(sigma, 3),
-                     "Laplace noise ÷ Gaussian noise": round(laplace / gauss, 2),
-                     "crossover d*": round(crossover_dimension(epsilon, delta), 1), "δ × n": f"{delta * n:.0e}"})
+                     "Laplace noise ÷ Gaussian noise": round(laplace / gauss, 2) if revealed else HELD_BACK,
+                     "crossover d*": round(crossover_dimension(epsilon, delta), 1) if revealed else HELD_BACK,
+                     "δ × n": f"{delta * n:.0e}"})
     return rows
 
 
-@validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES)
-def accuracy_caption(epsilon: float, delta: float, dimension: int, n: int) -> str:
+@validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES, revealed=Choice((False, True)))
+def accuracy_caption(epsilon: float, delta: float, dimension: int, n: int, revealed: bool = True) -> str:
     """The accuracy-first caption: the exact RMSE (:func:`expected_error`) of the released mean with Laplace, the
-    analytic Gaussian and without privacy at the chosen ε, δ, d, n."""
-    laplace, gauss, plain = (expected_error(m, dimension, n, epsilon, delta) for m in (*CLOUD_MECHANISMS, NON_PRIVATE))
-    return (f"At ε = {epsilon:g}, δ = {delta:g}, d = {dimension}, n = {n:,}: typical error of the released mean "
-            f"{laplace:.3g} with Laplace, {gauss:.3g} with the Gaussian, {plain:.3g} without privacy.")
+    analytic Gaussian and without privacy at the chosen ε, δ, d, n. Before the student's guess (``revealed`` false)
+    without the two private errors: which is smaller at d answers part of :func:`crossover_question`."""
+    plain = expected_error(NON_PRIVATE, dimension, n, epsilon, delta)
+    said = f"At ε = {epsilon:g}, δ = {delta:g}, d = {dimension}, n = {n:,}: typical error of the released mean "
+    if not revealed:
+        return (said + f"{plain:.3g} without privacy; with Laplace and with the Gaussian, it appears {HELD_BACK} "
+                "(Predict first, in \"Error vs d\" below).")
+    laplace, gauss = (expected_error(m, dimension, n, epsilon, delta) for m in CLOUD_MECHANISMS)
+    return said + f"{laplace:.3g} with Laplace, {gauss:.3g} with the Gaussian, {plain:.3g} without privacy."
 
 
 def _times_below(delta: float, n: int) -> str:
@@ -477,27 +490,27 @@ def _times_below(delta: float, n: int) -> str:
 
 
 @validated(epsilon=EPSILON, delta=DELTA, dimension=_DIMENSION, n=_SAMPLES, releases=Integer(low=1), trials=TRIALS,
-           seed=SEED)
+           seed=SEED, revealed=Choice((False, True)))
 def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: int, trials: int, seed: int, *,
-              run: _RUN = run_now) -> list[str]:
+              run: _RUN = run_now, revealed: bool = True) -> list[str]:
     """What to notice, computed from the numbers on the page: the crossover dimension and the noise ratio at d
     (:func:`crossover_dimension`, :func:`calibrate`), the measured growth exponent of the error ratio
     (:func:`error_ratio_exponent` at the ε frame nearest ``epsilon``), the total ε after ``releases`` releases at
-    :data:`COMPOSITION_EPSILON` (:func:`composition_epsilons`, :func:`advanced_beats_basic_from`) and δ·n."""
-    crossover = crossover_dimension(epsilon, delta)
-    radius = clip_radius(dimension, n)
-    laplace, gauss = (calibrate(m, dimension, n, epsilon, delta, radius).rmse for m in CLOUD_MECHANISMS)
+    :data:`COMPOSITION_EPSILON` (:func:`composition_epsilons`, :func:`advanced_beats_basic_from`) and δ·n. Before the
+    student's guess (``revealed`` false) the crossover and the ratio at d, the answer of :func:`crossover_question`,
+    are left for after it."""
     frame = nearest_frame(epsilon)
     exponent = error_ratio_exponent(n, delta, trials, seed, frame, run=run)
     totals = {key: float(values[0]) for key, values in
               composition_epsilons(np.array([float(releases)]), COMPOSITION_EPSILON, delta).items()}
     beats_at = advanced_beats_basic_from(COMPOSITION_EPSILON, delta)
     return [
-        f"At ε = {epsilon:g}, δ = {delta:g} the Gaussian's noise is smaller than Laplace's once d > "
-        f"**{crossover:.1f}**; at d = {dimension} Laplace's noise is **{laplace / gauss:.2f}×** the Gaussian's.",
-        f"At n = {n:,}, ε = {frame:g} the measured Laplace/Gaussian error ratio grows like d^**{exponent:.2f}** over "
-        f"d = {DIMENSIONS[0]}…{DIMENSIONS[-1]} (theory: d^0.5 where the noise dominates; the sampling error √(d/n), "
-        "common to both, pulls the ratio towards 1 at large n).",
+        _crossover_takeaway(epsilon, delta, dimension, n) if revealed else
+        f"From which d on the Gaussian's noise is smaller than Laplace's at ε = {epsilon:g}, δ = {delta:g}, and by how "
+        f"much at d = {dimension}, appears {HELD_BACK} (Predict first, in \"Error vs d\" above).",
+        f"At n = {n:,}, ε = {frame:g} the measured Laplace/Gaussian error ratio grows like "
+        f"**d{superscript(exponent, '.2f')}** over d = {DIMENSIONS[0]}…{DIMENSIONS[-1]} (theory: d⁰·⁵ where the noise "
+        "dominates; the sampling error √(d/n), common to both, pulls the ratio towards 1 at large n).",
         f"After k = {releases} releases at ε₀ = {COMPOSITION_EPSILON:g}: basic {totals['basic']:.2f}, advanced "
         f"{totals['advanced']:.2f}, zCDP {totals['zCDP']:.2f}, exact Gaussian {totals['exact Gaussian']:.2f} (total ε "
         f"at δ = {delta:g}). " + (f"Advanced composition beats basic from **k = {beats_at}** on." if beats_at else ""),
@@ -505,6 +518,15 @@ def takeaways(epsilon: float, delta: float, dimension: int, n: int, releases: in
                                          if delta * n <= 0.01 else
                                          "**too large** — δ should be far below 1/n (δ × n ≪ 1)."),
     ]
+
+
+def _crossover_takeaway(epsilon: float, delta: float, dimension: int, n: int) -> str:
+    """The first line of :func:`takeaways`: the crossover dimension and the noise ratio at d."""
+    radius = clip_radius(dimension, n)
+    laplace, gauss = (calibrate(m, dimension, n, epsilon, delta, radius).rmse for m in CLOUD_MECHANISMS)
+    return (f"At ε = {epsilon:g}, δ = {delta:g} the Gaussian's noise is smaller than Laplace's once d > "
+            f"**{crossover_dimension(epsilon, delta):.1f}**; at d = {dimension} Laplace's noise is "
+            f"**{laplace / gauss:.2f}×** the Gaussian's.")
 
 
 @validated(epsilon=EPSILON, delta=DELTA)
@@ -534,7 +556,7 @@ def tradeoff_caption(epsilon: float, delta: float) -> str:
     return (f"At ε = {epsilon:g}, δ = {delta:.0e}: the analytic Gaussian is μ-GDP with μ = {curves['mu']:.3g}. A test "
             f"that wrongly says \"X′\" only {TINY_ALPHA:.0e} of the time (type-I error α) can still detect X′ with "
             f"probability {curves['tiny_power']:.2g} against the Gaussian, where ε-DP would allow at most "
-            f"e^ε·α = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
+            f"$e^{{\\varepsilon}}\\alpha$ = {curves['tiny_pure']:.2g}: the excess, never more than δ, is what δ buys.")
 
 
 @validated(epsilon=EPSILON, delta=DELTA)

@@ -379,15 +379,17 @@ def sweep_by_profile(dimension: int, epsilon: float, delta: float, trials: int, 
 
 @dataclass(frozen=True)
 class RateCurves:
-    """The theory drawn next to a TV-vs-n frame (:func:`rate_curves`): at each ``n``, the non-private rate
-    :math:`0.40\\sqrt{d/n}`, Singhal's (2023) rate with DPSGLearner, and per method id of :data:`RATE_POWERS`,
-    ``(a, curve)``: the law :math:`c\\,d^a/(\\varepsilon n)` fitted to its simulated medians (all ``nan`` when there
-    is nothing to fit, every median saturated: the curve is then a gap, never missing, so that every ε frame of the
-    figure draws the same series)."""
+    """The theory drawn next to a TV-vs-n frame (:func:`rate_curves`), at each ``n``: ``non_private``, the
+    non-private rate :math:`0.40\\sqrt{d/n}`; ``singhal_rate``, the rate of Singhal (2023, Theorem 3.1;
+    docs/papers.md §1.4) with the heavy block learned by DPSGLearner (Hopkins, Kamath, Majid & Narayanan 2023), that is
+    :func:`rate_curve` with :math:`a = c = 1`; and ``fitted``, per method id of :data:`RATE_POWERS`, ``(a, curve)``:
+    the law :math:`c\\,d^a/(\\varepsilon n)` fitted to its simulated medians (all ``nan`` when there is nothing to
+    fit, every median saturated: the curve is then a gap, never missing, so that every ε frame of the figure draws the
+    same series)."""
 
     n: np.ndarray
     non_private: np.ndarray
-    seed_000: np.ndarray
+    singhal_rate: np.ndarray
     fitted: dict[str, tuple[float, np.ndarray]]
 
 

@@ -17,7 +17,7 @@ import math
 
 from ..core.validation import EPSILON, Real, validated
 
-__all__ = ["belief_after", "epsilon_in_words", "exp_text", "number_text"]
+__all__ = ["belief_after", "epsilon_in_words", "exp_text", "number_text", "superscript"]
 
 
 @validated(epsilon=EPSILON, prior=Real(0, 1, low_open=True, high_open=True))
@@ -80,3 +80,18 @@ def number_text(value: float) -> str:
         return "0"
     text = f"{rounded:,.0f}" if abs(rounded) >= 1000 else f"{rounded:.3g}"
     return text.replace("-", "−")
+
+
+#: Unicode's superscript forms of what a formatted number holds; the decimal point is a raised dot, as in 10⁻⁰·⁵.
+_SUPERSCRIPTS = str.maketrans("0123456789-−+.e", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻⁺·ᵉ")
+
+
+@validated(value=Real())
+def superscript(value: float, spec: str = "g") -> str:
+    """The number ``value``, formatted with ``spec``, as a superscript for a power in plain text (a chart's label, a
+    question the class poll sends to phones, a table cell), where a typed caret would be read as it is: ``n^-0.72``.
+
+    >>> "n" + superscript(-0.72, ".2f"), "d" + superscript(1.5), "E|X − μ|" + superscript(3.0)
+    ('n⁻⁰·⁷²', 'd¹·⁵', 'E|X − μ|³')
+    """
+    return format(value, spec).translate(_SUPERSCRIPTS)

@@ -2,7 +2,9 @@
 
 A student commits to a guess first and sees the figure after: a wrong prediction is remembered far better than a
 figure looked at passively. Every topic page's lesson module builds its questions with :class:`Question` and
-:func:`bucket`; the tests check each right answer against the page's own computation.
+:func:`bucket`; the tests check each right answer against the page's own computation. Until the guess nothing on the
+page states the answer: a lesson function whose words would (takeaways, a caption, a table) takes ``revealed`` and
+says :data:`HELD_BACK` in their place.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ import numpy as np
 
 from ..core.validation import Array, InvalidParameterError, Real, validated
 
-__all__ = ["Question", "bucket"]
+__all__ = ["Question", "bucket", "HELD_BACK"]
+
+#: What a line, a caption or a table cell says in place of what would answer a question the student has not revealed
+#: yet (a lesson function given ``revealed=False``): the answer waits for "Reveal" (``ui.Page.revealed``)
+HELD_BACK = "after your guess"
 
 
 @dataclass(frozen=True)

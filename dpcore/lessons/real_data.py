@@ -31,6 +31,7 @@ from ..core.validation import (
     POSITIVE,
     SEED,
     Array,
+    Choice,
     Constraint,
     Integer,
     InvalidParameterError,
@@ -49,13 +50,13 @@ from ..estimators.heavy_tailed_mean import (
 from ..mechanisms.quantile import quantile_densities, sample_quantile_density
 from .methods import label
 from .plain_words import number_text
-from .questions import Question
+from .questions import HELD_BACK, Question
 
-__all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS",
-           "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep",
-           "column_facts", "fact_rows", "bounds_warning", "clipping_decomposition", "best_bounds", "clipped_mean_draws",
-           "private_quantiles", "private_histogram", "releases", "release_rows", "mean_error_vs_epsilon",
-           "quantile_error_vs_epsilon", "error_vs_epsilon", "takeaways", "cost_question"]
+__all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", "METHODS", "EPSILONS", "SHARE_WARNED",
+           "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep", "column_facts",
+           "fact_rows", "bounds_warning", "coverage_warning", "clipping_decomposition", "best_bounds",
+           "clipped_mean_draws", "private_quantiles", "private_histogram", "releases", "release_rows",
+           "mean_error_vs_epsilon", "quantile_error_vs_epsilon", "error_vs_epsilon", "takeaways", "cost_question"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
@@ -72,6 +73,8 @@ MEAN_METHODS = ("clipped_laplace", "gaussian_analytic", "ksu20", "ksu20_zcdp")
 QUANTILE_METHODS = tuple(QUANTILES)  #: the releases of a quantile, by id
 METHODS = MEAN_METHODS + QUANTILE_METHODS  #: every scalar release, by id (the histogram is not a scalar)
 EPSILONS = (0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0)  #: the default ε grid of the sweep (1-2-3-5 steps)
+#: The share of a column that bounds may leave out before the page warns (:func:`coverage_warning`)
+SHARE_WARNED = 0.05
 
 _COLUMN = COLUMN  # an array, or a bundled data set's key (its results then shared by the key)
 _BOUND = Real()
@@ -303,6 +306,38 @@ def bounds_warning(x, public_low: float, public_high: float, lower: float, upper
     return ("These bounds look read off the column itself: one equals its smallest or largest value. Bounds taken "
             "from the data publish that value without noise, so the release is no longer private; choose them from "
             "what is known before seeing the data (an age lies between 0 and 120).")
+
+
+@validated(x=_COLUMN, public_low=_BOUND, public_high=_BOUND, lower=_BOUND, upper=_BOUND)
+def coverage_warning(x, public_low: float, public_high: float, lower: float, upper: float) -> str:
+    """A warning when the public range [a, b] leaves out, or the clipping bounds [L, U] move, more than
+    :data:`SHARE_WARNED` (5 %) of the column's values; "" otherwise, and for crossed bounds (their refusal says so).
+
+    A value outside the public range is one the private median, quartiles and histogram cannot answer (they draw
+    inside it), so they cannot come near the true ones; a value clipped biases the clipped means. The shares are
+    counted on the column itself without noise: the page's comparison (diagnostic), which a real release would not
+    see, and the warning says so.
+
+    >>> x = np.arange(1.0, 101.0)
+    >>> coverage_warning(x, 0, 100, 0, 100), coverage_warning(x, 0, 50, 0, 100)[:48]
+    ('', 'The public range [0, 50] leaves out 50 % of this')
+    """
+    def share(low: float, high: float) -> float:
+        return float(np.mean((x < low) | (x > high))) if low < high else 0.0
+
+    left_out, moved = share(public_low, public_high), share(lower, upper)
+    said = []
+    if left_out > SHARE_WARNED:
+        said.append(f"The public range [{_typed(public_low)}, {_typed(public_high)}] leaves out "
+                    f"{100 * left_out:.3g} % of this column's values: the private median, quartiles and histogram "
+                    "answer only inside it, so they cannot come near the true ones.")
+    if moved > SHARE_WARNED:
+        said.append(f"Clipping to [{_typed(lower)}, {_typed(upper)}] moves {100 * moved:.3g} % of the values to a "
+                    "bound: the private means are biased towards it.")
+    if not said:
+        return ""
+    return " ".join([*said, "(Counted on the column itself: the page's comparison, not private; a real release "
+                             "would not see it.) Widen them from what you know about such a column."])
 
 
 # --------------------------------------------------------------------------------------- one release of each
@@ -752,12 +787,14 @@ def _useful_from(sweep: ErrorSweep, method: str, spread: float) -> float | None:
     return float(sweep.epsilons[start]) if start < good.size else None
 
 
-@validated(x=_COLUMN, **_PUBLIC, trials=_TRIALS, seed=SEED, unit=_UNIT)
+@validated(x=_COLUMN, **_PUBLIC, trials=_TRIALS, seed=SEED, unit=_UNIT, revealed=Choice((False, True)))
 def takeaways(x, public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
-              scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "") -> list[str]:
+              scale: float, moment_k: float, trials: int = 200, seed: int = 0, unit: str = "",
+              revealed: bool = True) -> list[str]:
     """Four sentences for a first-year student, computed from the page's numbers at ``epsilon``: the clipped mean's
     error against the private median's, bias against noise, the oracle bounds, and from which ε each estimate is
-    useful (median error under 10 % of the column's interquartile range).
+    useful (median error under 10 % of the column's interquartile range). Before the student's guess (``revealed``
+    false) bias against noise, the answer of :func:`cost_question`, is left for after it.
 
     The numbers are those of :func:`error_vs_epsilon` (same ``seed`` and ``trials``; an ε's draws do not depend on
     the grid), :func:`clipping_decomposition` and :func:`best_bounds`.
@@ -781,7 +818,8 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
 
     mean_error, median_error = sweep.errors["clipped_laplace"][1, column], sweep.errors["private_median"][1, column]
     ratio = mean_error / median_error if median_error > 0 else math.inf
-    compare = (f"{number_text(ratio)}× the median's" if ratio >= 1
+    compare = ("about the same as the median's" if 1 / 1.05 < ratio < 1.05  # never "1× smaller"
+               else f"{number_text(ratio)}× the median's" if ratio >= 1
                else f"{number_text(1 / ratio)}× smaller than the median's")
     bigger = "the clipping bias" if abs(split.bias) > split.noise_scale else "the noise"
     spread = facts.q3 - facts.q1
@@ -790,9 +828,11 @@ def takeaways(x, public_low: float, public_high: float, lower: float, upper: flo
     words = [
         f"At ε = {epsilon:g} (ε: the privacy budget; smaller is more private) the clipped mean's typical error "
         f"(≈ {amount(mean_error)}, the median over {trials} releases) is {compare} (≈ {amount(median_error)}).",
-        f"Clipping to [{number_text(lower)}, {number_text(upper)}] moves {100 * split.clipped_fraction:.3g} % of "
-        f"the values and shifts the mean by the bias {amount(split.bias)}; the Laplace noise adds "
-        f"{amount(split.noise_scale)} on average: here {bigger} costs more.",
+        (f"Clipping to [{number_text(lower)}, {number_text(upper)}] moves {100 * split.clipped_fraction:.3g} % of "
+         f"the values and shifts the mean by the bias {amount(split.bias)}; the Laplace noise adds "
+         f"{amount(split.noise_scale)} on average: here {bigger} costs more." if revealed else
+         f"Which costs the mean more with the bounds [{number_text(lower)}, {number_text(upper)}], the clipping bias "
+         f"or the noise, and by how much, appears {HELD_BACK} (Predict first, above)."),
         f"Bounds chosen by looking at the data ([{number_text(best.lower)}, {number_text(best.upper)}]) would cut "
         f"the expected error from {amount(split.expected_error)} to {amount(best.expected_error)}, but choosing "
         "them from the data is not private: the quartiles or the private range must be released privately first.",

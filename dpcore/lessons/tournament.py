@@ -32,7 +32,7 @@ from ..estimators.selection import (
 from ..experiments import SweepResult, run_now, run_sweep, samples_needed
 from ..mechanisms import exponential
 from .grids import nearest
-from .questions import Question, bucket
+from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["GLOSSARY", "PRIVATE", "TOURNAMENT", "MINIMUM_DISTANCE", "METHODS", "USER_CLIPPED", "GROUP", "ONE_PER_USER",
            "ITEM_LEVEL", "USER_METHODS", "SPACING", "N_GRID", "K_GRID", "EPSILON_FRAMES", "USER_N", "PER_USER",
@@ -447,19 +447,20 @@ def users_needed_curves(seed: int, epsilon: float, run=run_now) -> dict:
 # --------------------------------------------------------------------------------------- takeaways
 
 @validated(k=_K, n=_N, epsilon=EPSILON, per_user=Choice(PER_USER), trials=Integer(low=1), seed=SEED,
-           monte_carlo_seed=SEED)
+           monte_carlo_seed=SEED, revealed=Choice((False, True)))
 def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: int, run=run_now,
-              monte_carlo_seed: int | None = None) -> list[str]:
+              monte_carlo_seed: int | None = None, revealed: bool = True) -> list[str]:
     """What to notice: this run's three choices, the private selection's extra samples per unit of ln k
     (:func:`k_growth` at the sweep's ε nearest ``epsilon``), and the users the clipped and group-privacy selections
     need at m = ``per_user`` (:func:`users_needed_curves`).
     ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
-    recomputing the other."""
+    recomputing the other. Before the student's guess (``revealed`` false) the growth with k, from which the answer
+    of :func:`price_question` follows, is left for after it."""
     one = one_run(k, n, epsilon, seed)
     means = one.means
     item_epsilon, user_epsilon = frame_epsilon(epsilon), frame_epsilon(epsilon, user_level=True)
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
-    slope, per_doubling = k_growth(trials, sweep_seed, item_epsilon, run=run)
+    slope, per_doubling = k_growth(trials, sweep_seed, item_epsilon, run=run) if revealed else (math.nan, math.nan)
     needed = users_needed_curves(sweep_seed, user_epsilon, run=run)["needed"]
     at_m = PER_USER.index(per_user)
     clipped, group = needed[USER_CLIPPED][at_m], needed[GROUP][at_m]
@@ -467,7 +468,9 @@ def takeaways(k: int, n: int, epsilon: float, per_user: int, trials: int, seed: 
         f"This run: the non-private tournament picks μ = {means[one.winner]:+.1f}, the minimum-distance estimate "
         f"μ = {means[one.closest]:+.1f}, the private selection μ = {means[one.chosen]:+.1f} (truth {TRUTH[0]:g}, "
         f"OPT {OPT:.3f}).",
-        (f"The private selection needs about **{per_doubling:,.0f} more samples per doubling of k** at "
+        (f"How many more samples the private selection needs as k grows at ε = {item_epsilon:g} appears "
+         f"{HELD_BACK} (Predict first, above)." if not revealed else
+         f"The private selection needs about **{per_doubling:,.0f} more samples per doubling of k** at "
          f"ε = {item_epsilon:g} ({slope:,.0f} per unit of ln k): growth like ln k, far from linear in k."
          if np.isfinite(slope) else
          "Too few k reach the target TV at this ε to fit the growth."),

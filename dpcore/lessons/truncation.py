@@ -44,7 +44,8 @@ from ..estimators.truncated_mle import (
     truncated_mle_mean,
 )
 from ..experiments import SweepResult, fit_power_law, run_now, run_sweep, trials_for_budget
-from .questions import Question, bucket
+from .plain_words import superscript
+from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["FAMILIES", "FAMILY_NAMES", "MOMENT_NAMES", "GLOSSARY", "MOMENT_ORDERS", "MOMENTS", "N_GRID", "MEAN_RANGE",
            "BIAS_N_GRID", "BIAS_EPSILONS",
@@ -449,28 +450,38 @@ def _naive_vs_ksu20(result: SweepResult, moment_k: float) -> str:
             "much as the naive window's noise.")
 
 
+def _times_smaller(ratio: float) -> str:
+    """A ratio (larger / smaller) in words: "51× smaller", "1.4× smaller", "about the same" within 5 %, never "1×"."""
+    if 1 / 1.05 < ratio < 1.05:
+        return "about the same"
+    factor, word = (ratio, "smaller") if ratio > 1 else (1 / ratio, "larger")
+    return f"{factor:.2g}× {word}" if factor < 10 else f"{factor:,.0f}× {word}"
+
+
 def _slope_takeaway(slope: float, worst: float, family: str) -> str:
     if family in ("gaussian", "student-t"):
-        return (f"The private part falls like n^{slope:.2f}: this law is symmetric, so a window centred on the mean "
-                "has no bias and the private part is pure Laplace noise ∝ 1/(εn). Pick Lomax or the two-point law to "
-                f"see the bias–noise rate (theory, worst case over the class: n^{worst:.2f}).")
-    return (f"The private part falls like n^{slope:.2f} (theory, worst case over the class: n^{worst:.2f}): "
+        return (f"The private part falls like n{superscript(slope, '.2f')}: this law is symmetric, so a window centred "
+                "on the mean has no bias and the private part is pure Laplace noise ∝ 1/(εn). Pick Lomax or the "
+                f"two-point law to see the bias–noise rate (theory, worst case over the class: "
+                f"n{superscript(worst, '.2f')}).")
+    return (f"The private part falls like n{superscript(slope, '.2f')} (theory, worst case over the class: "
+            f"n{superscript(worst, '.2f')}): "
             "heavier tails (smaller k) make privacy's share of the error fall more slowly, while the non-private "
             "error is 1/√n for every k.")
 
 
-@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED)
+@validated(**_ONE_RUN, trials=_TRIALS, monte_carlo_seed=SEED, revealed=Choice((False, True)))
 def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: float, seed: int, trials: int, *,
-              run=run_now, monte_carlo_seed: int | None = None) -> list[str]:
+              run=run_now, monte_carlo_seed: int | None = None, revealed: bool = True) -> list[str]:
     """What to notice, from the numbers on the page: the naive window against Kamath, Singhal & Ullman's (2020)
     estimator at the smallest and largest n,
     the private part's slope, the best radius against the chosen one, and the bias correction at the largest n and
     the ε frame nearest ``epsilon`` (Markdown, one string per point).
     ``seed`` draws the one run; ``monte_carlo_seed`` (default ``seed``) the sweeps, so a page can redraw one without
-    recomputing the other."""
+    recomputing the other. Before the student's guess (``revealed`` false) the best radius, the answer of
+    :func:`radius_question`, is left for after it."""
     sweep_seed = seed if monte_carlo_seed is None else monte_carlo_seed
     result = error_vs_n(family, epsilon, trials, sweep_seed, run=run)
-    curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
     one = one_run(family, moment_k, n, radius, epsilon, seed)
     frame = bias_frame(epsilon)
     corrected = bias_correction(trials, sweep_seed, run=run)
@@ -479,10 +490,13 @@ def takeaways(family: str, moment_k: float, n: int, radius: float, epsilon: floa
     return [
         _naive_vs_ksu20(result, moment_k),
         _slope_takeaway(private_slope(result, moment_k), theory_slope(moment_k), law(family, moment_k).family),
-        f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = {radius:g} the bias is "
-        f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}.",
+        (f"The best clipping radius for this sample size is t = "
+         f"{bias_noise_tradeoff(family, moment_k, n, epsilon)['best']:.3g}; at t = {radius:g} the bias is "
+         f"{one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}." if revealed else
+         f"At t = {radius:g} the bias is {one.bias:+.4f} and the noise's standard deviation {one.noise_sd:.4f}; the "
+         f"best clipping radius for this sample size appears {HELD_BACK} (Predict first, above)."),
         f"At n = {BIAS_N_GRID[-1]:,}, ε = {frame:g}: naive truncated mean error {naive_error:.3f}, moment matching "
-        f"{matched_error:.4f} — {naive_error / matched_error:.0f}× smaller for the same privacy.",
+        f"{matched_error:.4f} — {_times_smaller(naive_error / matched_error)} for the same privacy.",
     ]
 
 
@@ -497,8 +511,8 @@ def radius_question(family: str, moment_k: float, n: int, epsilon: float) -> Que
     """
     curve = bias_noise_tradeoff(family, moment_k, n, epsilon)
     tails = ("Gaussian tails" if math.isinf(moment_k) else
-             f"tails with E|X − μ|^{moment_k:g} = 1: on average a point's distance from the mean μ, raised to the "
-             f"power {moment_k:g}, is 1")
+             f"tails with E|X − μ|{superscript(moment_k)} = 1: on average a point's distance from the mean μ, raised "
+             f"to the power {moment_k:g}, is 1")
     return Question(
         key="radius",
         prompt=(f"n = {n:,} points from the {FAMILY_NAMES[family]} distribution ({tails}) are clipped to the window "

@@ -16,12 +16,15 @@ from ..experiments import SweepResult
 from ..lessons.methods import LABELS
 from .constraints import COORDINATE, FLAG, HEX_COLOR, NAME, SERIES_KIND, TITLE, VALUES, ItemsOf
 from .plotly_dict import figure
-from .style import figure_title, font_size, method_color, template_dict, wrapped
+from .style import figure_title, font_size, method_color, method_symbol, template_dict, wrapped
 
 AXIS_TITLE_WIDTH = 22  # characters per line of a y-axis title: it must fit the plot's height on a phone
+#: Characters of the swept parameter's name (``frame_title``), the slider's prefix ("ε = 1"): longer, the slider's
+#: value ran out of a phone's screen; what the parameter means is said by the title or the prose.
+FRAME_TITLE_WIDTH = 16
 
-__all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "animated_sweep", "figure_height", "line_figure", "sweep_frames",
-           "theory_series"]
+__all__ = ["Series", "FrameData", "MAX_LOG_DECADES", "FRAME_TITLE_WIDTH", "animated_sweep", "figure_height",
+           "line_figure", "sweep_frames", "theory_series"]
 
 # --------------------------------------------------------------------------------------- data
 
@@ -133,39 +136,49 @@ class FrameData:
 
 _DASH = {"simulation": "solid", "curve": "solid", "theory": "dash", "baseline": "dot", "points": "solid"}
 _MODE = {"simulation": "lines+markers", "points": "markers"}
-_BAND_OPACITY = 0.2
+#: A band's fill: this opacity, or :data:`_MANY_BANDS_OPACITY` once :data:`MANY_BANDS` or more share the plot (three
+#: user-level bands at 0.2 summed to one brown); its edges are 1 px lines of its colour at :data:`_BAND_EDGE_OPACITY`,
+#: so each band's reach shows where bands overlap.
+_BAND_OPACITY, _MANY_BANDS_OPACITY, _BAND_EDGE_OPACITY = 0.2, 0.12, 0.5
+MANY_BANDS = 3
 
 
-def _translucent(color: str) -> str:
+def _translucent(color: str, opacity: float = _BAND_OPACITY) -> str:
     red, green, blue = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({red}, {green}, {blue}, {_BAND_OPACITY})"
+    return f"rgba({red}, {green}, {blue}, {opacity})"
 
 
 # Traces are plain dicts: Plotly validates them once, when the whole figure is built (building
 # go.Scatter objects first validated every array two more times and tripled the build time).
 
-def _band_traces(series: Series) -> list[dict]:
-    """The band as two traces: its lower edge (invisible) and its upper edge filled down to it."""
+def _band_traces(series: Series, opacity: float = _BAND_OPACITY) -> list[dict]:
+    """The band as two traces: its lower edge and its upper edge (thin lines) filled down to it."""
     assert series.color is not None  # Series.__post_init__ sets the default colour
-    edge = dict(type="scatter", x=series.x, mode="lines", line=dict(width=0, color=series.color),
+    edge = dict(type="scatter", x=series.x, mode="lines",
+                line=dict(width=1, color=_translucent(series.color, _BAND_EDGE_OPACITY)),
                 legendgroup=series.name, showlegend=False, hoverinfo="skip")
     return [dict(name=f"{series.name} (band lower)", y=series.lower, **edge),
             dict(name=f"{series.name} (band upper)", y=series.upper, fill="tonexty",
-                 fillcolor=_translucent(series.color), **edge)]
+                 fillcolor=_translucent(series.color, opacity), **edge)]
 
 
 def _line_trace(series: Series) -> dict:
     mode = _MODE.get(series.kind, "lines")
+    marker = dict(color=series.color)
+    if "markers" in mode and method_symbol(series.name) != "circle":  # Plotly's own symbol: left unsaid
+        marker["symbol"] = method_symbol(series.name)
     return dict(type="scatter", name=series.name, x=series.x, y=series.y, mode=mode,
                 legendgroup=series.group or series.name, showlegend=series.group is None,
-                line=dict(color=series.color, dash=_DASH[series.kind]), marker=dict(color=series.color),
+                line=dict(color=series.color, dash=_DASH[series.kind]), marker=marker,
                 hovertemplate="%{y:.3g}")
 
 
 def _traces(series: Sequence[Series]) -> list[dict]:
-    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list."""
-    bands = [trace for s in series if s.has_band for trace in _band_traces(s)]
-    return bands + [_line_trace(s) for s in series]
+    """All bands first (so no band covers a line), then the lines: a fixed layout for a fixed series list. Each
+    method's markers take its symbol (:func:`~dpcore.viz.style.method_symbol`)."""
+    banded = [s for s in series if s.has_band]
+    opacity = _MANY_BANDS_OPACITY if len(banded) >= MANY_BANDS else _BAND_OPACITY
+    return [trace for s in banded for trace in _band_traces(s, opacity)] + [_line_trace(s) for s in series]
 
 
 # --------------------------------------------------------------------------------------- layout
@@ -238,6 +251,15 @@ def _axis(title: str, frames: Sequence[FrameData], axis: str, log: bool) -> dict
 #: Legend entries a figure holds at its base height; each further entry adds LEGEND_ENTRY_PX (not when presenting).
 FEW_LEGEND_ENTRIES = 4
 LEGEND_ENTRY_PX = 24
+#: A legend name longer than this wraps onto a second line on a phone (assets/fit_formulas.js): it counts as two
+#: entries in the figure's height.
+LEGEND_NAME_CHARS = 30
+
+
+def _legend_lines(series: Sequence[Series]) -> int:
+    """The lines the legend of ``series`` takes on a phone: one per entry (a series grouped with another has none),
+    two for a name longer than :data:`LEGEND_NAME_CHARS`."""
+    return sum(1 + (len(s.name) > LEGEND_NAME_CHARS) for s in series if s.group is None)
 
 
 @validated(presentation=FLAG, animated=FLAG, legend_entries=Integer(low=0))
@@ -247,7 +269,8 @@ def figure_height(presentation: bool, animated: bool, legend_entries: int = 0) -
     Play button (680 px). A long legend adds :data:`LEGEND_ENTRY_PX` per entry beyond :data:`FEW_LEGEND_ENTRIES`: on
     a phone the legend under the figure wraps to about one entry per row and, at a fixed height, squeezed a
     ten-entry figure's plot to 39 px (on a wide screen the room goes to the plot; a projector's legend fits in two
-    rows, so presentation mode keeps its height)."""
+    rows, so presentation mode keeps its height). The builders count a long name as two entries (it wraps on a
+    phone: :data:`LEGEND_NAME_CHARS`)."""
     extra = 0 if presentation else LEGEND_ENTRY_PX * max(0, legend_entries - FEW_LEGEND_ENTRIES)
     return (530 if presentation else 460) + (150 if animated and presentation else 140 if animated else 0) + extra
 
@@ -262,11 +285,11 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
     layout = dict(template=template_dict(presentation), title=figure_title(frames[shown].title or title),
                   uirevision="dplab",
                   height=figure_height(presentation, animated=frame_title is not None,
-                                 legend_entries=sum(series.group is None for series in frames[shown].series)),
+                                 legend_entries=_legend_lines(frames[shown].series)),
                   xaxis=_axis(x_title, frames, "x", log_x), yaxis=_axis(y_title, frames, "y", log_y)) | (extra or {})
     if frame_title is None:
         return figure(_traces(frames[shown].series), layout)
-    controls = _controls(frames, frame_title, presentation, shown)
+    controls = _controls(frames, frame_title, presentation, shown, layout["xaxis"]["title"]["text"].count("<br>") + 1)
     return figure(_traces(frames[shown].series), layout | controls,
                   [dict(name=f.label, data=_traces(f.series),
                         **(dict(layout=dict(title=figure_title(f.title or title))) if titled else {})) for f in frames])
@@ -275,6 +298,7 @@ def _figure(frames: Sequence[FrameData], x_title: str, y_title: str, title: str,
 # --------------------------------------------------------------------------------------- animation
 
 _PLAY_FRAME_MS = 800
+_X_TITLE_LINE = 1.45  # a line of the x-axis title (its font is 1.1 × the figure's), in units of the figure's font
 
 
 def _animate(duration_ms: int, redraw: bool = True, **extra: Any) -> dict:
@@ -283,15 +307,18 @@ def _animate(duration_ms: int, redraw: bool = True, **extra: Any) -> dict:
                 **extra)
 
 
-def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool, shown: int) -> dict:
-    """Play/Pause buttons on a row below the x-axis title, then the slider (one step per frame, on ``shown``) over
-    the whole width: both usable on a phone.
+def _controls(frames: Sequence[FrameData], frame_title: str, presentation: bool, shown: int, x_lines: int = 1
+              ) -> dict:
+    """Play/Pause buttons on a row below the x-axis title (of ``x_lines`` lines), then the slider (one step per frame,
+    on ``shown``) over the whole width: both usable on a phone. Where the x title wraps again in the browser, the
+    browser moves both below it (assets/fit_formulas.js); the legend lies below the slider (its room reserved by
+    Plotly under the room the slider takes).
 
     Play runs from the frame on screen: the frames from ``shown`` on, and once the slider has moved, from its frame
     (Plotly's ``fromcurrent``; a figure opened on a later frame than the first would otherwise restart at the
     first). A figure opened on its last frame plays them all from the first."""
     size = font_size(presentation)
-    below_axis = round(4.5 * size)  # clears the tick labels and the x-axis title
+    below_axis = round((4.5 + _X_TITLE_LINE * (x_lines - 1)) * size)  # clears the tick labels and the x-axis title
     button_row = round(2.6 * size)
     labels = [f.label for f in frames]
     steps = [dict(method="animate", label=label, args=[[label], _animate(0)]) for label in labels]
@@ -325,7 +352,8 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
     x_title, y_title : str
         Axis titles, with symbols and units (e.g. ``"sample size n"``, ``"|error| (median)"``).
     frame_title : str
-        The swept parameter; the slider shows ``frame_title + " = " + label``.
+        The swept parameter, at most :data:`FRAME_TITLE_WIDTH` characters (e.g. ``"ε"``, ``"moment order k"``); the
+        slider shows ``frame_title + " = " + label``.
     title : str
         Figure title (may be empty).
     log_x, log_y : bool
@@ -350,9 +378,12 @@ def animated_sweep(frames: Sequence[FrameData], *, x_title: str, y_title: str, f
     ------
     InvalidParameterError
         No frames, duplicate labels, frames whose series differ (names, kinds, bands or order),
-        or non-positive values on a log axis.
+        non-positive values on a log axis, or a ``frame_title`` longer than :data:`FRAME_TITLE_WIDTH`.
     """
     _check_same_layout(frames)
+    if len(frame_title) > FRAME_TITLE_WIDTH:
+        raise InvalidParameterError(f"frame_title is the slider's prefix and must be at most {FRAME_TITLE_WIDTH} "
+                                    f"characters (say the rest in the title); got {frame_title!r}")
     labels = [f.label for f in frames]
     if start is not None and start not in labels:
         raise InvalidParameterError(f"start must be one of the frame labels {labels}; got {start!r}")

@@ -29,6 +29,7 @@ from .style import (
     REFERENCE_COLORS,
     colorscale,
     figure_title,
+    font_size,
     method_color,
     narrow_layout,
     slim_colorbar,
@@ -179,12 +180,15 @@ def grid_scores_figure(xs, ys, values, marks: dict[str, tuple[float, float]], *,
                   marker=dict(symbol=symbols[index % 3], size=18, line=dict(width=3),
                               color=REFERENCE_COLORS.get(name) or colors[index % 3]))
              for index, (name, (x, y)) in enumerate(marks.items())]
-    return figure(data, dict(template=template_dict(presentation), title=figure_title(title), uirevision="dplab",
+    return figure(data, dict(template=template_dict(presentation), uirevision="dplab",
                              height=figure_height(presentation, animated=False), hovermode="closest",
                              xaxis=dict(title=dict(text="first coordinate")),
                              yaxis=dict(title=dict(text="second coordinate"), scaleanchor="x"),
-                             # the colour bar takes the bottom edge; the two or three marks fit in the plot's corner
-                             legend=dict(orientation="v", x=0.01, xanchor="left", y=0.99, yanchor="top")))
+                             # the colour bar takes the bottom edge: the two or three marks' legend lies in one row
+                             # right above the plot, the title above it (lifted by its pad: a legend row and a gap)
+                             title=figure_title(title) | dict(pad=dict(b=round(2.6 * font_size(presentation)))),
+                             legend=dict(orientation="h", xref="paper", yref="paper", x=0, xanchor="left", y=1,
+                                         yanchor="bottom")))
 
 
 # ------------------------------------------------------------------------------ directions on a disk, an iterative path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import re
 import zlib
 from typing import Any
@@ -11,12 +12,13 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..core.validation import InstanceOf, Integer, InvalidParameterError, validated
+from ..core.validation import Choice, InstanceOf, Integer, InvalidParameterError, validated
 from ..lessons.methods import LABELS
 from .constraints import FLAG, HEX_COLOR, NAME, TITLE
 
 __all__ = ["OKABE_ITO", "MIN_MARK_CONTRAST", "contrast", "DARK_YELLOW", "GREY", "DARK_GREY", "METHOD_COLORS",
-           "REFERENCE_COLORS", "method_color",
+           "REFERENCE_COLORS", "method_color", "METHOD_SYMBOLS", "method_symbol", "MIN_COLOUR_DIFFERENCE",
+           "MIN_CVD_COLOUR_DIFFERENCE", "VISIONS", "colour_difference", "colour_clashes",
            "template", "figure_title", "font_size", "TITLE_WIDTH", "slim_colorbar", "colorscale", "template_dict",
            "wrapped", "narrow_layout"]
 
@@ -68,7 +70,7 @@ METHOD_COLORS: dict[str, str] = {
     "truncated_mle_moments": "#332288",
     "truncated_mle_dpgd": "#AA4499",
     "user_level_clipped": "#EE3377",
-    "group_privacy": "#999933",
+    "group_privacy": "#542788",  # ColorBrewer PuOr's purple: Tol's olive vanished beside one example per user's brown
     "one_per_user": "#661100",
     "item_level": "#5696D5",  # Tol's light blue (darkened): sand was too near group privacy's olive
     "report_noisy_max": "#CC6677",
@@ -93,6 +95,25 @@ METHOD_COLORS: dict[str, str] = {
 
 _FALLBACK = [c for name, c in OKABE_ITO.items() if name not in ("black", "yellow")] + [DARK_YELLOW]
 
+#: Marker symbols of the methods whose curves run on top of another's (the user-level selections: group privacy and
+#: one example per user err alike), so both stay in sight where their lines coincide; every other method's is a
+#: circle (:func:`method_symbol`).
+METHOD_SYMBOLS: dict[str, str] = {"group_privacy": "square", "one_per_user": "diamond"}
+
+#: Least CIE76 colour difference (ΔE*ab) between two curves of one figure: Okabe–Ito's (darkened) blue and sky blue,
+#: 15, and orange and vermillion, 30, were drawn side by side and read as one colour (tests/app/test_colours.py).
+MIN_COLOUR_DIFFERENCE = 35.0
+#: Least difference between them as a reader with a colour-vision deficiency sees them (:func:`colour_difference`
+#: for protanopia, deuteranopia and tritanopia): Okabe–Ito's hues keep 12 or more, orange and vermillion aside (5).
+MIN_CVD_COLOUR_DIFFERENCE = 10.0
+#: Machado, Oliveira & Fernandes (2009), the full-severity simulation of each deficiency on linear sRGB.
+_DEFICIENCIES = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+}
+VISIONS = ("typical", *_DEFICIENCIES)  #: the visions :func:`colour_difference` compares colours for
+
 
 #: Colours of the reference lines of one-run figures (truth, clipped mean, private estimate).
 REFERENCE_COLORS = {"true mean": OKABE_ITO["black"], "clipped mean": OKABE_ITO["bluish green"],
@@ -111,10 +132,69 @@ def contrast(foreground: str, background: str = "#FFFFFF") -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
-def _luminance(colour: str) -> float:
-    """WCAG 2's relative luminance of ``#RRGGBB``: the linearised sRGB channels weighted 0.2126, 0.7152, 0.0722."""
+@validated(first=HEX_COLOR, second=HEX_COLOR, vision=Choice(VISIONS))
+def colour_difference(first: str, second: str, vision: str = "typical") -> float:
+    """How different two ``"#RRGGBB"`` colours look: the CIE76 difference ΔE*ab of their CIE L*a*b* (D65 white), as
+    seen with typical colour vision or, simulated (Machado et al. 2009, full severity), with ``vision``'s deficiency.
+    Two curves of one figure differ by :data:`MIN_COLOUR_DIFFERENCE`, and :data:`MIN_CVD_COLOUR_DIFFERENCE` for each
+    deficiency (:func:`colour_clashes`).
+
+    >>> round(colour_difference("#000000", "#FFFFFF")), round(colour_difference("#0072B2", "#1D99E0"))
+    (100, 15)
+    >>> round(colour_difference("#C28600", "#D55E00", "deuteranopia"))  # orange and vermillion: one colour
+    5
+    """
+    return math.dist(*(_cielab(_seen(colour, vision)) for colour in (first, second)))
+
+
+@validated(colours=InstanceOf(dict, "a dict of names to '#RRGGBB' colours"))
+def colour_clashes(colours: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The pairs of named colours (e.g. a figure's curves) too near to tell apart, as ``(name, name, vision)``: less
+    than :data:`MIN_COLOUR_DIFFERENCE` apart in typical vision or :data:`MIN_CVD_COLOUR_DIFFERENCE` in a deficient
+    one (:func:`colour_difference`).
+
+    >>> colour_clashes({"basic": "#0072B2", "advanced": "#1D99E0"})
+    [('basic', 'advanced', 'typical')]
+    >>> colour_clashes({"basic": "#0072B2", "advanced": OKABE_ITO["bluish green"]})
+    []
+    """
+    for name, colour in colours.items():
+        HEX_COLOR.check(f"colours[{name!r}]", colour)
+    names = list(colours)
+    return [(a, b, vision) for i, a in enumerate(names) for b in names[i + 1:] for vision in VISIONS
+            if colour_difference(colours[a], colours[b], vision)
+            < (MIN_COLOUR_DIFFERENCE if vision == "typical" else MIN_CVD_COLOUR_DIFFERENCE)]
+
+
+def _linear(colour: str) -> tuple[float, float, float]:
+    """The linear sRGB channels of ``#RRGGBB``."""
     channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
     red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return red, green, blue
+
+
+def _seen(colour: str, vision: str) -> tuple[float, float, float]:
+    """The linear sRGB of ``colour`` as seen with ``vision``."""
+    rgb = _linear(colour)
+    if vision == "typical":
+        return rgb
+    red, green, blue = (min(1.0, max(0.0, sum(w * c for w, c in zip(row, rgb)))) for row in _DEFICIENCIES[vision])
+    return red, green, blue
+
+
+def _cielab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65 white) of linear sRGB."""
+    r, g, b = rgb
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z))
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of ``#RRGGBB``: the linearised sRGB channels weighted 0.2126, 0.7152, 0.0722."""
+    red, green, blue = _linear(colour)
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
@@ -138,6 +218,17 @@ def method_color(name: str) -> str:
 
 
 _ID_OF_LABEL = {label: method for method, label in LABELS.items()}
+
+
+@validated(name=NAME)
+def method_symbol(name: str) -> str:
+    """The marker symbol of a method (an id of :data:`dpcore.lessons.methods.LABELS` or its label): its
+    :data:`METHOD_SYMBOLS` entry, else ``"circle"``.
+
+    >>> method_symbol("group_privacy"), method_symbol("one example per user"), method_symbol("Laplace")
+    ('square', 'diamond', 'circle')
+    """
+    return METHOD_SYMBOLS.get(name if name in LABELS else _ID_OF_LABEL.get(name, ""), "circle")
 
 
 # --------------------------------------------------------------------------------------- template
@@ -203,12 +294,13 @@ def narrow_layout(below: int, narrow: dict, wide: dict) -> dict:
 @validated(title=TITLE)
 def slim_colorbar(title: str, **extra: Any) -> dict:
     """A heat map's colour bar that leaves the plot its width: a thin horizontal bar along the figure's bottom edge
-    (where other figures have their legend), its title above it.
+    (where other figures have their legend), its title under its labels (Plotly drew a title above a horizontal bar
+    partly on the bar, a title of two lines half over it).
 
-    >>> slim_colorbar("score")["orientation"], slim_colorbar("score")["yref"]
-    ('h', 'container')
+    >>> slim_colorbar("score")["orientation"], slim_colorbar("score")["yref"], slim_colorbar("score")["title"]["side"]
+    ('h', 'container', 'bottom')
     """
-    return dict(title=dict(text=title, side="top"), orientation="h", x=0, xanchor="left", y=0, yref="container",
+    return dict(title=dict(text=title, side="bottom"), orientation="h", x=0, xanchor="left", y=0, yref="container",
                 yanchor="bottom", len=0.8, thickness=12, **extra)
 
 

@@ -5,8 +5,13 @@ Plotly trace: its type, its mode, how it is used): lines (with their 10–90 % b
 maps, bars, and marker lines (a two-point vertical or horizontal segment such as "best t"). It says what is plotted
 against what and the one thing to notice (where a curve is lowest, where a histogram's mass lies, where a map is
 highest, which bar is tallest, where a marker stands), with numbers rounded as a person says them
-(3 significant digits, no float noise). :func:`figure_name` is the chart's accessible name (its title, on one line);
-:func:`figure_table` its data as a table of words and rounded numbers.
+(3 significant digits, no float noise). Each kind is told from where it matters: a density (or any bump whose tails
+vanish) by its peak and the middle 80 % of its area, never by the 10⁻⁹⁴ at its axis's ends; lines that all share
+both ends (trade-off curves from 1 at α = 0 to 0 at α = 1, ROC curves) by their ends once and each by its values at
+5 % and 20 % of the way along; bars of a score or a probability on a numeric axis by their range, the tallest and where
+they are at least half as tall (a histogram, whose y axis says count, density or share, also by its middle 80 %).
+:func:`figure_name` is the chart's accessible name (its title, on one line); :func:`figure_table` its data as a table
+of words and rounded numbers.
 """
 
 from __future__ import annotations
@@ -28,13 +33,28 @@ MAX_CURVES = 5  #: traces described; the paragraph says how many more there are
 MAX_BARS = 6  #: bars of one trace listed by value
 HISTOGRAM_BARS = 8  #: a bar trace with this many numeric positions or more is a histogram
 CLOUD_POINTS = 5  #: a markers trace with this many points or more is a point cloud
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+TAILS = 0.05  #: a line whose ends are both below this share of its peak, inside its x range, is a bump (a density)
+ALONG = (0.05, 0.2)  #: where lines sharing both ends are told, as shares of the way along their x range
+_SAMPLE_AXIS = re.compile(r"\b(count|counts|density|share|frequency|proportion)\b", re.IGNORECASE)
+_DENSITY_AXIS = re.compile(r"\b(density|likelihood)\b", re.IGNORECASE)
+_SUPERSCRIPT = str.maketrans("-−0123456789.()+=εknd", "⁻⁻⁰¹²³⁴⁵⁶⁷⁸⁹·⁽⁾⁺⁼ᵋᵏⁿᵈ")
 _BAND = re.compile(r" \(band (lower|upper)\)$")
 
 
 def _plain(text: Any) -> str:
-    """Plotly's text without its HTML (line breaks, sub/superscripts), on one line."""
-    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", re.sub(r"<br\s*/?>", " ", str(text or "")))
+    """Plotly's text without its HTML (line breaks, sub/superscripts), on one line: a superscript in Unicode's
+    superscript characters where each of its characters has one, else said as "to the power".
+
+    >>> _plain("error ∝ n<sup>−0.5</sup><br>(log <i>scale</i>)"), _plain("e<sup>−ε</sup> × on X")
+    ('error ∝ n⁻⁰·⁵ (log scale)', 'e⁻ᵋ × on X')
+    >>> _plain("(εn)<sup>−(k−1)/k</sup>")
+    '(εn) to the power −(k−1)/k'
+    """
+    def raised(match: re.Match) -> str:
+        power = match.group(1)
+        said = power.translate(_SUPERSCRIPT)
+        return f" to the power {power}" if set(said) & set(power) else said
+    text = re.sub(r"<sup>(.*?)</sup>", raised, re.sub(r"<br\s*/?>", " ", str(text or "")))
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text)).strip()
 
 
@@ -126,15 +146,20 @@ def _xy(trace: dict) -> tuple[np.ndarray, np.ndarray]:
     return x[keep].astype(float), y[keep].astype(float)
 
 
-def _kind(trace: dict) -> str:
-    """What a trace is: "map", "histogram", "bars", "band", "marker", "line", "cloud", "points" or "" (nothing to
-    say: no data, e.g. a legend entry for a shaded region)."""
+def _kind(trace: dict, layout: dict | None = None) -> str:
+    """What a trace is: "map", "histogram", "levels" (bars of a score or probability along a numeric axis), "bars",
+    "band", "marker", "line", "cloud", "points" or "" (nothing to say: no data, e.g. a legend entry for a shaded
+    region). Many bars along a numeric axis are a histogram when their y axis (in ``layout``) counts a sample (count,
+    density, share), or has no title; otherwise they are the values of something at each x."""
     kind = trace.get("type", "scatter")
     if kind == "heatmap":
         return "map"
     if kind == "bar":
         x = decode_array(trace.get("x")).ravel()
-        return "histogram" if x.dtype.kind in "fiu" and x.size >= HISTOGRAM_BARS else "bars"
+        if x.dtype.kind not in "fiu" or x.size < HISTOGRAM_BARS:
+            return "bars"
+        y_title = _axis_title(layout or {}, trace, "y")
+        return "histogram" if not y_title or _SAMPLE_AXIS.search(y_title) else "levels"
     if kind != "scatter":
         return ""
     name = str(trace.get("name") or "")
@@ -149,6 +174,81 @@ def _kind(trace: dict) -> str:
     if "lines" in mode:
         return "line"
     return "cloud" if x.size >= CLOUD_POINTS else "points"
+
+
+def _sorted_xy(trace: dict) -> tuple[np.ndarray, np.ndarray]:
+    x, y = _xy(trace)
+    order = np.argsort(x, kind="stable")
+    return x[order], y[order]
+
+
+def _is_density(trace: dict, y_title: str) -> bool:
+    """Whether a line is a density: never below 0, and its axis says density or likelihood, or it is a bump (its
+    peak inside its x range, both ends below :data:`TAILS` of it)."""
+    raw_x, raw_y = _xy(trace)
+    if raw_x.size > 3 and np.isclose(raw_x[0], raw_x[-1]) and np.isclose(raw_y[0], raw_y[-1]):
+        return False  # a closed curve
+    x, y = _sorted_xy(trace)
+    if x.size < 3 or np.ptp(x) == 0 or (y < 0).any() or not y.max() > 0:
+        return False
+    if _DENSITY_AXIS.search(y_title):
+        return True
+    peak = int(np.argmax(y))
+    return 0 < peak < y.size - 1 and max(y[0], y[-1]) <= TAILS * y[peak]
+
+
+def _density(trace: dict, symbol: str) -> str:
+    """A density: where it peaks and how high, and where the middle 80 % of its area lies (its tails, however small,
+    are not the message)."""
+    x, y = _sorted_xy(trace)
+    peak = int(np.argmax(y))
+    area = np.concatenate([[0.0], np.cumsum(np.diff(x) * (y[1:] + y[:-1]) / 2)])
+    said = f"{_plain(trace.get('name'))} peaks at {_number(y[peak])} at {_at(symbol, x[peak])}"
+    if not area[-1] > 0:
+        return said
+    low, high = np.interp((0.1, 0.9), area / area[-1], x)
+    return f"{said}, the middle 80 % of its area between {_at(symbol, low)} and {_number(high)}"
+
+
+def _told_lines(traces: list[dict], layout: dict) -> list[dict]:
+    """The traces the paragraph tells as lines (named, each name once)."""
+    told, names = [], set()
+    for trace in traces:
+        name = _plain(trace.get("name"))
+        if _kind(trace, layout) == "line" and name and trace.get("showlegend") is not False and name not in names:
+            told.append(trace)
+            names.add(name)
+    return told
+
+
+def _shared_ends(traces: list[dict], layout: dict, y_title: str) -> tuple[float, float, float, float] | None:
+    """The two ends (x and y at the left, then at the right) that every line of the chart shares, as said, when
+    there are two lines or more and none is a density or a closed curve; else None."""
+    lines = _told_lines(traces, layout)
+    ends = []
+    for trace in lines:
+        x, y = _sorted_xy(trace)
+        if x.size < 3 or _is_density(trace, y_title) or np.ptp(x) == 0:
+            return None
+        ends.append((float(x[0]), float(y[0]), float(x[-1]), float(y[-1])))
+    if len(ends) < 2 or len({tuple(map(_number, end)) for end in ends}) != 1:
+        return None
+    return ends[0]
+
+
+def _along(x_span: tuple[float, float], log_x: bool) -> list[float]:
+    """The x values :data:`ALONG` the way from one end of ``x_span`` to the other (evenly on a log axis)."""
+    low, high = x_span
+    if log_x and low > 0:
+        return [low * (high / low) ** share for share in ALONG]
+    return [low + share * (high - low) for share in ALONG]
+
+
+def _values_along(trace: dict, x_symbol: str, y_symbol: str, xs: list[float]) -> str:
+    """A line told by its values at ``xs`` (its ends are said once for all the lines that share them)."""
+    x, y = _sorted_xy(trace)
+    values = [f"{_number(float(np.interp(at, x, y)))} at {_at(x_symbol, at)}" for at in xs]
+    return f"{_plain(trace.get('name'))}: {f'{y_symbol} = ' if y_symbol else ''}{' and '.join(values)}"
 
 
 def _curve(trace: dict, symbol: str) -> str:
@@ -178,7 +278,8 @@ def _marker(trace: dict, x_symbol: str, y_symbol: str, x_span: tuple[float, floa
     name = _plain(trace.get("name"))
     vertical = np.ptp(x) == 0
     value, symbol, along = (x[0], x_symbol, y) if vertical else (y[0], y_symbol, x)
-    said = f"= {_number(value)}" in name.replace("-", "−") or f"= {_number(value).replace('−', '-')}" in name
+    bare = name.replace("= +", "= ")  # "selected μ = +0.5" says 0.5
+    said = f"= {_number(value)}" in bare.replace("-", "−") or f"= {_number(value).replace('−', '-')}" in bare
     where = "" if said else f" at {_at(symbol, value)}"
     part = ""
     if not vertical and x_span[1] > x_span[0] and np.ptp(along) < 0.9 * (x_span[1] - x_span[0]):
@@ -202,6 +303,21 @@ def _histogram(trace: dict, x_symbol: str) -> str:
     return (f"{name} — bars from {_at(x_symbol, x[filled].min())} to {_number(x[filled].max())}, the tallest "
             f"({_number(y[tallest])}) at {_number(x[tallest])}, the middle 80 % between {_number(low)} and "
             f"{_number(high)}")
+
+
+def _levels(trace: dict, x_symbol: str) -> str:
+    """Bars of a score or a probability along a numeric axis: where they stand, the tallest, and where they are at
+    least half as tall (no quantiles: they are no sample)."""
+    x, y = _sorted_xy(trace)
+    name = _plain(trace.get("name"))
+    shown = y != 0
+    if not shown.any():
+        return f"{name} — every bar at 0"
+    tallest = int(np.argmax(y))
+    half = x[y >= y[tallest] / 2] if y[tallest] > 0 else x[tallest:tallest + 1]
+    return (f"{name} — bars from {_at(x_symbol, x[shown].min())} to {_number(x[shown].max())}, the tallest "
+            f"({_number(y[tallest])}) at {_number(x[tallest])}, at least half as tall from {_number(half.min())} to "
+            f"{_number(half.max())}")
 
 
 def _bars(trace: dict) -> str:
@@ -294,8 +410,8 @@ def _end_note(lines: list[dict], symbol: str) -> str:
             f"{high[2]} ({_number(high[1])}).")
 
 
-_KIND_WORDS = {"histogram": "a histogram", "map": "a heat map", "bars": "bars", "cloud": "point clouds",
-               "line": "lines", "points": "points", "marker": "marker lines"}
+_KIND_WORDS = {"histogram": "a histogram", "map": "a heat map", "bars": "bars", "levels": "bars",
+               "cloud": "point clouds", "line": "lines", "points": "points", "marker": "marker lines"}
 
 
 def _shaded(layout: dict, traces: list[dict]) -> str:
@@ -305,7 +421,7 @@ def _shaded(layout: dict, traces: list[dict]) -> str:
              and str(shape.get("yref", "")).endswith("domain")]
     if not rects:
         return ""
-    legend = next((_plain(trace.get("name")) for trace in traces if trace.get("name") and not _kind(trace)
+    legend = next((_plain(trace.get("name")) for trace in traces if trace.get("name") and not _kind(trace, layout)
                    and trace.get("type", "scatter") == "scatter"), "")
     spans = " and ".join(f"{_number(rect['x0'])} to {_number(rect['x1'])}" for rect in rects)
     return f" The shaded region{' (' + legend + ')' if legend else ''} runs from {spans}."
@@ -338,16 +454,19 @@ def figure_summary(fig: go.Figure | dict) -> str:
     fig = fig.to_dict() if isinstance(fig, go.Figure) else fig
     traces, frame = _opening(fig)
     layout = fig["layout"]
-    first = next((trace for trace in traces if _kind(trace) not in ("", "band")), traces[0] if traces else {})
+    first = next((trace for trace in traces if _kind(trace, layout) not in ("", "band")), traces[0] if traces else {})
     x_title, y_title = _axis_title(layout, first, "x"), _axis_title(layout, first, "y")
     x_symbol, y_symbol = _symbol(x_title), _symbol(y_title)
-    spans = [_xy(trace)[0] for trace in traces if _kind(trace) in ("line", "cloud", "histogram")]
+    spans = [_xy(trace)[0] for trace in traces if _kind(trace, layout) in ("line", "cloud", "histogram", "levels")]
     x_values = np.concatenate(spans) if spans else np.empty(0)
     x_span = (float(x_values.min()), float(x_values.max())) if x_values.size else (0.0, 0.0)
     parts, kinds, seen, lines = [], [], set(), []
     bands: dict[str, list] = {}
+    shared = _shared_ends(traces, layout, y_title)  # lines that all run between the same two ends: said once
+    log_x = (layout.get(_axis_key(first, "x")) or {}).get("type") == "log"
+    along = _along((shared[0], shared[2]), log_x) if shared else []
     for trace in traces:
-        kind, name = _kind(trace), _plain(trace.get("name"))
+        kind, name = _kind(trace, layout), _plain(trace.get("name"))
         if kind == "band":
             x, y = _xy(trace)
             entry = bands.setdefault(_BAND.sub("", name), [x, None, None])
@@ -365,20 +484,26 @@ def figure_summary(fig: go.Figure | dict) -> str:
             lines.append(trace)
         parts.append(_map(trace, _named(x_title), _named(y_title)) if kind == "map"
                      else _histogram(trace, x_symbol) if kind == "histogram"
+                     else _levels(trace, x_symbol) if kind == "levels"
                      else _bars(trace) if kind == "bars"
                      else _cloud(trace, x_title, y_title) if kind == "cloud"
                      else _points(trace) if kind == "points"
                      else _marker(trace, x_symbol, y_symbol, x_span) if kind == "marker"
+                     else _values_along(trace, x_symbol, y_symbol, along) if shared
+                     else _density(trace, x_symbol) if _is_density(trace, y_title)
                      else _curve(trace, x_symbol))
     parts = [part for part in parts if part]
     described = parts[:MAX_CURVES] + ([f"and {len(parts) - MAX_CURVES} more"] if len(parts) > MAX_CURVES else [])
     title = _plain(_title(layout)) or "The figure"
     chart_kinds = [kind for kind in kinds if kind != "marker"] or kinds
-    words = " with ".join(_KIND_WORDS[kind] for kind in chart_kinds[:2]) or "a chart"
+    words = " with ".join(dict.fromkeys(_KIND_WORDS[kind] for kind in chart_kinds[:2])) or "a chart"
     if chart_kinds[:1] == ["map"]:
         axes = f" over {_named(x_title) or 'across'} (across) and {_named(y_title) or 'up'} (up)"
     else:
         axes = f" of {y_title or 'values'} against {_named(x_title)}" if x_title else ""
+    if shared:
+        axes += (f", each from {_number(shared[1])} at {_at(x_symbol, shared[0])} to {_number(shared[3])} at "
+                 f"{_at(x_symbol, shared[2])}")
     banded = {name: tuple(value) for name, value in bands.items() if value[1] is not None and value[2] is not None}
     log_y = (layout.get(_axis_key(first, "y")) or {}).get("type") == "log"
     simulated = banded or any("markers" in str(trace.get("mode")) for trace in lines)

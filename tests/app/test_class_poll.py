@@ -138,7 +138,7 @@ def test_votes_are_counted_once_each_then_released_with_dp_the_same_on_every_scr
         assert not any("appear here when the teacher" in text for text in texts(student.success))
         assert any(f"{len(votes)} students answered; the released counts need not add up to that" in text
                    for text in texts(student.markdown))
-    assert any(f"You answered: {choices[votes[0]]}." in text for text in texts(students[0].markdown))
+    assert any(f"You answered: {choices[votes[0]]}." in text for text in texts(students[0].success))
     assert any("exact counts" in box.label for box in teacher.expander)  # folded: no exact count sent
     assert not any("exact count" in table[0] for table in tables(teacher))
     assert store.tally(code).answered == len(votes)  # the latecomer's tab offered no vote

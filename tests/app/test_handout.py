@@ -1,6 +1,7 @@
 """The offline handout (:mod:`ui.handout`) under "Go deeper": the page at its settings as one HTML lesson (objectives,
-headings, prose, formulas as MathML, every figure shown, the questions), the teacher's edition with the answers and
-the discussion notes; the text escaped; every formula of every page converts (the browser's look at it, offline:
+headings, prose, formulas as MathML, every figure shown but those behind a question, the questions), the teacher's
+edition with the answers, those figures and the discussion notes (tests/app/test_answers_wait.py: no answer in the
+student's); the text escaped; every formula of every page converts (the browser's look at it, offline:
 tests/e2e/test_handout_offline.py)."""
 
 import html
@@ -51,11 +52,14 @@ def test_the_handout_holds_the_page(truncation):
     assert said(f"About {info.minutes} minutes") in words
     assert said("Clipping radius t = 2, Monte Carlo trials = 200, Random seed = 0") in words  # the settings
     assert all(said(heading.value) in words for heading in at.subheader)
-    assert document.count("class='plot'") == len(at.get("plotly_chart"))
+    behind = 1  # the bias–noise trade-off answers the page's question: the student's handout leaves it out
+    assert document.count("class='plot'") == len(at.get("plotly_chart")) - behind
     text = PageText.load(PAGES / "truncation.md")
     shown = sum(formulas(body) for name, body in text.parts.items() if name != "teacher")
     assert document.count("<math") == shown
-    assert document.count("<script>") == 1 + len(at.get("plotly_chart"))  # plotly.js once, then one per chart
+    assert document.count("<script>") == 1 + len(at.get("plotly_chart")) - behind  # plotly.js once, one per chart
+    teacher = files["truncation-bias-teachers-edition.html"]
+    assert teacher.count("class='plot'") == len(at.get("plotly_chart"))  # the teacher's edition: every figure
 
 
 def test_students_guess_and_the_teacher_has_the_answers(truncation):
@@ -82,7 +86,8 @@ def test_the_settings_in_the_link_make_the_handout():
     assert said("Privacy budget ε = 0.1,") in plain(documents["0.1"]) and said("Privacy budget ε = 1,") in plain(
         documents["1"])
     charts = {eps: CHART.findall(document) for eps, document in documents.items()}
-    assert len(charts["1"]) == len(charts["0.1"]) == len(pages["1"][0].get("plotly_chart"))
+    behind = 1  # "Error vs d" answers the page's question: the student's handout leaves it out
+    assert len(charts["1"]) == len(charts["0.1"]) == len(pages["1"][0].get("plotly_chart")) - behind
     assert charts["1"] != charts["0.1"]
 
 
@@ -105,6 +110,20 @@ def test_every_formula_converts(markdown: Path):
             converted = formula_html(block, display=True) if display else markdown_html(block)
             assert converted.count("<math") == formulas(f"$${block}$$" if display else block), (name, block)
             assert "\\" not in "".join(re.findall(r"<math.*?</math>", converted, re.S)), block  # no command as text
+            # a fixed-size delimiter (\Big( … \Big)) is a fence that stretches to its content (issue 40)
+            sized = len(re.findall(r"\\(?:bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])", block))
+            assert "minsize" not in converted and converted.count('stretchy="true"') >= sized, block
+
+
+def test_formulas_ask_for_a_math_font_every_system_has(truncation):
+    """MathML draws stretched brackets and big operators from a font's OpenType MATH table, which a text font lacks:
+    the handout names the math fonts systems ship (macOS, Windows, TeX, Debian and Ubuntu, Android), offline, before
+    the browser's own ``math`` (on Debian's Chromium, a text font: brackets stayed their text size)."""
+    _, files = truncation
+    stack = re.search(r"math \{ font-family: ([^;]+);", files["truncation-bias-handout.html"]).group(1)
+    fonts = [font.strip().strip('"') for font in stack.split(",")]
+    assert fonts[-1] == "math" and {"STIX Two Math", "Cambria Math", "Latin Modern Math",
+                                    "DejaVu Math TeX Gyre"} <= set(fonts)
 
 
 def test_the_way_back_is_the_public_address(monkeypatch, truncation):

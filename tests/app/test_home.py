@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from helpers import APP, decode, open_go_deeper, plotly_spec, run, texts
 
-from registry import PAGES
+from registry import PAGES, TITLES, papers
 
 EPSILONS = ["0.1", "0.15", "0.2", "0.3", "0.5", "0.7", "1", "1.5", "2", "3", "5"]
 
@@ -113,6 +113,16 @@ def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
                                                      "truncation-bias", "scheffe-tournament", "partitioning-rounds",
                                                      "privacy-audit-lab", "real-data"]
     assert all(page.papers for page in PAGES[1:])
+
+
+def test_the_papers_behind_it_are_every_paper_of_every_page():
+    """The home page lists every paper a page draws on, with its title, from the registry (issue 40: the audit lab's
+    two were missing from a list typed by hand)."""
+    block = next(text for text in texts(run(APP).markdown) if text.startswith("### The papers behind it"))
+    cited = {paper for page in PAGES for paper in page.papers}
+    assert not [paper for paper in cited if f"- {paper}. " not in block], block
+    assert block.splitlines()[1:] == [f"- {paper}. {TITLES[paper]}." for paper in papers()]
+    assert set(TITLES) == cited and "- Jagielski, Ullman & Oprea (2020). *Auditing" in block
 
 
 def test_downloads_and_footer():

@@ -20,6 +20,7 @@ import ui
 from dpcore.estimators import mean_release as nt
 from dpcore.lessons import noise_tradeoff as lesson
 from dpcore.lessons.methods import LABELS
+from dpcore.lessons.plain_words import superscript
 
 PAGE = str(ROOT / "app_pages" / "noise_tradeoff.py")
 ANIMATED = ("error_vs_n", "error_vs_d", "profiles", "tradeoff", "composition")
@@ -92,7 +93,8 @@ def test_takeaways_quote_the_library(default_page):
     assert f"**{ratio:.2f}×**" in notes
     assert "basic 10.00, advanced 6.31, zCDP 5.76, exact Gaussian 4.89" in notes  # docs/algorithms.md §2.4 at k = 100
     assert f"from **k = {lesson.advanced_beats_basic_from(0.1, 1e-6)}** on" in notes
-    assert f"d^**{lesson.error_ratio_exponent(10_000, 1e-6, 200, 0, 1.0):.2f}**" in notes  # the measured exponent
+    measured = lesson.error_ratio_exponent(10_000, 1e-6, 200, 0, 1.0)
+    assert f"**d{superscript(measured, '.2f')}**" in notes  # the measured exponent
     caption = default_page.caption[1].value  # after the objectives' "About 25 minutes in class"
     for mechanism in ("laplace", "gaussian_analytic", "non_private"):
         assert f"{nt.expected_error(mechanism, 64, 10_000, 1.0, 1e-6):.3g}" in caption

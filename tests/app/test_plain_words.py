@@ -1,8 +1,8 @@
 """Words a first-year can read (issue 28, item 4), checked on every page as drawn, with every question revealed, the
 teacher view and "Go deeper" open: every glossary term a page's words use is declared by its lesson module
 (``GLOSSARY``) and defined in the glossary, and every declared term is used; no labels of the old scheme (a letter and
-a number in parentheses), no paper called "the seed", no code names, no raw TeX in figure labels, and every option of
-every control shown in words.
+a number in parentheses), no paper called "the seed", no code names, no raw TeX in figure labels, no typed caret for a
+power (issue 40), and every option of every control shown in words.
 """
 
 import importlib
@@ -55,8 +55,9 @@ def _figure_labels(spec: dict) -> list[str]:
 
 class Drawn:
     """A page's words as drawn: ``prose`` (Markdown, captions, alerts, formulas), ``controls`` (labels, help,
-    options as shown), ``labels`` (figure texts); the glossary itself left out, and the "In words" sentence under
-    each figure, which says the figure's labels again (written by :mod:`dpcore.viz.summary`)."""
+    options as shown), ``labels`` (figure texts); the glossary itself left out (it is ``glossary``, the same on
+    every page), and the "In words" sentence under each figure, which says the figure's labels again (written by
+    :mod:`dpcore.viz.summary`)."""
 
     def __init__(self, info):
         at = AppTest.from_file(str(ROOT / info.script), default_timeout=600)
@@ -69,6 +70,7 @@ class Drawn:
         assert not at.exception, at.exception
         glossary = {element.value for expander in at.sidebar.expander if expander.label == "Glossary"
                     for element in [*expander.markdown, *expander.caption]}
+        self.glossary = sorted(glossary)
         # a link's address is not words a student reads (the teacher's links carry the page's settings: family=lomax)
         self.prose = [re.sub(r"\]\(/[^)\s]*\)", "](…)", element.value)
                       for kind in ("markdown", "caption", "latex", "info", "warning", "success", "subheader", "header")
@@ -166,6 +168,42 @@ def test_prose_has_no_raw_tex_outside_rendered_math(info, drawn):
         plain = re.sub(r"\]\([^)]*\)", "]", plain)  # a link's address
         found = re.search(r"[A-Za-zα-ωΑ-Ω)\]}]_[A-Za-z0-9{(]|\\[a-zA-Z]+", plain)
         assert not found, (info.script, found.group(), plain[max(0, found.start() - 60):found.end() + 60])
+
+
+def outside_rendered_math(text: str) -> str:
+    """``text`` without its ``$$…$$`` and ``$…$`` formulas, which the page renders (TeX writes a power with ``^``)."""
+    return re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", "", text, flags=re.S)
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_no_caret_in_the_words(info, drawn):
+    """A power is a superscript (n⁻⁰·⁷², d¹·⁵, E|X − μ|ᵏ; ``<sup>`` in a chart) or rendered math ($e^{\varepsilon}$),
+    never a typed caret (``n^-0.72``, ``E|X − μ|^3``): in the prose, captions, takeaways, questions and answers, the
+    controls and their options, the glossary and every figure's texts (a chart renders no ``$…$``)."""
+    page = drawn(info)
+    written = [outside_rendered_math(text) for text in [*page.prose, *page.controls, *page.glossary]]
+    shown = [*page.labels, *(option for options in page.options.values() for option in options)]
+    carets = [text[max(0, text.index("^") - 60):text.index("^") + 30] for text in [*written, *shown] if "^" in text]
+    assert not carets, (info.script, carets)
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_a_seed_is_named_only_where_the_page_has_one(info, drawn):
+    """A page without a seed control never names a seed: the home page's "(seed 0)" was a number the reader can
+    neither see nor change (issue 40)."""
+    page = drawn(info)
+    if not any("seed" in control.lower() for control in page.controls):
+        assert not re.search(r"\bseed\b", page.words, re.I), (info.script, re.findall(r".{60}\bseed\b.{20}",
+                                                                                      page.words, re.I))
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_no_doubled_punctuation_or_one_times(info, drawn):
+    """No typing slips a student stumbles on: a doubled comma or semicolon ("score,,"), a stray space before one, or
+    a factor that says nothing ("1× smaller")."""
+    for text in [*drawn(info).prose, *drawn(info).controls, *drawn(info).labels]:
+        found = re.search(r"([,;])\s*\1|\s[,;]|(?<![\d.,])[01]× (?:smaller|larger|the)", re.sub(r"`[^`]*`", "", text))
+        assert not found, (info.script, text[max(0, found.start() - 60):found.end() + 30])
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)

@@ -122,10 +122,11 @@ def test_the_heading_reads_the_title_and_its_anchor_has_no_icon_name():
     assert len(set(anchors.values())) == len(anchors)
 
 
-@pytest.mark.parametrize("name", ["fit_formulas.js", "a11y.js"])
+@pytest.mark.parametrize("name", ["fit_formulas.js", "a11y.js", "style.css", "present.css"])
 def test_the_page_scripts_pass_the_html_sanitiser(name):
     """Streamlit's st.html runs DOMPurify, which removes a <script> whose text holds "<" followed by a letter, "/"
-    or "!" (a comment like "answer_<key>" once silently switched off every script of the page)."""
+    or "!" (a comment like "answer_<key>" once silently switched off every script of the page); a <style> too (a
+    comment naming "teacher_poll_<question>" switched off presentation mode)."""
     assert not re.search(r"<[/\w!]", (ROOT / "assets" / name).read_text(encoding="utf-8"))
 
 

@@ -22,6 +22,7 @@ from ui import compute
 SCRIPT = page_path("real_data.py")
 GOOD = b"income,city,age\n1200,Ghent,34\n950,Liege,51\n4100,Ghent,29\n780,Namur,62\n1510,Ghent,45\n"
 SECRET = 4100.0  # a value of GOOD that must never leave the session
+TYPED_RANGE = dict(low="0", high="10000")  #: an upload's public range, typed (in the link): the page then releases
 
 
 def open_page(answered: bool = True, **query: str):
@@ -88,7 +89,7 @@ def test_bounds_read_off_the_data_are_warned_of_and_bad_bounds_are_a_message():
 
 
 def test_an_uploaded_column_is_released_and_its_snippet_reads_the_students_file():
-    at = upload(open_page(data="upload"), GOOD)
+    at = upload(open_page(data="upload", **TYPED_RANGE), GOOD)
     assert_clean(at)
     assert at.selectbox(key="upload_column").options == ["income", "age"]
     assert facts(at)["number of values n"] == "5"
@@ -103,7 +104,7 @@ def test_an_uploaded_column_is_released_and_its_snippet_reads_the_students_file(
 
 def test_an_upload_stays_in_its_session():
     before = _files_outside_venv()
-    at = upload(open_page(data="upload"), GOOD)
+    at = upload(open_page(data="upload", **TYPED_RANGE), GOOD)
     assert_clean(at)
     other = open_page(data="upload")  # another visitor of the same server process
     assert not [box for box in other.selectbox if box.key == "upload_column"]
@@ -118,7 +119,7 @@ def test_an_upload_stays_in_its_session():
 
 
 def test_a_replaced_file_or_another_data_set_leaves_nothing_computed_from_the_old_file():
-    at = upload(open_page(data="upload"), GOOD)
+    at = upload(open_page(data="upload", **TYPED_RANGE), GOOD)
     first = set(at.session_state[compute._PRIVATE]._items)
     assert first  # the file read, its figures and texts: kept in the session
     upload(at, GOOD.replace(b"4100", b"4200"), name="other.csv")
@@ -150,12 +151,12 @@ def _files_outside_venv() -> set[str]:
     (b'x,note\n1,"' + b"Ghent" * 2_000_000 + b'"\n2,b\n', "longer than 131,072 characters"),  # a 10 MB quoted cell
 ])
 def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
-    at = upload(open_page(data="upload"), content)
+    at = upload(open_page(data="upload", **TYPED_RANGE), content)
     assert_clean(at)
     assert any(message.lower() in text.lower() for text in texts(at.error)), texts(at.error)
-    # the page around the message still runs: its typed controls hold the upload's public defaults, no chart
+    # the page around the message still runs: its typed controls hold what was typed, the others are empty; no chart
     assert [at.number_input(key=f"w_{spec.key}").value for spec in settings.public_specs(settings.UPLOAD)] == [
-        spec.default for spec in settings.public_specs(settings.UPLOAD)]
+        0, 10_000, None, None, None]
     assert not charts(at)
     upload(at, GOOD)  # and a good file afterwards works
     assert_clean(at)
@@ -164,7 +165,7 @@ def test_a_bad_file_gets_a_message_and_the_page_goes_on(content, message):
 
 def test_cells_that_are_not_numbers_are_counted_and_a_formula_is_never_shown():
     content = b"income\n1200\nnan\ninf\n=cmd|' /C calc'!A0\nabout 900\n950\n4100\n"
-    at = upload(open_page(data="upload"), content)
+    at = upload(open_page(data="upload", **TYPED_RANGE), content)
     assert_clean(at)
     assert facts(at)["number of values n"] == "3"
     notes = " ".join(texts(at.caption))
@@ -190,11 +191,11 @@ REFUSED = {
     "quote-never-closed": (f'a,b\n1,"{SECRET_CELL}\n'.encode() + b"2,3\n" * 40_000, {}, ()),
     "all-equal": (f"score,note\n4242.125,{SECRET_CELL}\n4242.125,b\n4242.125,c\n".encode(), {}, ("4242",)),
     "huge": (b"income\n3.25e200\n-3.25e200\n7\n", {}, ("3.25", "e200", "e+200")),
-    "three-values": (b"income\n1200\n950\n4100\n", {}, ()),
+    "three-values": (b"income\n1200\n950\n4100\n", TYPED_RANGE, ()),
     "range-crossed": (TYPED, dict(low="100", high="0"), ()),
     "range-empty": (TYPED, dict(low="5", high="5"), ()),
-    "clipping-crossed": (TYPED, dict(lower="90", upper="20"), ()),
-    "clipping-equal": (TYPED, dict(lower="50", upper="50"), ()),
+    "clipping-crossed": (TYPED, dict(**TYPED_RANGE, lower="90", upper="20"), ()),
+    "clipping-equal": (TYPED, dict(**TYPED_RANGE, lower="50", upper="50"), ()),
     "range-too-wide": (TYPED, dict(low="-1000000000000", high="1000000000000", scale="0.000000001"), ()),
 }
 
@@ -214,3 +215,132 @@ def test_every_message_of_the_page_is_in_a_students_words_and_quotes_no_cell():
             assert not PYTHONISH.search(message), (case, message)
         said[case] = messages
     assert len({message for messages in said.values() for message in messages}) >= 14, said
+
+
+# ------------------------------------------------------------------------- a student's survey (issue 40, item 2)
+def survey(delimiter: str = ",", decimal: str = ".", n: int = 5_000, seed: int = 40) -> bytes:
+    """A student's survey as the tour met it: ``respondent_id`` 1…n, then age, income (log-normal, quartiles about
+    19,000 / 32,500 / 54,000), hours, visits and region (text), 4–7 % of each of the last five empty.
+    ``decimal=","`` writes income and hours with a decimal comma (a spreadsheet set to a European language, which
+    also puts a semicolon between values)."""
+    rng = np.random.default_rng(seed)
+    measures = {
+        "age": [f"{v:d}" for v in rng.integers(18, 91, n)],
+        "income": [f"{v:.2f}" for v in rng.lognormal(np.log(32_500), 0.76, n)],
+        "hours": [f"{v:.1f}" for v in np.clip(rng.normal(38, 9, n), 1, 80)],
+        "visits": [f"{v:d}" for v in rng.poisson(3, n)],
+        "region": [str(v) for v in rng.choice(["north", "south", "east", "west"], n)],
+    }
+    for name, cells in measures.items():
+        for row in np.flatnonzero(rng.random(n) < rng.uniform(0.04, 0.07)):
+            cells[row] = ""
+        measures[name] = [cell.replace(".", decimal) for cell in cells]
+    rows = zip(range(1, n + 1), *measures.values(), strict=True)
+    return (delimiter.join(["respondent_id", *measures]) + "\n"
+            + "".join(delimiter.join(map(str, row)) + "\n" for row in rows)).encode()
+
+
+SURVEY = survey()
+SURVEY_COMMAS = survey(";", ",")  #: the same survey from a spreadsheet that writes 2,5 for 2.5
+PUBLIC_KEYS = ("low", "high", "lower", "upper", "scale")
+
+
+def in_order(node):
+    """Every element under ``node`` (the page's main block), in the order the page shows them."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from in_order(child)
+
+
+def test_a_survey_opens_on_its_first_measured_column_not_on_its_ids():
+    at = upload(open_page(data="upload"), SURVEY)
+    assert_clean(at)
+    chosen = at.selectbox(key="upload_column")
+    assert chosen.options == ["respondent_id", "age", "income", "hours", "visits"]
+    assert chosen.value == "age"  # 1, 2, …, 5,000: a numbering, not a measure
+    assert not any("looks like" in text for text in texts(at.warning) + texts(at.caption))
+    chosen.set_value("respondent_id").run()  # chosen on purpose: said
+    assert any("looks like row numbers or ids" in text for text in texts(at.warning)), texts(at.warning)
+    numbered = upload(open_page(data="upload"), b"case,city\n3,Ghent\n8,Namur\n21,Ghent\n22,Liege\n")
+    assert numbered.selectbox(key="upload_column").value == "case"  # the only column: kept, with the note
+    assert any("looks like row numbers or ids" in text for text in texts(numbered.warning)), texts(numbered.warning)
+
+
+def test_an_uploads_public_range_is_the_students_to_type_and_nothing_is_released_before():
+    at = upload(open_page(data="upload"), SURVEY)
+    assert_clean(at)
+    assert [at.number_input(key=f"w_{key}").value for key in PUBLIC_KEYS] == [None] * 5  # no range for every file
+    [prompt] = texts(at.info)
+    assert "public range" in prompt and "cannot read it off your file" in prompt and "privacy" in prompt
+    assert not charts(at) and not [table for table in tables(at) if "value (not private)" in table[0]]
+    assert not set(PUBLIC_KEYS) & set(at.query_params)  # an empty box is not in the link
+    at.number_input(key="w_low").set_value(0).run()
+    assert not charts(at) and texts(at.info) == [prompt]  # one end is not a range
+    at.number_input(key="w_high").set_value(120).run()
+    assert_clean(at)
+    assert not at.info and not at.error and not at.warning
+    assert len(charts(at)) == 6 and facts(at)["number of values n"] == "4,678"
+    assert (at.query_params["low"], at.query_params["high"]) == ("0", "120")
+    assert not {"lower", "upper", "scale"} & set(at.query_params)  # empty: the public range, and (b − a)/2
+    assert "Clipping to [0, 120] moves 0 % of the values" in " ".join(texts(at.markdown))  # L and U: a and b
+
+
+def test_a_range_that_leaves_out_more_than_five_percent_is_warned_of_right_under_the_bounds():
+    at = upload(open_page(data="upload", low="0", high="100"), SURVEY)
+    at.selectbox(key="upload_column").set_value("income").run()
+    assert_clean(at)
+    [warned] = texts(at.warning)
+    assert "leaves out 100 % of this column's values" in warned and "not private" in warned
+    shown = list(in_order(at.main))
+    where = {id(node): place for place, node in enumerate(shown)}
+    [scale] = [place for place, node in enumerate(shown) if getattr(node, "key", None) == "w_scale"]
+    first_table = min(place for place, node in enumerate(shown)
+                      if getattr(node, "type", None) == "markdown" and 'class="dplab-table"' in node.value)
+    assert scale < where[id(at.warning[0])] < first_table  # under the bounds, above the column's statistics
+    fine = open_page(data="upload", low="0", high="1000000")
+    upload(fine, SURVEY).selectbox(key="upload_column").set_value("income").run()
+    assert not fine.warning
+
+
+def test_the_columns_that_are_not_offered_are_said_with_why_under_the_uploader():
+    at = upload(open_page(data="upload"), SURVEY_COMMAS)
+    assert_clean(at)
+    assert at.selectbox(key="upload_column").options == ["respondent_id", "age", "visits"]
+    assert at.selectbox(key="upload_column").value == "age"
+    notes = texts(at.caption)
+    for name in ("income", "hours"):
+        [said] = [note for note in notes if f"'{name}' is not offered" in note]
+        assert "decimal comma" in said and "dot" in said
+    [region] = [note for note in notes if "'region' is not offered" in note]
+    assert "not numbers" in region
+    shown = list(in_order(at.main))
+    [uploader] = [place for place, node in enumerate(shown) if getattr(node, "key", None) == "upload_file"]
+    [column] = [place for place, node in enumerate(shown) if getattr(node, "key", None) == "upload_column"]
+    assert all(uploader < place < column for place, node in enumerate(shown)
+               if getattr(node, "value", None) in notes and "is not offered" in node.value)
+    assert not any(secret in " ".join(notes) for secret in ("25267", "north", "east"))  # no cell quoted
+
+
+def test_a_refused_file_leaves_nothing_of_the_previous_file_and_the_page_says_which_file_it_shows():
+    at = upload(open_page(data="upload", **TYPED_RANGE), GOOD, name="survey.csv")
+    assert_clean(at)
+    assert any("survey.csv" in text and "shows" in text for text in texts(at.caption))
+    assert charts(at) and facts(at)
+    computed = set(at.session_state[compute._PRIVATE]._items)
+    too_big = b"x\n" + b"1" * (21 * 1024 * 1024) + b"\n"
+    for name, content in (("big.csv", too_big), ("picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00")):
+        upload(at, content, name=name)
+        assert_clean(at)
+        assert at.error and not charts(at)
+        assert not [table for table in tables(at) if "value (not private)" in table[0]]
+        assert not computed & set(at.session_state[compute._PRIVATE]._items)
+        said = " ".join(texts(at.caption))
+        assert name in said and "survey.csv" not in said and "no file" in said, said
+
+
+def test_a_bad_value_for_an_empty_box_in_a_link_leaves_it_empty_and_a_good_one_fills_it():
+    at = open_page(data="upload", low="abc", high="120")
+    assert_clean(at)
+    assert "Invalid low in the link: `abc` is not a number. Leaving it empty." in texts(at.error)
+    assert at.number_input(key="w_low").value is None and at.number_input(key="w_high").value == 120
+    assert "low" not in at.query_params and at.query_params["high"] == "120"

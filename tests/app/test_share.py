@@ -215,7 +215,7 @@ def test_the_share_html_shows_the_short_address_as_text_and_is_big_in_presentati
 # ------------------------------------------------------------------------------------ the control on the pages
 def shared(at):
     """The control's link (its code block), its SVG and its HTML; the warnings and errors shown."""
-    blocks = [block.proto.body for block in at.get("html") if "dplab-share" in block.proto.body]
+    blocks = [block.proto.body for block in at.get("html") if '<div class="dplab-share' in block.proto.body]
     links = [code.value for code in at.code]
     return links, blocks
 

@@ -7,7 +7,10 @@ What is checked, per page and screen:
 * every text Plotly draws is at least 14 px on screen, and no figure title runs out of its figure;
 * an animated chart, with its Play button and frame slider, fits the viewport's height (on the projector), and its
   Play button and slider lie inside the screen, the slider at least half the figure wide;
-* no formula is wider than the column it sits in;
+* no legend lies over a tick label, an axis or figure title, a panel title, the frame slider, the Play/Pause buttons or
+  a colour bar; neither the buttons nor the slider over an x tick label or the x title; no colour bar's title on its
+  bar; the slider's value (its prefix and frame) not cut at the figure's or the screen's edge;
+* no formula is wider than the column it sits in, nor shrunk below 85 % of its size (it breaks onto lines first);
 * the panel titles of a figure with several panels (its annotations) overlap neither each other nor any tick label,
   and no tick label of one panel lies inside another panel's plot area;
 * no axis title and no legend entry runs out of its figure (cut at the screen's edge);
@@ -34,6 +37,7 @@ SCREENS = {"projector": (dict(width=1280, height=720), "present=1&reveal=1"),
 MIN_PLOT_SHARE = 0.6
 MIN_TEXT_PX = 14
 MIN_PLOT_HEIGHT_PX = 150  # a long legend wrapping on a phone squeezed one plot to 39 px
+MIN_FORMULA_SCALE = 0.85  # a formula breaks onto lines before it shrinks further (the home page's went to 13.6 px)
 
 GEOMETRY = r"""() => {
     // Labels of one kind (the x ticks, the y ticks, the bars' values) drawn on top of one another: their pairs.
@@ -80,6 +84,39 @@ GEOMETRY = r"""() => {
         }
         return [...new Set(clashes)];
     };
+    // What the legend, the Play/Pause buttons, the frame slider and a colour bar's title are drawn over: the legend
+    // over a tick label, an axis or figure title, a panel title, the slider (its rail, labels or value), the buttons or
+    // a colour bar; the buttons or the slider over an x tick label or an x title; a colour bar's title on its bar; the
+    // slider's value (its prefix and frame) cut at the figure's or the screen's edge.
+    const layoutClashes = gd => {
+        const items = (sel, what) => [...gd.querySelectorAll(sel)]
+            .filter(el => el.tagName !== 'text' || el.textContent.trim())
+            .map(el => ({what: what(el), r: bounds(el)})).filter(item => item.r.width > 0);
+        const said = el => el.textContent.trim().slice(0, 30);
+        const ticks = items('[class^="x"][class$="tick"] > text, [class^="y"][class$="tick"] > text',
+                            el => `tick label ${said(el)}`);
+        const xTicks = items('[class^="x"][class$="tick"] > text', el => `x tick label ${said(el)}`);
+        const titles = items('text.gtitle, text[class^="x"][class$="title"], text[class^="y"][class$="title"]',
+                             el => `title ${said(el)}`);
+        const xTitles = items('text[class^="x"][class$="title"]', el => `x title ${said(el)}`);
+        const panels = items('.annotation-text-g', el => `panel title ${said(el)}`);
+        const slider = items('.slider-container', () => 'frame slider');
+        const buttons = items('.updatemenu-button', el => `${said(el)} button`);
+        const colourBars = items('.cbfills', () => 'colour bar');
+        const legend = items('.legend > .bg', () => 'legend');
+        const clashes = [];
+        const against = (movers, others) => movers.forEach(a => others.forEach(b => {
+            if (meets(a.r, b.r)) clashes.push(`${a.what} on ${b.what}`); }));
+        against(legend, [...ticks, ...titles, ...panels, ...slider, ...buttons, ...colourBars]);
+        against(buttons, [...xTicks, ...xTitles]);
+        against(slider, [...xTicks, ...xTitles, ...buttons]);
+        against(items('.cbtitle', el => `colour bar title ${said(el)}`), colourBars);
+        const box = gd.getBoundingClientRect();
+        items('.slider-group > text.slider-label', el => `slider value ${said(el)}`).forEach(value => {
+            if (value.r.left < Math.max(box.left, 0) - 1 || value.r.right > Math.min(box.right, innerWidth) + 1)
+                clashes.push(`${value.what} cut at the edge`); });
+        return [...new Set(clashes)];
+    };
     const canvas = document.createElement('canvas').getContext('2d');
     // A title broken into lines while its first line had room for the next word: wrapped early (by characters).
     const wrappedEarly = (gd, full) => {
@@ -106,6 +143,7 @@ GEOMETRY = r"""() => {
                 smallest: texts[fonts.indexOf(Math.min(...fonts))]?.textContent.slice(0, 40) || '',
                 titleBox: rect('.gtitle'), play: rect('.updatemenu-button'), slider: rect('.slider-rail-rect'),
                 overlaps: overlapping(gd), panelClashes: panelClashes(gd), wrappedEarly: wrappedEarly(gd, full),
+                layoutClashes: layoutClashes(gd),
                 // axis titles and legend entries: their boxes, to be inside the figure
                 cut: [...gd.querySelectorAll('.xtitle, .ytitle, .x2title, .y2title, .legendtext')]
                     .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0)
@@ -126,9 +164,19 @@ GEOMETRY = r"""() => {
             return {text: (el.textContent || '').slice(0, 40), hidden: scroller.scrollWidth - scroller.clientWidth,
                     offScreen};
         });
+    // A formula's size against its own (the fit shrinks one that is wider than its column, and breaks it first).
+    const scale = el => {
+        const formula = el.querySelector(':scope > .katex');
+        if (!formula) return 1;
+        const shown = parseFloat(getComputedStyle(formula).fontSize), inline = formula.style.fontSize;
+        formula.style.fontSize = '';
+        const natural = parseFloat(getComputedStyle(formula).fontSize);
+        formula.style.fontSize = inline;
+        return shown / natural;
+    };
     const formulas = [...document.querySelectorAll('.katex-display')].map(el => ({
         text: el.textContent.slice(0, 60), overflow: el.scrollWidth - el.clientWidth,
-        right: el.getBoundingClientRect().right}));
+        right: el.getBoundingClientRect().right, scale: scale(el)}));
     return {charts, formulas, tables, fitted: !!window.dplabFitCharts,
             viewport: {width: innerWidth, height: innerHeight}};
 }"""
@@ -156,6 +204,8 @@ def problems(found: dict, screen: str) -> list[str]:
             issues.append(f"{name}: labels on top of each other: {', '.join(chart['overlaps'][:3])}")
         if chart["panelClashes"]:
             issues.append(f"{name}: panels overlap: {', '.join(chart['panelClashes'][:3])}")
+        if chart["layoutClashes"]:
+            issues.append(f"{name}: drawn over each other: {', '.join(chart['layoutClashes'][:4])}")
         if chart["cut"]:
             issues.append(f"{name}: cut at the figure's edge: {', '.join(chart['cut'][:3])}")
         if chart["wrappedEarly"] and screen != "projector":  # presentation mode keeps the server's wrapping
@@ -182,6 +232,8 @@ def problems(found: dict, screen: str) -> list[str]:
     for formula in found["formulas"]:
         if formula["overflow"] > 1 or formula["right"] > width + 1:
             issues.append(f"formula {formula['text']!r} overflows by {formula['overflow']} px")
+        if formula["scale"] < MIN_FORMULA_SCALE:
+            issues.append(f"formula {formula['text']!r} shrunk to {formula['scale']:.0%} of its size")
     return issues
 
 

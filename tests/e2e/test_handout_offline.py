@@ -1,7 +1,8 @@
-"""The offline handout in Chromium with the network off: its formulas (MathML) and charts (plotly.js, inlined) draw,
-nothing is fetched, no console error, no serious accessibility violation (axe-core); printed to PDF on A4 every chart
-fits the page. Both editions download by keyboard from a running server, at the link's settings. Screenshots at 1440
-and 390 px wide go to the screenshot folder (the handout's content: tests/app/test_handout.py)."""
+"""The offline handout in Chromium with the network off: its formulas (MathML, each bracket stretched to what it holds)
+and charts (plotly.js, inlined) draw, nothing is fetched, no console error, no serious accessibility violation
+(axe-core); printed to PDF on A4 every chart fits the page. Both editions download by keyboard from a running
+server, at the link's settings. Screenshots at 1440 and 390 px wide go to the screenshot folder (the handout's
+content: tests/app/test_handout.py)."""
 
 import sys
 from pathlib import Path
@@ -57,6 +58,11 @@ def test_handout_draws_offline(page, offline, console_errors, handout_file, scre
     sizes = page.eval_on_selector_all("math", "all => all.map(m => [m.getBoundingClientRect().width, "
                                               "m.getBoundingClientRect().height])")
     assert len(sizes) == handout_file.read_text().count("<math") and all(w > 0 and h > 0 for w, h in sizes)
+    fences = page.eval_on_selector_all(  # each stretchy fence and the tallest thing beside it in its row
+        'mo[stretchy="true"][fence="true"]',
+        "all => all.map(mo => [mo.getBoundingClientRect().height, Math.max(0, ...[...mo.parentElement.children]"
+        ".filter(c => c.tagName.toLowerCase() !== 'mo').map(c => c.getBoundingClientRect().height))])")
+    assert len(fences) >= 4 and all(fence >= 0.85 * content for fence, content in fences), fences  # brackets grow
     charts = page.eval_on_selector_all(".plot", "all => all.map(c => { const svg = c.querySelector('.main-svg');"
                                                 " return svg ? [svg.getBoundingClientRect().width, "
                                                 "svg.getBoundingClientRect().height] : [0, 0]; })")

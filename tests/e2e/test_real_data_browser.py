@@ -60,8 +60,11 @@ def number_input(page: Page, key: str):
     return page.locator(f".st-key-w_{key} input")
 
 
-def open_upload(page: Page, base_url: str, extra: str = "") -> None:
-    page.goto(base_url + "/real-data?data=upload" + extra, timeout=PAGE_TIMEOUT)
+TYPED_RANGE = "&low=0&high=100"  #: an upload's public range, typed in the link (the page releases nothing before)
+
+
+def open_upload(page: Page, base_url: str, extra: str = "", typed: str = TYPED_RANGE) -> None:
+    page.goto(base_url + "/real-data?data=upload" + typed + extra, timeout=PAGE_TIMEOUT)
     page.wait_for_selector(UPLOADER, timeout=PAGE_TIMEOUT)
     wait_for_run(page)
 
@@ -172,6 +175,28 @@ def test_the_keyboard_reaches_the_data_choice_the_uploader_and_the_bounds(page: 
     for key in ("low", "high", "lower", "upper", "scale"):
         stop = tab_to(page, lambda stop, key=key: f"st-key-w_{key}" in stop["keys"] and stop["tag"] == "input")
         assert stop["type"] in ("number", "text")
+
+
+def test_a_file_the_browser_refuses_leaves_the_page_saying_which_file_it_shows(page: Page, base_url: str,
+                                                                              console_errors):
+    """A file over 20 MB is refused by the browser itself (the uploader's red mark) and never sent, so the page
+    cannot drop what it shows: it says which file that is, and that a red file changed nothing."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    open_upload(page, base_url)
+    upload_good_file(page)
+    main = page.locator('[data-testid="stMain"]')
+    expect(main).to_contain_text(f"The page shows {FILE_NAME} ({len(WAGES)} rows)", timeout=WAIT)
+    page.locator(f'{UPLOADER} input[type="file"]').set_input_files(
+        {"name": "too_big.csv", "mimeType": "text/csv", "buffer": b"x\n" + b"1" * 25_000_000 + b"\n"},
+        timeout=PAGE_TIMEOUT)
+    expect(page.locator(UPLOADER)).to_contain_text("File must be", timeout=WAIT)  # refused in the browser
+    page.wait_for_timeout(1000)
+    wait_for_run(page)
+    expect(main).to_contain_text(f"The page shows {FILE_NAME}", timeout=WAIT)
+    expect(main).to_contain_text("marks in red", timeout=WAIT)
+    assert charts_drawn(page, CHARTS[1:2]) == {CHARTS[1]: True}  # the file shown is the file named
+    expect(page.locator(EXCEPTION)).to_have_count(0)
+    assert console_errors == []
 
 
 @pytest.fixture(scope="module")

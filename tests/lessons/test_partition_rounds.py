@@ -246,7 +246,7 @@ def test_rate_curves_are_the_rate_shapes_and_the_fitted_laws():
     n = np.array(lesson.N_GRID, dtype=float)
     np.testing.assert_array_equal(curves.n, n)
     np.testing.assert_array_equal(curves.non_private, lesson.rate_curve(64, n, math.inf))
-    np.testing.assert_array_equal(curves.seed_000, lesson.rate_curve(64, n, 2.0))
+    np.testing.assert_array_equal(curves.singhal_rate, lesson.rate_curve(64, n, 2.0))
     assert set(curves.fitted) == {product.PARTITION_PURE, product.NAIVE}
     for method, (power, curve) in curves.fitted.items():
         assert power == lesson.RATE_POWERS[method]

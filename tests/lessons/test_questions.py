@@ -6,9 +6,14 @@ against the page's own computation (the exact curves, the stored Monte Carlo swe
 can reach, not only at the defaults.
 """
 
+import importlib
+import pkgutil
+import re
 
 import pytest
 
+from dpcore import lessons
+from dpcore.lessons import truncation
 from dpcore.lessons.questions import Question, bucket
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
@@ -33,3 +38,39 @@ def test_feedback_says_right_wrong_or_just_the_answer():
     assert question.feedback(1) == "Right: **Right**. Because."
     assert question.feedback(0) == "Not quite: you said left; the answer is **Right**. Because."
     assert question.feedback(None) == "The answer: **Right**. Because."
+
+
+# ------------------------------------------------------------------------------------------- the words (issue 40)
+def question_builders() -> list[tuple[str, str]]:
+    """(lesson module, function) of every question a page asks: the ``*_question`` functions of dpcore.lessons."""
+    found = []
+    for module in sorted(info.name for info in pkgutil.iter_modules(lessons.__path__)):
+        names = getattr(importlib.import_module(f"dpcore.lessons.{module}"), "__all__", ())
+        found += [(module, name) for name in names if name.endswith("_question")]
+    return found
+
+
+def question_words(question: Question) -> list[str]:
+    """The question's words outside rendered math: its prompt and choices (which the class poll also sends to every
+    phone) and its explanation; TeX inside ``$…$`` writes its powers with ``^``."""
+    return [re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", "", text, flags=re.S)
+            for text in (question.prompt, *question.choices, question.explanation)]
+
+
+@pytest.mark.parametrize("module, name", question_builders(), ids=lambda value: value)
+def test_no_question_types_a_caret(module, name):
+    """A power in a question is a superscript (E|X − μ|³) or rendered math, never a caret: at the example call each
+    lesson's tests make (their ``VALID_CALLS``)."""
+    call = importlib.import_module(f"tests.lessons.test_{module}").VALID_CALLS[name]
+    question = getattr(importlib.import_module(f"dpcore.lessons.{module}"), name)(**call)
+    assert not [text for text in question_words(question) if "^" in text], question
+
+
+@pytest.mark.parametrize("family", truncation.FAMILIES)
+@pytest.mark.parametrize("moment_k", truncation.MOMENT_ORDERS)
+def test_the_truncation_question_writes_its_moment_as_a_superscript(family, moment_k):
+    """The truncation page's question, which a class poll shows on every phone, at every law and moment order."""
+    question = truncation.radius_question(family, moment_k, 1_000, 1.0)
+    assert not [text for text in question_words(question) if "^" in text], question.prompt
+    if moment_k == 3:
+        assert "E|X − μ|³ = 1" in question.prompt

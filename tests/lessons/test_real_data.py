@@ -42,6 +42,7 @@ VALID_CALLS = {
     "column_facts": dict(x=X),
     "fact_rows": dict(x=X),
     "bounds_warning": dict(x=X, public_low=0.0, public_high=1000.0, lower=0.0, upper=1000.0),
+    "coverage_warning": dict(x=X, public_low=0.0, public_high=1000.0, lower=0.0, upper=1000.0),
     "release_rows": dict(x=X, **INCOME, seed=0),
     "clipping_decomposition": dict(x=X, lower=0.0, upper=1000.0, epsilon=1.0),
     "best_bounds": dict(x=X, epsilon=1.0),
@@ -215,6 +216,20 @@ def test_crossed_bounds_are_refused_in_the_pages_words_with_the_numbers_typed(ch
         with pytest.raises(InvalidParameterError) as caught:
             refused()
         assert str(caught.value) == message
+
+
+def test_bounds_that_leave_out_more_than_five_percent_are_warned_of_as_a_count_that_is_not_private():
+    x = np.arange(1.0, 101.0)  # 1, 2, …, 100
+    assert lesson.coverage_warning(x, 0, 100, 0, 100) == lesson.coverage_warning(x, 0, 95, 5, 100) == ""  # 5 %: fine
+    said = lesson.coverage_warning(x, 0, 94, 0, 100)
+    assert said.startswith("The public range [0, 94] leaves out 6 % of this column's values: the private median, "
+                           "quartiles and histogram answer only inside it")
+    assert "Clipping" not in said and "not private" in said
+    said = lesson.coverage_warning(x, 0, 100, 10, 90)
+    assert said.startswith("Clipping to [10, 90] moves 19 % of the values to a bound") and "public range" not in said
+    both = lesson.coverage_warning(x * 1000, 0, 100, 0, 100)
+    assert "leaves out 100 %" in both and "moves 100 %" in both and both.count("not private") == 1
+    assert lesson.coverage_warning(x, 100, 0, 90, 10) == ""  # crossed: the refusals say so
 
 
 def test_the_private_range_needs_four_values_and_says_so():

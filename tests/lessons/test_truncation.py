@@ -17,6 +17,7 @@ from dpcore.estimators import heavy_tailed_mean as truncation
 from dpcore.estimators import truncated_mle
 from dpcore.experiments import fit_power_law
 from dpcore.lessons import truncation as truncation_lesson
+from dpcore.lessons.plain_words import superscript
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
@@ -327,8 +328,8 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
             f"({naive[0] / ksu20[0]:.0f}× smaller)") in lines[0]
     assert f"By n = 100,000 the gap is {naive[-1] / ksu20[-1]:.1f}×" in lines[0]
     slope = truncation_lesson.private_slope(result, 3)
-    assert lines[1].startswith(f"The private part falls like n^{slope:.2f} (theory, worst case over the class: "
-                               "n^-0.67): heavier tails")
+    assert lines[1].startswith(f"The private part falls like n{superscript(slope, '.2f')} (theory, worst case over "
+                               "the class: n⁻⁰·⁶⁷): heavier tails")
     run, curve = truncation_lesson.one_run(**DEFAULTS), truncation_lesson.bias_noise_tradeoff("lomax", 3, 10_000, 1.0)
     assert lines[2] == (f"The best clipping radius for this sample size is t = {curve['best']:.3g}; at t = 2 the bias "
                         f"is {run.bias:+.4f} and the noise's standard deviation {run.noise_sd:.4f}.")
@@ -336,8 +337,21 @@ def test_takeaways_quote_the_sweeps_the_tradeoff_and_the_one_run(runner):
     naive_error, matched = (corrected.curve(method, "n", epsilon=1.0)["median"][-1]
                             for method in ("naive_truncated_mean", MOMENT_MATCHING))
     assert lines[3] == (f"At n = 32,000, ε = 1: naive truncated mean error {naive_error:.3f}, moment matching "
-                        f"{matched:.4f} — {naive_error / matched:.0f}× smaller for the same privacy.")
+                        f"{matched:.4f} — {naive_error / matched:,.0f}× smaller for the same privacy.")
     assert naive_error / matched >= 5
+
+
+@pytest.mark.parametrize("matched, said", [(0.38 / 1.2, "1.2× smaller"), (0.37, "about the same"),
+                                            (0.38 * 1.3, "1.3× larger"), (0.0075, "51× smaller")])
+def test_the_bias_correction_takeaway_never_says_one_times_smaller(runner, monkeypatch, matched, said):
+    """The naive truncated mean's error against moment matching's in words (issue 40: "1× smaller" said nothing, a
+    ratio below 1 was "0× smaller"), whatever the sweep's numbers."""
+    class Corrected:
+        def curve(self, method, axis, epsilon):
+            return {"median": np.array([0.38 if method == "naive_truncated_mean" else matched])}
+    monkeypatch.setattr(truncation_lesson, "bias_correction", lambda *args, **kwargs: Corrected())
+    line = truncation_lesson.takeaways(**DEFAULTS, trials=PAGE_TRIALS, run=runner)[3]
+    assert line.endswith(f"— {said} for the same privacy."), line
 
 
 def test_takeaways_follow_the_sidebar_epsilon_frame_and_a_symmetric_law(runner):

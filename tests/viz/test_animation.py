@@ -125,6 +125,29 @@ def test_legend_lies_below_everything_so_the_plot_keeps_the_figure_width(fig):
     assert slider.pad.t > menu.pad.t  # the buttons' row, then the slider
 
 
+def test_the_controls_clear_an_x_title_of_two_lines():
+    """The Play/Pause row and the slider lie below the x title as the server wraps it: one line further down for a
+    title of two lines, the slider still a button row below the buttons (the browser moves both again when it wraps
+    the title once more: assets/fit_formulas.js)."""
+    frames = make_frames()
+    short = animated_sweep(frames, x_title="n", y_title="e", frame_title="ε")
+    long_title = "type-I error α (says X′ when the data are X) and more"
+    long = animated_sweep(frames, x_title=long_title, y_title="e", frame_title="ε")
+    assert long.layout.xaxis.title.text.count("<br>") == 1
+    lift = long.layout.updatemenus[0].pad.t - short.layout.updatemenus[0].pad.t
+    assert lift == long.layout.sliders[0].pad.t - short.layout.sliders[0].pad.t == round(1.45 * 16)
+
+
+def test_the_slider_prefix_is_short():
+    """The slider shows "<frame_title> = <frame>": a long name ran out of a phone's screen, so it is refused."""
+    frames = make_frames()
+    name = "x" * viz.animation.FRAME_TITLE_WIDTH
+    assert animated_sweep(frames, x_title="n", y_title="e", frame_title=name).layout.sliders[0].currentvalue.prefix \
+        == f"{name} = "
+    with pytest.raises(ValueError, match="frame_title is the slider's prefix"):
+        animated_sweep(frames, x_title="n", y_title="e", frame_title=name + "x")
+
+
 def test_play_starts_from_the_frame_the_figure_opens_on():
     frames = make_frames()
     labels = [frame.label for frame in frames]
@@ -199,6 +222,21 @@ def test_band_is_a_fill_trace_down_to_its_lower_edge(fig):
     assert all(t.showlegend is False and t.hoverinfo == "skip" for t in traces[upper - 1:upper + 1])
     assert all(t.fill is None for t in traces if "band" not in t.name)
     np.testing.assert_allclose(traces[upper].y, make_frames()[0].series[0].upper)
+
+
+def test_bands_are_outlined_and_lighter_when_three_or_more_share_the_plot():
+    """Each band's edges are thin lines of its colour (half strength), so its reach shows where bands overlap; from
+    three bands on, the fills are lighter (three at 0.2 summed to one brown)."""
+    def bands(count):
+        series = [Series(f"method {i}", [1.0, 2.0], [1.0, 2.0], [0.5, 1.0], [2.0, 4.0], color="#0072B2")
+                  for i in range(count)]
+        figure = line_figure(series, x_title="n", y_title="error")
+        return [trace for trace in figure.data if "(band" in trace.name]
+    for count, opacity in ((1, 0.2), (2, 0.2), (3, 0.12), (4, 0.12)):
+        edges = bands(count)
+        assert len(edges) == 2 * count
+        assert all(edge.line.width == 1 and edge.line.color == "rgba(0, 114, 178, 0.5)" for edge in edges)
+        assert all(edge.fillcolor.endswith(f", {opacity})") for edge in edges if edge.fill == "tonexty")
 
 
 def test_bands_are_drawn_below_all_lines(fig):

@@ -11,6 +11,7 @@ import plotly.io as pio
 import pytest
 
 from dpcore import viz
+from dpcore.core.validation import InvalidParameterError
 from dpcore.lessons.methods import LABELS
 from dpcore.viz import method_color
 
@@ -26,6 +27,9 @@ VALID_CALLS = {
     "template_dict": dict(presentation=True),
     "contrast": dict(foreground="#0072B2", background="#FFFFFF"),
     "narrow_layout": dict(below=560, narrow={"height": 900}, wide={"height": 480}),
+    "colour_difference": dict(first="#0072B2", second="#D55E00", vision="deuteranopia"),
+    "colour_clashes": dict(colours={"a": "#0072B2", "b": "#D55E00"}),
+    "method_symbol": dict(name="group_privacy"),
 }
 
 
@@ -71,6 +75,48 @@ def test_every_line_and_mark_colour_stands_out_from_the_plot():
     assert style.MIN_MARK_CONTRAST == 3.0
     # the axis lines and ticks too; the grid stays faint on purpose (it is not read, it guides)
     assert style.contrast(viz.template().layout.xaxis.linecolor) >= 4.5
+
+
+def test_the_colour_difference_is_cie76_and_the_deficiencies_are_machados():
+    """CIE76 between CIE L*a*b* colours (black to white is L* from 0 to 100); the deficient visions are the full-
+    severity simulations of Machado et al. (2009): grey stays grey, and red and green, far apart for typical vision,
+    come together for protanopia and deuteranopia (not for tritanopia)."""
+    difference = viz.style.colour_difference
+    assert difference("#000000", "#FFFFFF") == pytest.approx(100, abs=0.01)
+    for vision in viz.style.VISIONS:
+        assert difference("#777777", "#777777", vision) == 0
+        assert difference("#0072B2", "#D55E00", vision) == difference("#D55E00", "#0072B2", vision)
+        assert difference("#000000", "#FFFFFF", vision) == pytest.approx(100, abs=0.5)  # neutrals are kept
+    red, green = "#D55E00", "#009E73"
+    assert difference(red, green) > 100
+    assert difference(red, green, "deuteranopia") < 0.6 * difference(red, green)
+    assert difference(red, green, "protanopia") < 0.4 * difference(red, green)
+    assert difference(red, green, "tritanopia") > 0.9 * difference(red, green)
+
+
+def test_colours_drawn_together_are_told_apart_on_every_vision():
+    """The rule of colour_clashes: Okabe-Ito's hues pass it, but the blue and sky blue (15 apart) and the orange and
+    vermillion (5 apart for deuteranopia) that pages drew side by side."""
+    okabe_ito = {name: colour for name, colour in viz.OKABE_ITO.items() if name != "yellow"}
+    clashes = viz.style.colour_clashes(okabe_ito)
+    assert {(a, b) for a, b, _ in clashes} == {("orange", "vermillion"), ("sky blue", "blue")}
+    assert ("sky blue", "blue", "typical") in clashes and ("orange", "vermillion", "deuteranopia") in clashes
+    assert viz.style.colour_clashes({}) == []
+    with pytest.raises(InvalidParameterError, match="colours\\['b'\\]"):
+        viz.style.colour_clashes({"a": "#000000", "b": "blue"})
+
+
+def test_methods_whose_curves_coincide_have_their_own_marker_symbols():
+    """One symbol per method id, valid for Plotly, found from the id or the label; every other method is a circle."""
+    import plotly.graph_objects as go
+
+    assert set(viz.style.METHOD_SYMBOLS) <= set(LABELS)
+    assert len(set(viz.style.METHOD_SYMBOLS.values())) == len(viz.style.METHOD_SYMBOLS)
+    assert "circle" not in viz.style.METHOD_SYMBOLS.values()
+    for method, symbol in viz.style.METHOD_SYMBOLS.items():
+        go.scatter.Marker(symbol=symbol)  # a symbol Plotly knows
+        assert viz.style.method_symbol(method) == viz.style.method_symbol(LABELS[method]) == symbol
+    assert viz.style.method_symbol("laplace") == viz.style.method_symbol("not a method") == "circle"
 
 
 def test_unknown_names_get_a_stable_palette_colour():

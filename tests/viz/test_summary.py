@@ -169,3 +169,69 @@ def test_the_table_of_a_labelled_map_says_its_words():
 def test_it_rejects_what_is_not_a_figure():
     with pytest.raises(TypeError, match="fig"):
         figure_summary({"data": []})
+
+
+def test_trade_off_curves_sharing_their_ends_are_told_by_their_values_at_small_alpha():
+    """Five curves that all fall from 1 at α = 0 to 0 at α = 1: the ends are said once, and each curve by where it
+    differs from the others, its β at α = 0.05 and 0.2 (was "falls from 1 at α = 0 to 0 at α = 1" five times)."""
+    from dpcore.lessons import noise_tradeoff
+    from dpcore.viz.figures import noise_tradeoff as tradeoff_figures
+    summary = figure_summary(tradeoff_figures.tradeoff_curves(1e-6, start="1"))
+    curves = noise_tradeoff.tradeoff_curves(1.0, 1e-6)
+    at = lambda values, alpha: _number(float(np.interp(alpha, curves["alpha"], values)))  # noqa: E731
+    assert "falls from 1 at α = 0 to 0 at α = 1" not in summary
+    assert summary.count("from 1 at α = 0 to 0 at α = 1") == 1
+    assert "Lines of type-II error β (says X when X′) against type-I error α (says X′ when the data are X), " \
+           "each from 1 at α = 0 to 0 at α = 1: " in summary
+    assert (f"Laplace: β = {at(curves['laplace'], 0.05)} at α = 0.05 and {at(curves['laplace'], 0.2)} at α = 0.2"
+            in summary)
+    assert "no better than guessing: β = 1 − α: β = 0.95 at α = 0.05 and 0.8 at α = 0.2" in summary
+    assert summary.count(" at α = 0.05 and ") == 5
+
+
+def test_an_roc_plane_is_told_by_its_values_at_small_false_positive_rates():
+    from dpcore.viz.figures import audit_lab as audit_figures
+    summary = figure_summary(audit_figures.attacker_plane(1.0))
+    assert "rises from 0 at 0 to 1 at 1" not in summary and "each from 0 at 0 to 1 at 1: " in summary
+    assert "guessing: 0.05 at 0.05 and 0.2 at 0.2" in summary
+
+
+def test_score_and_probability_bars_are_told_without_quantiles():
+    """Bars of a score or a probability per hypothesis are values, not a sample's histogram: no "middle 80 %", no
+    "histogram"; their range, the tallest and where they are at least half as tall."""
+    from dpcore.lessons import tournament
+    from dpcore.viz.figures import tournament as tournament_figures
+    run = tournament.one_run(41, 300, 0.1, 0)
+    summary = figure_summary(tournament_figures.selection_scores(41, 300, 0.1, 0))
+    assert "middle 80 %" not in summary and "histogram" not in summary
+    assert summary.startswith("Scores and selection probabilities, ε = 0.1. Bars of score (not private) against "
+                              "hypothesis mean μ: score S(H) — ")
+    top = int(np.argmax(run.probabilities))
+    half = run.means[run.probabilities >= run.probabilities[top] / 2]
+    assert (f"P(select H) — bars from μ = {_number(run.means.min())} to {_number(run.means.max())}, the tallest "
+            f"({_number(run.probabilities[top])}) at {_number(run.means[top])}, at least half as tall from "
+            f"{_number(half.min())} to {_number(half.max())}") in summary
+    assert "a vertical line marks selected μ = " in summary and " at μ = " not in summary.split("selected μ = ")[1]
+
+
+def test_a_density_is_told_by_its_mode_and_where_most_of_its_mass_lies():
+    """A density whose tails vanish (1.31 × 10⁻¹¹² at the axis's ends) is told from where it matters: its peak and
+    the middle 80 % of its area."""
+    from dpcore.viz.figures import real_data as real_figures
+    x = np.random.default_rng(0).normal(1000, 300, 235)
+    fig = real_figures.laplace_vs_gaussian(x, 0, 500, 1.0, 1e-6)
+    summary = figure_summary(fig)
+    assert "10⁻" not in summary and "rises from" not in summary
+    laplace = fig.data[0]
+    peak = int(np.argmax(laplace.y))
+    assert f"Laplace, ε = 1 (b = 2.13) peaks at {_number(laplace.y[peak])} at {_number(laplace.x[peak])}" in summary
+    area = np.concatenate([[0], np.cumsum(np.diff(laplace.x) * (laplace.y[1:] + laplace.y[:-1]) / 2)])
+    low, high = np.interp([0.1, 0.9], area / area[-1], laplace.x)
+    assert f", the middle 80 % of its area between {_number(low)} and {_number(high)}" in summary
+
+
+def test_a_likelihood_bump_is_a_density_too():
+    from dpcore.viz.figures import home as home_figures
+    summary = figure_summary(home_figures.neighbouring_densities(start="1"))
+    assert "on X (count 42) peaks at 1 at z = 42, the middle 80 % of its area between z = " in summary
+    assert "0.000335" not in summary

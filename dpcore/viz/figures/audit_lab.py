@@ -32,13 +32,14 @@ def _bins(events) -> np.ndarray:
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
-           presentation=FLAG, verdict=FLAG)
+           presentation=FLAG, revealed=FLAG)
 def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, confidence: float, seed: int,
-                     start: str | None = None, presentation: bool = False, verdict: bool = True) -> go.Figure:
+                     start: str | None = None, presentation: bool = False, revealed: bool = True) -> go.Figure:
     """The outputs of variant ``letter`` on X and X′ as histograms (share of the draws per bin), one frame per draw
     count of :func:`~dpcore.lessons.audit_lab.audit_path`, with the best event's threshold and, in each frame's
     title, the lower bound it gives against the claimed ε (opening on frame ``start``, default the last).
-    ``verdict=False`` leaves the bound and the verdict out of the titles, for a student who has not guessed yet."""
+    ``revealed=False`` leaves the bound and the verdict out of the titles, for a student who has not guessed yet
+    (the answer of :func:`~dpcore.lessons.audit_lab.broken_question` waits for the guess)."""
     path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
     edges = _bins(path["events"])
     centres = (edges[:-1] + edges[1:]) / 2
@@ -52,7 +53,7 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
         top = max(float(max(share.max() for share in shares)), 1e-3)
         marker = event if math.isfinite(event) else float(centres[0])
         said = "caught" if bound > epsilon else "not caught"
-        title = (f"{count:,} draws each: ε ≥ {bound:.2f}, claim {epsilon:g}: {said}" if verdict
+        title = (f"{count:,} draws each: ε ≥ {bound:.2f}, claim {epsilon:g}: {said}" if revealed
                  else f"{count:,} draws each of variant {letter}")
         frames.append(FrameData(f"{count:,}", [
             Series("outputs on X", centres, shares[0], kind="curve", color=ON_X),

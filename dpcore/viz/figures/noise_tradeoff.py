@@ -21,9 +21,10 @@ from ..style import METHOD_COLORS, OKABE_ITO
 __all__ = ["clouds", "error_vs_n", "error_vs_dimension", "tradeoff_curves", "privacy_profiles", "composition"]
 
 #: The composition curves (accountings, not methods) of :func:`dpcore.lessons.noise_tradeoff.composition_epsilons`:
-#: key -> (legend name, colour: the method each accounting belongs to).
+#: key -> (legend name, colour: the method each accounting belongs to; advanced composition, of the same Laplace
+#: releases as basic, in a colour of its own: sky blue beside basic's blue read as one, viz.style.colour_clashes).
 COMPOSITION_CURVES = {"basic": ("basic (pure)", METHOD_COLORS["laplace"]),
-                      "advanced": ("advanced", OKABE_ITO["sky blue"]),
+                      "advanced": ("advanced", OKABE_ITO["bluish green"]),
                       "zCDP": ("zCDP", METHOD_COLORS["zcdp_gaussian"]),
                       "exact Gaussian": ("exact Gaussian", METHOD_COLORS["gaussian_analytic"])}
 
@@ -120,8 +121,8 @@ def privacy_profiles(presentation: bool = False) -> go.Figure:
             Series("Laplace reaches δ = 0", [noise_epsilon, noise_epsilon], [lesson.PROFILE_FLOOR, 1.0],
                    kind="baseline", color=METHOD_COLORS["laplace"]),
         ]))
-    return animated_sweep(frames, x_title="ε", y_title="δ(ε)", frame_title="noise ε₀ (b = Δ/ε₀, σ = Δ/ε₀)",
-                          title="Privacy profiles at matched zCDP ρ = ε₀²/2", log_x=False,
+    return animated_sweep(frames, x_title="ε", y_title="δ(ε)", frame_title="noise ε₀",
+                          title="Privacy profiles at matched zCDP ρ = ε₀²/2 (b = σ = Δ/ε₀)", log_x=False,
                           presentation=presentation, start="1")
 
 

@@ -9,6 +9,7 @@ from ...core.validation import DELTA, EPSILON, SEED, TRIALS, Choice, Integer, va
 from ...experiments import SweepResult, run_now
 from ...lessons import partition_rounds as lesson
 from ...lessons.methods import label
+from ...lessons.plain_words import superscript
 from ..animation import Series, animated_sweep, sweep_frames
 from ..charts import partition_rounds_figure
 from ..constraints import FLAG
@@ -42,10 +43,10 @@ def _rate_series(result: SweepResult, profile: str, dimension: int, epsilon: flo
     non_private = "non_private"
     series = [Series("non-private rate 0.40√(d/n)", curves.n, curves.non_private, kind="theory",
                      color=method_color(non_private), group=label(non_private)),
-              Series("Singhal (2023) rate", curves.n, curves.seed_000, kind="theory",
+              Series("Singhal (2023) rate", curves.n, curves.singhal_rate, kind="theory",
                      color=method_color("theory"))]
     for method, (power, curve) in curves.fitted.items():
-        power_of_d = {1.0: "d", 1.5: "d√d", 2.0: "d²"}.get(float(power), f"d^{power:g}")  # no typed exponent
+        power_of_d = {1.0: "d", 1.5: "d√d", 2.0: "d²"}.get(float(power), f"d{superscript(power)}")  # no caret
         series.append(Series(f"{label(method)}: fitted c·{power_of_d}/(εn)", curves.n, curve, kind="theory",
                              color=method_color(method), group=label(method)))
     return series

@@ -75,7 +75,7 @@ def _rate_series(epsilon: float):
         rates = truncation.rate_companions(epsilon, moment_k)
         return [theory_series("ksu20", rates["n"], rates["ksu20"]),
                 theory_series("non_private", rates["n"], rates["non_private"]),
-                Series("lower bound (εn)^−(k−1)/k, shape", rates["n"], rates["lower_bound"], kind="baseline",
+                Series("lower bound (εn)<sup>−(k−1)/k</sup>, shape", rates["n"], rates["lower_bound"], kind="baseline",
                        color=METHOD_COLORS["lower_bound"])]
     return series
 
@@ -113,5 +113,5 @@ def bias_correction(trials: int, seed: int, start: str | None = None, presentati
     frames = sweep_frames(truncation.bias_correction(trials, seed, run=run), x="n", frame="epsilon",
                           theory=_bias_series)
     return animated_sweep(frames, x_title="sample size n", y_title="|μ̂ − μ*| (median, 10–90 % band)",
-                          frame_title="ε (each estimator is (ε, 10⁻⁶)-DP)", title="Removing the truncation bias",
+                          frame_title="ε", title="Removing the truncation bias, each estimator (ε, 10⁻⁶)-DP",
                           presentation=presentation, start=start)

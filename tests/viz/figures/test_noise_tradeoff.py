@@ -14,3 +14,15 @@ VALID_CALLS = {
     "privacy_profiles": dict(presentation=False),
     "composition": dict(delta=1e-6, releases=100, presentation=False),
 }
+
+
+def test_the_composition_curves_are_told_apart():
+    """Basic and advanced composition were two blues (15 apart): each accounting now has a colour no other curve of
+    the chart comes near, for typical vision and the colour-vision deficiencies (viz.style.colour_clashes)."""
+    from dpcore.viz.figures import noise_tradeoff
+    from dpcore.viz.style import colour_clashes
+
+    figure = noise_tradeoff.composition(delta=1e-6, releases=100)
+    colours = {trace.name: trace.line.color for trace in figure.data}
+    assert set(colours) == {name for name, _ in noise_tradeoff.COMPOSITION_CURVES.values()}
+    assert colour_clashes(colours) == []
