@@ -1,0 +1,24 @@
+"""Exercises that check themselves, per topic page ("Check yourself"): :mod:`.base` defines them and grades an
+answer; each page's module lists its exercises (at least three: a number, a choice with reasons, a task done with the
+page's controls).
+
+>>> sorted(PAGES)[:1], all(len(exercises) >= 1 for exercises in PAGES.values())
+(['pure-vs-approximate'], True)
+"""
+
+from __future__ import annotations
+
+from . import noise_tradeoff
+from .base import Exercise, Kind, Variant, Verdict, grade, parse_number, variant_seed
+
+__all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "variant_seed", "PAGES", "for_page"]
+
+#: Each topic page's exercises, by its address (``registry.PageInfo.url_path``)
+PAGES: dict[str, tuple[Exercise, ...]] = {
+    "pure-vs-approximate": noise_tradeoff.EXERCISES,
+}
+
+
+def for_page(url_path: str) -> tuple[Exercise, ...]:
+    """The exercises of the page at ``url_path`` (none for a page without any)."""
+    return PAGES.get(url_path, ())
