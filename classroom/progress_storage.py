@@ -1,0 +1,87 @@
+"""The student's progress kept in their browser (``localStorage``), never on the server.
+
+A small component with no visible part (Streamlit's custom components, version 2, inline) is mounted where the
+progress is used. At its first mount in a browser tab it reads what the browser keeps under :data:`KEY` and sends
+it to the session once; from then on the session holds the progress (:data:`SESSION`) and every run hands it back
+to the component, which writes it into the browser when it changed. So it survives a reload, another tab and next
+week's visit in the same browser; another browser (or a private window) starts afresh. The server keeps no file,
+row or log line of it: only this session's copy, gone with the session.
+
+Tests seed :data:`SESSION` with a :class:`classroom.progress.Progress` (AppTest runs no browser).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import streamlit as st
+
+from .progress import Progress, ProgressError, from_json, new_progress, to_json
+
+__all__ = ["KEY", "SESSION", "sync", "current", "unreadable", "save", "forget"]
+
+KEY = "dplab_progress"  #: the browser's localStorage key
+SESSION = "progress_kept"  #: session-state key: the Progress (absent until the browser has answered)
+_UNREADABLE = "progress_unreadable"  # session-state key: the browser kept a progress the lab could not read
+
+_JS = """
+export default function (component) {
+  const { data, setStateValue, parentElement } = component;
+  const KEY = 'KEY_NAME';
+  if (data && typeof data.write === 'string') {
+    try {
+      if (localStorage.getItem(KEY) !== data.write) localStorage.setItem(KEY, data.write);
+    } catch (error) { /* storage refused (a private window, a full disk): the session still has it */ }
+  } else if (!parentElement.dplabReported) {
+    parentElement.dplabReported = true;
+    let kept = '';
+    try { kept = localStorage.getItem(KEY) || ''; } catch (error) { kept = ''; }
+    setStateValue('kept', kept);
+  }
+}
+""".replace("KEY_NAME", KEY)
+
+
+@cache
+def _component() -> Any:
+    return st.components.v2.component("dplab_progress_storage", html="<span hidden></span>", js=_JS)
+
+
+def sync(key: str) -> Progress | None:
+    """Mount the storage (widget key ``key``, one per place it is used on a page): the session's progress, or None
+    while the browser has not yet said what it keeps (the first run of a tab; its answer reruns the part of the page
+    this is called in). A progress the browser kept but the lab cannot read is replaced by a fresh one, and
+    :func:`unreadable` says so."""
+    progress = st.session_state.get(SESSION)
+    data = {} if progress is None else {"write": to_json(progress)}
+    result = _component()(key=key, data=data, on_kept_change=lambda: None)
+    kept = getattr(result, "kept", None)
+    if progress is None and isinstance(kept, str):
+        try:
+            progress = from_json(kept) if kept else new_progress()
+        except ProgressError:
+            progress, st.session_state[_UNREADABLE] = new_progress(), True
+        st.session_state[SESSION] = progress
+    return progress
+
+
+def current() -> Progress | None:
+    """The session's progress (None until the browser has answered)."""
+    return st.session_state.get(SESSION)
+
+
+def unreadable() -> bool:
+    """Whether the progress this browser kept could not be read (and a fresh one started)."""
+    return bool(st.session_state.get(_UNREADABLE))
+
+
+def save(progress: Progress) -> None:
+    """Keep ``progress`` in the session; the storage writes it into the browser at its next mount."""
+    st.session_state[SESSION] = progress
+    st.session_state.pop(_UNREADABLE, None)
+
+
+def forget() -> None:
+    """Forget the progress: a fresh one (a new seed, nothing tried) replaces it, in the session and the browser."""
+    save(new_progress())

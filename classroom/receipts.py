@@ -1,0 +1,163 @@
+"""Receipts: the lab's signature on a right answer, which a teacher can check without accounts.
+
+When the server grades an answer right it signs a *stamp* (page, exercise, variant, time, and the run of right
+answers it completes) with HMAC-SHA256 (Bellare, Canetti & Krawczyk 1996; RFC 2104) under the lab's secret, and the
+browser keeps the token with the student's progress. "Download a receipt" collects the tokens; the teacher's "Check
+a receipt" verifies each one and says which pages it proves mastered: a page is proved mastered by a token whose run
+reaches :data:`classroom.progress.IN_A_ROW`.
+
+What a receipt proves: that this lab (a server holding this secret) graded those answers right, at those times, and
+that each run was counted from the lab's own earlier tokens (a run of right answers in the student's file counts no
+further than its last token says). What it does not prove: who typed the answers, or that a student did not go back
+to an older copy of their progress after a wrong answer.
+
+The secret is ``DPLAB_SECRET`` (at least 32 characters) when set, else one made once into the lab's data folder
+(``receipt-secret``, readable by the lab's user only) and read by every replica sharing that folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from . import poll_store
+from .progress import IN_A_ROW
+
+__all__ = ["SECRET_ENV", "SECRET_FILE", "Stamp", "ReceiptCheck", "ReceiptError", "lab_secret", "sign", "verify",
+           "receipt_json", "check_receipt", "run_before"]
+
+SECRET_ENV = "DPLAB_SECRET"  #: the environment variable holding the lab's secret
+SECRET_FILE = "receipt-secret"  #: the secret made once in the data folder when the variable is not set
+_KIND = "Private Estimation Lab receipt"
+_MAX_TOKENS = 1000
+
+
+class ReceiptError(ValueError):
+    """A receipt file the lab cannot read at all; its message says why."""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a token says: the ``page`` (its address), the ``exercise``, the ``variant`` (its seed), the ``time``
+    (seconds since 1970, UTC) and ``run``, the right answers in a row on that page this one completes."""
+
+    page: str
+    exercise: str
+    variant: int
+    time: int
+    run: int
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    """A receipt checked: the pages it proves ``mastered``, the right answers it proves per page (``answers``), and
+    the tokens ``refused`` (altered, or signed by another lab)."""
+
+    mastered: tuple[str, ...]
+    answers: dict[str, int]
+    refused: int
+
+
+def lab_secret() -> bytes:
+    """The lab's secret: ``DPLAB_SECRET``, else the data folder's ``receipt-secret`` (made at the first call, with
+    an exclusive create so replicas starting together agree on one)."""
+    configured = os.environ.get(SECRET_ENV, "")
+    if configured:
+        if len(configured) < 32:
+            raise ValueError(f"{SECRET_ENV} must be at least 32 characters long")
+        return configured.encode()
+    return _folder_secret(poll_store.default_data_dir())
+
+
+@cache
+def _folder_secret(folder: Path) -> bytes:
+    path = folder / SECRET_FILE
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_bytes().strip()
+    with os.fdopen(descriptor, "w") as file:
+        file.write(secrets.token_hex(32))
+    return path.read_bytes().strip()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def sign(stamp: Stamp, secret: bytes | None = None) -> str:
+    """The token of ``stamp``: its JSON and its HMAC-SHA256 under ``secret`` (the lab's by default), both in
+    URL-safe base64, joined by a dot.
+
+    >>> token = sign(Stamp("truncation-bias", "bias", 12, 1_800_000_000, 1), b"k" * 32)
+    >>> verify(token, b"k" * 32)
+    Stamp(page='truncation-bias', exercise='bias', variant=12, time=1800000000, run=1)
+    >>> verify(token, b"another lab's secret....") is None
+    True
+    """
+    payload = json.dumps([stamp.page, stamp.exercise, stamp.variant, stamp.time, stamp.run],
+                         separators=(",", ":")).encode()
+    mac = hmac.new(secret or lab_secret(), payload, hashlib.sha256).digest()
+    return f"{_b64(payload)}.{_b64(mac)}"
+
+
+def verify(token: str, secret: bytes | None = None) -> Stamp | None:
+    """The stamp a genuine token of this lab says, or None (altered, signed elsewhere, or not a token)."""
+    try:
+        payload_text, mac_text = token.split(".")
+        payload, mac = _unb64(payload_text), _unb64(mac_text)
+    except (ValueError, AttributeError):
+        return None
+    if not hmac.compare_digest(hmac.new(secret or lab_secret(), payload, hashlib.sha256).digest(), mac):
+        return None
+    page, exercise, variant, time, run = json.loads(payload)
+    return Stamp(page, exercise, variant, time, run)
+
+
+def run_before(tokens: list[str], page: str, claimed: int, secret: bytes | None = None) -> int:
+    """The run of right answers on ``page`` a new right answer continues: the student's ``claimed`` run, but no
+    more than the run of the page's latest genuine token (0 without one)."""
+    stamps = [stamp for stamp in map(lambda token: verify(token, secret), tokens) if stamp and stamp.page == page]
+    latest = max(stamps, key=lambda stamp: (stamp.time, stamp.run)).run if stamps else 0
+    return min(claimed, latest)
+
+
+def receipt_json(tokens: list[str]) -> str:
+    """The file "Download a receipt" gives: the tokens, as JSON."""
+    return json.dumps({"lab": _KIND, "tokens": tokens}, indent=1)
+
+
+def check_receipt(text: str | bytes, secret: bytes | None = None) -> ReceiptCheck:
+    """Check a receipt file: each token verified; :class:`ReceiptError` for a file that is not a receipt.
+
+    >>> key = b"k" * 32
+    >>> tokens = [sign(Stamp("real-data", "q", seed, 1_800_000_000 + run, run), key)
+    ...           for seed, run in ((1, 1), (2, 2), (3, 3))]
+    >>> check_receipt(receipt_json(tokens + [tokens[0][:-2] + "AA"]), key)
+    ReceiptCheck(mastered=('real-data',), answers={'real-data': 3}, refused=1)
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ReceiptError("This file is not a receipt: it is not JSON text.") from None
+    tokens = document.get("tokens") if isinstance(document, dict) and document.get("lab") == _KIND else None
+    if not isinstance(tokens, list) or len(tokens) > _MAX_TOKENS:
+        raise ReceiptError("This is not a receipt of the Private Estimation Lab.")
+    stamps = [verify(token, secret) if isinstance(token, str) else None for token in tokens]
+    answers: dict[str, int] = {}
+    for stamp in filter(None, stamps):
+        answers[stamp.page] = answers.get(stamp.page, 0) + 1
+    mastered = sorted({stamp.page for stamp in stamps if stamp and stamp.run >= IN_A_ROW})
+    return ReceiptCheck(tuple(mastered), answers, sum(stamp is None for stamp in stamps))
