@@ -392,9 +392,10 @@ class Page:
         check_yourself.show(self.info.url_path, self.params, self.teacher)
         self._outline.append(handout.Heading(check_yourself.HEADING))
         progress = progress_storage.current()
-        for exercise in listed:
+        for number, exercise in enumerate(listed, start=1):
             made = check_yourself.variant_of(exercise, self.info.url_path, progress)
-            self._outline.append(handout.Ask(made.prompt, made.choices, made.solution))
+            self._outline.append(handout.Exercise(f"Exercise {number}: {exercise.title}", made.prompt, made.choices,
+                                                  made.solution))
 
     def _deeper(self, fields: dict) -> None:
         for _, text in self.text.blocks("go-deeper", **fields):
