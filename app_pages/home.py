@@ -3,6 +3,7 @@
 
 import streamlit as st
 
+import registry
 import ui
 from app_pages.settings import home as settings
 from classroom import check_yourself, course_map, progress_storage
@@ -21,7 +22,10 @@ def course(present: bool) -> None:
     progress = progress_storage.sync("progress_storage")
     following = course_map.next_step(progress, [info.url_path for info in topics])
     if progress is not None and following is not None:
-        st.markdown(f"**Next for you:** {TITLES_BY_PATH[following]} (your progress is kept in this browser).")
+        ui.page_link(registry.by_url_path(following), f"Next for you: {TITLES_BY_PATH[following]}",
+                     ":material/arrow_forward:")
+        st.caption("Your progress through the course is kept in this browser only; each page's exercises are at its "
+                   "end, under Check yourself.")
     for number, info in enumerate(topics, start=1):
         state = course_map.STATE_WORDS[course_map.state_of(progress, info.url_path)]
         ui.page_link(info, f"{number}. {info.title} (about {info.minutes} minutes): {state}")
