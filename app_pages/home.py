@@ -27,8 +27,8 @@ def course(present: bool) -> None:
         st.caption("Your progress through the course is kept in this browser only; each page's exercises are at its "
                    "end, under Check yourself.")
     for number, info in enumerate(topics, start=1):
-        state = course_map.STATE_WORDS[course_map.state_of(progress, info.url_path)]
-        ui.page_link(info, f"{number}. {info.title} (about {info.minutes} minutes): {state}")
+        state = "" if progress is None else f": {course_map.STATE_WORDS[course_map.state_of(progress, info.url_path)]}"
+        ui.page_link(info, f"{number}. {info.title} (about {info.minutes} minutes){state}")
         st.caption(f"{info.summary}. First: {info.needs}. Papers: {'; '.join(info.papers)}.")
         if not present:
             st.markdown("After it you can " + "; ".join(info.objectives) + ".")
