@@ -2,8 +2,8 @@
 
 A small component with no visible part (Streamlit's custom components, version 2, inline) is mounted where the
 progress is used. At its first mount in a browser tab it reads what the browser keeps under :data:`KEY` and sends
-it to the session once; from then on the session holds the progress (:data:`SESSION`) and every run hands it back
-to the component, which writes it into the browser when it changed. So it survives a reload, another tab and next
+it to the session once; from then on the session holds the progress (:data:`SESSION`), and a run whose progress
+changed hands it to the component, which writes it into the browser. So it survives a reload, another tab and next
 week's visit in the same browser; another browser (or a private window) starts afresh. The server keeps no file,
 row or log line of it: only this session's copy, gone with the session.
 
@@ -23,6 +23,7 @@ __all__ = ["KEY", "SESSION", "sync", "current", "unreadable", "save", "forget"]
 
 KEY = "dplab_progress"  #: the browser's localStorage key
 SESSION = "progress_kept"  #: session-state key: the Progress (absent until the browser has answered)
+_SENT = "progress_sent"  # session-state key: the progress as last sent to the browser
 _UNREADABLE = "progress_unreadable"  # session-state key: the browser kept a progress the lab could not read
 
 _JS = """
@@ -33,7 +34,8 @@ export default function (component) {
     try {
       if (localStorage.getItem(KEY) !== data.write) localStorage.setItem(KEY, data.write);
     } catch (error) { /* storage refused (a private window, a full disk): the session still has it */ }
-  } else if (!parentElement.dplabReported) {
+  }
+  if (data && !data.known && !parentElement.dplabReported) {
     parentElement.dplabReported = true;
     let kept = '';
     try { kept = localStorage.getItem(KEY) || ''; } catch (error) { kept = ''; }
@@ -51,18 +53,23 @@ def _component() -> Any:
 def sync(key: str) -> Progress | None:
     """Mount the storage (widget key ``key``, one per place it is used on a page): the session's progress, or None
     while the browser has not yet said what it keeps (the first run of a tab; its answer reruns the part of the page
-    this is called in). A progress the browser kept but the lab cannot read is replaced by a fresh one, and
-    :func:`unreadable` says so."""
+    this is called in). What the browser said is read before the mount, so a fresh progress is written in the same
+    run; the progress is sent to the browser only when it changed since it was last sent. A progress the browser
+    kept but the lab cannot read is replaced by a fresh one, and :func:`unreadable` says so."""
     progress = st.session_state.get(SESSION)
-    data = {} if progress is None else {"write": to_json(progress)}
-    result = _component()(key=key, data=data, on_kept_change=lambda: None)
-    kept = getattr(result, "kept", None)
-    if progress is None and isinstance(kept, str):
-        try:
-            progress = from_json(kept) if kept else new_progress()
-        except ProgressError:
-            progress, st.session_state[_UNREADABLE] = new_progress(), True
-        st.session_state[SESSION] = progress
+    if progress is None:
+        reported: Any = st.session_state.get(key)
+        kept = reported.get("kept") if hasattr(reported, "get") else None
+        if isinstance(kept, str):
+            try:
+                progress = from_json(kept) if kept else new_progress()
+            except ProgressError:
+                progress, st.session_state[_UNREADABLE] = new_progress(), True
+            st.session_state[SESSION] = progress
+    data: dict[str, Any] = {"known": progress is not None}
+    if progress is not None and st.session_state.get(_SENT) != (text := to_json(progress)):
+        data["write"] = st.session_state[_SENT] = text
+    _component()(key=key, data=data, on_kept_change=lambda: None)
     return progress
 
 
