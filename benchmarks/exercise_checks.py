@@ -158,6 +158,7 @@ class Student:
         self.controls: list[Widget] = []
         self.values: dict[str, Any] = {}  # control id -> its value
         self.component = self.fragment = self.box = self.button = ""
+        self._written: str | None = None  # the progress as last handed to the component
         self.answer: float = math.nan
         self.exceptions: list[str] = []
 
@@ -190,8 +191,9 @@ class Student:
         """The answer of this student's current variant, from the progress the server hands the component to keep
         (its seed and the attempt reached), as the lab computes it; NaN before the first."""
         try:
-            written = json.loads(self.session.component_data or "{}").get("write")
+            written = json.loads(self.session.component_data or "{}").get("write") or self._written
             progress = from_json(written) if written else None
+            self._written = written  # the component is handed the progress only when it changed
         except (ValueError, ProgressError, AttributeError):
             return math.nan
         if progress is None:
@@ -300,8 +302,8 @@ def one_student(url: str, pids: list[int], exercise: exercises.Exercise, table: 
                 _record(checked, student.check(), student.exceptions)
                 student.exceptions.clear()
             checked.cpu, checked.wall = _used(before, pids), time.monotonic() - began
-            print(f"(the progress the server hands the component on every run, full or fragment, after "
-                  f"{checked.right} right answers: {len(student.session.component_data):,} bytes of JSON)", flush=True)
+            print(f"(the progress the server hands the component when it changed, after {checked.right} right "
+                  f"answers: {len(student._written or ''):,} bytes of JSON)", flush=True)
             epsilon = next(widget for widget in student.controls if widget.key == "w_eps")
             values = values_to_try(epsilon, 3) + [epsilon.value]
             before, began = cpu_seconds(pids), time.monotonic()
