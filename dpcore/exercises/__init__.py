@@ -2,13 +2,13 @@
 answer; each page's module lists its exercises (at least three: a number, a choice with reasons, a task done with the
 page's controls).
 
->>> sorted(PAGES)[:1], all(len(exercises) >= 1 for exercises in PAGES.values())
-(['pure-vs-approximate'], True)
+>>> "pure-vs-approximate" in PAGES, all(len(exercises) >= 1 for exercises in PAGES.values())
+(True, True)
 """
 
 from __future__ import annotations
 
-from . import noise_tradeoff
+from . import audit_lab, noise_tradeoff, partition_rounds, tournament, truncation
 from .base import Exercise, Kind, Variant, Verdict, grade, parse_number, variant_seed
 
 __all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "variant_seed", "PAGES", "for_page"]
@@ -16,6 +16,10 @@ __all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "v
 #: Each topic page's exercises, by its address (``registry.PageInfo.url_path``)
 PAGES: dict[str, tuple[Exercise, ...]] = {
     "pure-vs-approximate": noise_tradeoff.EXERCISES,
+    "truncation-bias": truncation.EXERCISES,
+    "scheffe-tournament": tournament.EXERCISES,
+    "partitioning-rounds": partition_rounds.EXERCISES,
+    "privacy-audit-lab": audit_lab.EXERCISES,
 }
 
 
