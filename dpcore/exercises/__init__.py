@@ -8,7 +8,7 @@ page's controls).
 
 from __future__ import annotations
 
-from . import audit_lab, noise_tradeoff, partition_rounds, tournament, truncation
+from . import audit_lab, exponential_mechanism, noise_tradeoff, partition_rounds, real_data, tournament, truncation
 from .base import Exercise, Kind, Variant, Verdict, grade, parse_number, variant_seed
 
 __all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "variant_seed", "PAGES", "for_page"]
@@ -16,6 +16,8 @@ __all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "v
 #: Each topic page's exercises, by its address (``registry.PageInfo.url_path``)
 PAGES: dict[str, tuple[Exercise, ...]] = {
     "pure-vs-approximate": noise_tradeoff.EXERCISES,
+    "exponential-mechanism": exponential_mechanism.EXERCISES,
+    "real-data": real_data.EXERCISES,
     "truncation-bias": truncation.EXERCISES,
     "scheffe-tournament": tournament.EXERCISES,
     "partitioning-rounds": partition_rounds.EXERCISES,
