@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core.validation import InvalidParameterError
+from ..core.validation import Choice, InstanceOf, Integer, InvalidParameterError, validated
 
-__all__ = ["Kind", "Variant", "Exercise", "Verdict", "grade", "variant_seed", "parse_number"]
+__all__ = ["Variant", "Exercise", "Verdict", "grade", "variant_seed", "parse_number"]
 
 Kind = Literal["numeric", "choice", "on_page"]
 
@@ -112,6 +112,7 @@ def _check_variant(kind: Kind, made: Variant) -> None:
         raise InvalidParameterError("a task on the page needs the controls it is solved with and its check")
 
 
+@validated(kind=Choice(("numeric", "choice", "on_page")), made=InstanceOf(Variant, "an exercise's variant"))
 def grade(kind: Kind, made: Variant, given: Any) -> Verdict:
     """Grade ``given`` against the variant ``made`` of an exercise of kind ``kind``.
 
@@ -140,6 +141,7 @@ def grade(kind: Kind, made: Variant, given: Any) -> Verdict:
 _NUMBER = re.compile(r"[+-−]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-−]?\d+)?")
 
 
+@validated(typed=InstanceOf(str, "the text typed"))
 def parse_number(typed: str) -> float:
     """The number a student typed: a dot or a comma as decimal mark, a minus sign or a hyphen, spaces and a trailing
     ``%`` ignored (a percentage stays in percent: the prompt says the unit).
@@ -153,6 +155,8 @@ def parse_number(typed: str) -> float:
     return float(text.replace("−", "-").replace(",", "."))
 
 
+@validated(student=Integer(low=0), page=InstanceOf(str, "a page's address"),
+           exercise=InstanceOf(str, "an exercise's key"), attempt=Integer(low=0))
 def variant_seed(student: int, page: str, exercise: str, attempt: int) -> int:
     """The seed of a student's ``attempt``-th variant of ``exercise`` on ``page``: a hash of the four, so each
     student (``student``, the seed their browser keeps) gets their own numbers and every attempt new ones.
