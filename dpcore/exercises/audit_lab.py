@@ -60,8 +60,8 @@ def _audit_bound(rng: np.random.Generator) -> Variant:
     low, high = f"{result.p_lower:.4g}", f"{result.q_upper:.4g}"
     return Variant(
         prompt=("An audit tests a mechanism $M$ that claims to be $\\varepsilon$-differentially private (with "
-                f"$\\delta = 0$). It runs $M$ $N = {in_math(f'{draws:,}')}$ times on a dataset $X$ and $N$ times "
-                "on a neighbouring dataset $X'$, and counts how often the output lands in an event $E$ fixed in "
+                f"$\\delta = 0$). It runs $M$ on a dataset $X$, $N = {in_math(f'{draws:,}')}$ times, and as many "
+                "times on a neighbouring dataset $X'$, and counts how often the output lands in an event $E$ fixed in "
                 f"advance (such as \"the output is above 52\"): $c = {in_math(f'{count:,}')}$ times on $X$ and "
                 f"$c' = {in_math(f'{neighbour:,}')}$ times on $X'$. "
                 f"Clopper–Pearson intervals that hold together with {100 * confidence:g} % confidence give "
