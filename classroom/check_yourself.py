@@ -94,7 +94,8 @@ def _exercise(url_path: str, exercise: exercises.Exercise, place: str, progress:
     elif exercise.kind == "choice":
         st.radio("Your answer", made.choices, index=None, key=box)
     else:
-        st.caption("Set the page's controls above (in the sidebar on a wide screen, under ☰ on a phone), then check.")
+        st.caption("Use the page's controls (in the sidebar, which a phone opens from the button at its top left, and "
+                   "beside the figures), then check.")
     st.button("Check", key=f"check_{exercise.key}", on_click=_check, icon=":material/task_alt:",
               args=(url_path, exercise, made, box, params), disabled=state.shown)
     if feedback and feedback[0] != "success":
