@@ -151,10 +151,12 @@ def _check(url_path: str, exercise: exercises.Exercise, made: exercises.Variant,
     page = progress.page(url_path)
     seed = exercises.variant_seed(progress.seed, url_path, exercise.key, page.exercise(exercise.key).attempt)
     if verdict.right:
-        page.streak = receipts.run_before(progress.receipts, url_path, page.streak)
+        page.streak = receipts.run_before(progress.receipts, url_path, page.streak,
+                                          receipts.student_tag(progress.seed))
     page.record(exercise.key, verdict.right)
     if verdict.right:
-        stamp = receipts.Stamp(url_path, exercise.key, seed, int(time.time()), page.streak)
+        stamp = receipts.Stamp(url_path, exercise.key, seed, int(time.time()), page.streak,
+                               receipts.student_tag(progress.seed))
         progress.receipts = _bounded([*progress.receipts, receipts.sign(stamp)])
         mastered = f" The page is mastered: {IN_A_ROW} right in a row." if page.streak == IN_A_ROW else ""
         _say(url_path, exercise, "success", f"Right. {verdict.said}{mastered} Here is a new one.")
@@ -251,6 +253,9 @@ def check_receipt_box(titles: Mapping[str, str]) -> None:
     mastered = ", ".join(titles.get(page, page) for page in checked.mastered) or "none"
     answers = "; ".join(f"{titles.get(page, page)}: {count}" for page, count in sorted(checked.answers.items()))
     st.markdown(f"**Pages proved mastered:** {mastered}. **Right answers proved:** {answers or 'none'}.")
+    if checked.browsers > 1:
+        st.warning(f"These answers were earned in {checked.browsers} different students' progress: a receipt a student "
+                   "downloads holds only their own.", icon=":material/group:")
     if checked.refused:
         st.error(f"{checked.refused} of the receipt's entries were altered or signed by another lab: they prove "
                  "nothing.", icon=":material/gpp_bad:")

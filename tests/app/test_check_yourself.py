@@ -10,7 +10,7 @@ import registry
 from classroom import check_yourself, progress_storage, receipts
 from classroom.progress import IN_A_ROW, Progress
 from dpcore import exercises
-from tests.app.helpers import SCRIPTS, run, texts
+from tests.app.helpers import SCRIPTS, texts
 
 SCRIPT = str(SCRIPTS / "exercises_page.py")
 PAGE = "pure-vs-approximate"
@@ -26,8 +26,8 @@ def opened(progress: Progress | None = None, page: str = PAGE, **query):
         at.query_params[key] = value
     at.session_state[progress_storage.SESSION] = progress if progress is not None else Progress(seed=SEED)
     if query.get("teacher") == "1":
-        from tests.app.helpers import teacher_browser
         from classroom import browser
+        from tests.app.helpers import teacher_browser
         at.session_state[browser.SESSION] = teacher_browser()
     return at.run()
 
@@ -116,7 +116,8 @@ def test_a_wrong_answer_breaks_the_run():
     at = opened()
     for value in ("right", "right", "wrong", "right"):
         made = shown(at, exercise)
-        at = answer_numeric(at, exercise, f"{made.answer if value == 'right' else made.answer + 1 + 9 * made.tolerance:.8g}")
+        typed = made.answer if value == "right" else made.answer + 1 + 9 * made.tolerance
+        at = answer_numeric(at, exercise, f"{typed:.8g}")
     page = kept(at).page(PAGE)
     assert (page.tried, page.solved, page.streak, page.mastered) == (4, 3, 1, False)
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from classroom.progress import IN_A_ROW, FORMAT, Progress, ProgressError, from_json, new_progress, to_json
+from classroom.progress import FORMAT, IN_A_ROW, Progress, ProgressError, from_json, new_progress, to_json
 
 
 def played(*answers: bool) -> Progress:

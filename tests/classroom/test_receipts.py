@@ -13,7 +13,7 @@ OTHER = b"another-lab-with-its-own-secret-key!!"
 
 
 def test_a_token_verifies_under_its_secret_and_says_its_stamp():
-    stamp = Stamp("scheffe-tournament", "score", 2**47, 1_764_000_000, 2)
+    stamp = Stamp("scheffe-tournament", "score", 2**47, 1_764_000_000, 2, receipts.student_tag(5))
     assert verify(sign(stamp, KEY), KEY) == stamp
     assert verify(sign(stamp, KEY), OTHER) is None
 
@@ -46,14 +46,24 @@ def test_a_file_that_is_no_receipt_is_refused(text):
         check_receipt(text, KEY)
 
 
-def test_the_run_trusted_is_at_most_the_latest_tokens():
-    tokens = [sign(Stamp("real-data", "q", 1, 100, 1), KEY), sign(Stamp("real-data", "q", 2, 200, 2), KEY),
-              sign(Stamp("truncation-bias", "b", 3, 300, 1), KEY)]
-    assert run_before(tokens, "real-data", 2, KEY) == 2
-    assert run_before(tokens, "real-data", 9, KEY) == 2  # a run typed into the file by hand
-    assert run_before(tokens, "real-data", 0, KEY) == 0  # a wrong answer since
-    assert run_before(tokens, "partitioning-rounds", 5, KEY) == 0
-    assert run_before([tokens[1].replace(".", ".x")], "real-data", 2, KEY) == 0
+def test_the_run_trusted_is_at_most_the_latest_of_the_students_own_tokens():
+    me, classmate = receipts.student_tag(1), receipts.student_tag(2)
+    tokens = [sign(Stamp("real-data", "q", 1, 100, 1, me), KEY), sign(Stamp("real-data", "q", 2, 200, 2, me), KEY),
+              sign(Stamp("truncation-bias", "b", 3, 300, 1, me), KEY)]
+    assert run_before(tokens, "real-data", 2, me, KEY) == 2
+    assert run_before(tokens, "real-data", 9, me, KEY) == 2  # a run typed into the file by hand
+    assert run_before(tokens, "real-data", 0, me, KEY) == 0  # a wrong answer since
+    assert run_before(tokens, "partitioning-rounds", 5, me, KEY) == 0
+    assert run_before([tokens[1].replace(".", ".x")], "real-data", 2, me, KEY) == 0
+    pasted = [sign(Stamp("real-data", "q", 7, 300, 2, classmate), KEY)]  # a classmate's run of 2
+    assert run_before(pasted, "real-data", 2, me, KEY) == 0
+
+
+def test_a_repeated_token_counts_once_and_a_mixed_receipt_says_how_many_students():
+    token = sign(Stamp("real-data", "q", 1, 100, 1, receipts.student_tag(1)), KEY)
+    assert check_receipt(receipt_json([token] * 5), KEY).answers == {"real-data": 1}
+    other = sign(Stamp("real-data", "q", 2, 200, 3, receipts.student_tag(2)), KEY)
+    assert check_receipt(receipt_json([token, other]), KEY).browsers == 2
 
 
 def test_the_secret_is_the_variable_or_one_file_shared_by_every_replica(tmp_path, monkeypatch):

@@ -317,8 +317,6 @@ def test_progress_survives_a_reload_and_a_new_tab_not_another_browser(student: P
     assert newcomer.first_kept is None or json.loads(newcomer.first_kept)["seed"] != document["seed"]
 
 
-@pytest.mark.xfail(strict=True, reason="each tab's session keeps its own copy of the progress, read from the browser "
-                                       "once, and writes it whole: the last tab to change it wins")
 def test_an_answer_in_another_tab_keeps_what_this_tab_did(student: Page, base_url: str):
     """Two tabs of one browser at the page: three right answers in the first (the page mastered, three receipts),
     then a wrong one in the second, opened before. The browser should keep the first tab's answers and receipts."""

@@ -7,9 +7,9 @@ import streamlit as st
 
 import registry
 import ui
-from ui.chrome import teacher_mode
 from classroom import check_yourself
 from dpcore import exercises
+from ui.chrome import teacher_mode
 
 url_path = st.query_params.get("page", sorted(exercises.PAGES)[0])
 info = registry.by_url_path(url_path)
