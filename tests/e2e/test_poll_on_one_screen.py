@@ -31,7 +31,7 @@ def test_an_open_polls_code_qr_and_count_are_on_the_first_screen(browser: Browse
     page = context.new_page()
     page.goto(f"{base_url}/truncation-bias?present=1&teacher=1", timeout=PAGE_TIMEOUT)
     wait_until_rendered(page)
-    page.get_by_role("button", name="Poll the class on this question").first.click()
+    page.get_by_role("button", name="Poll the class on this question").first.click(timeout=PAGE_TIMEOUT)
     expect(page.locator(".dplab-room-code")).to_be_visible(timeout=PAGE_TIMEOUT)
     expect(page.get_by_text(re.compile(r"answered so far"))).to_be_visible(timeout=PAGE_TIMEOUT)
     try:
