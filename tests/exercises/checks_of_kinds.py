@@ -1,10 +1,49 @@
-"""Checks shared by the tests of the truncation, tournament, partitioning and audit exercises: what every variant of
-each kind must satisfy, and the numbers a test reads back from a prompt."""
+"""Checks shared by the tests of every page's exercises: what every variant of each kind must satisfy, the numbers a
+test reads back from a prompt, what a page's tests start from (its exercises by key, its controls) and the seeds
+hypothesis draws."""
 
+import importlib
 import math
 import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
 
-from dpcore.exercises.base import Variant, grade
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import registry
+from dpcore.exercises import PAGES
+from dpcore.exercises.base import Exercise, Variant, grade
+from ui import ParamSpec
+
+#: A variant's seed, as :func:`dpcore.exercises.base.variant_seed` makes it: 48 bits
+SEEDS = st.integers(0, 2**48 - 1)
+
+
+def over_seeds(test: Callable[..., None]) -> Callable[..., None]:
+    """``test(seed)`` (with any parameters before it) run by hypothesis on 60 seeds of :data:`SEEDS`, without a deadline
+    (a variant's first draw may fill a cache)."""
+    return settings(max_examples=60, deadline=None)(given(seed=SEEDS)(test))
+
+
+class Page(NamedTuple):
+    """What a page's tests start from: its exercises by key, its sidebar controls by URL key, their defaults."""
+
+    exercise: dict[str, Exercise]
+    specs: dict[str, ParamSpec]
+    defaults: dict[str, Any]
+
+
+def page(url: str) -> Page:
+    """The page at ``url`` (its address, a key of :data:`dpcore.exercises.PAGES`): its exercises, and its controls as
+    its settings module (``app_pages.settings.<its script's name>``) has them."""
+    script = Path(registry.by_url_path(url).script).stem
+    specs = {spec.key: spec for spec in importlib.import_module(f"app_pages.settings.{script}").SPECS}
+    return Page({exercise.key: exercise for exercise in PAGES[url]}, specs,
+                {key: spec.default for key, spec in specs.items()})
+
 
 #: A number as a prompt writes it: a minus sign or hyphen, digits with thousands commas (``{,}`` inside math), a dot
 NUMBER = r"([−-]?[0-9][0-9,{}]*(?:\.[0-9]+)?)"
@@ -52,6 +91,17 @@ def check_choice(made: Variant) -> None:
     wrong = [verdict.said for verdict in verdicts if not verdict.right]
     assert all(wrong) and len(set(wrong)) == len(wrong) and made.why not in wrong
     assert 3 <= len(made.choices) <= 4
+
+
+def check_stated(made: Variant, pattern: str, right: float, mistakes: dict[str, float], rel: float = 6e-3) -> None:
+    """A choice exercise whose choices each state a number (``pattern`` reads it, as in :func:`read`): the right choice
+    states ``right`` to ``rel``, the wrong ones the named ``mistakes`` (what their reasons are about) to 0.6 % (the
+    choices are rounded); and :func:`check_choice`."""
+    stated = [read(pattern, choice) for choice in made.choices]
+    assert stated[int(made.answer)] == pytest.approx(right, rel=rel)
+    wrong = sorted(number for index, number in enumerate(stated) if index != made.answer)
+    assert wrong == pytest.approx(sorted(mistakes.values()), rel=6e-3), mistakes
+    check_choice(made)
 
 
 def outside_math(text: str) -> str:

@@ -1,28 +1,16 @@
-"""Check yourself, "Privacy audit lab": every variant's answer equals a formula written here from the prompt's
-numbers, graded as its kind says, on the page's own controls."""
+"""Check yourself on "Privacy audit lab", from each prompt's own counts: the ε an event's Clopper–Pearson ends prove,
+an attacker's record judged by its whole interval, and the smallest ε at which the best attacker reaches a share."""
 
 import math
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats
 
-from app_pages.settings import audit_lab as page_settings
-from dpcore.exercises import audit_lab
 from dpcore.exercises.base import grade
-from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, read
+from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, over_seeds, page, read
 
-SEEDS = st.integers(0, 2**48 - 1)
-EXERCISE = {exercise.key: exercise for exercise in audit_lab.EXERCISES}
-SPECS = {spec.key: spec for spec in page_settings.SPECS}
-
-
-def test_the_page_has_each_kind():
-    kinds = [exercise.kind for exercise in audit_lab.EXERCISES]
-    assert len(kinds) >= 3 and {"numeric", "choice", "on_page"} <= set(kinds)
-    assert len(EXERCISE) == len(kinds)
+EXERCISE, SPECS, _ = page("privacy-audit-lab")
 
 
 def exact_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
@@ -33,8 +21,7 @@ def exact_interval(successes: int, trials: int, level: float) -> tuple[float, fl
     return float(low), float(high)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_audit_bound_is_ln_of_the_lower_over_the_upper_end(seed):
     made = EXERCISE["audit_bound"].variant(seed)
     draws, count, neighbour = (int(read(pattern, made.prompt)) for pattern in (r"\$N = {}\$", r"\$c = {}\$",
@@ -59,8 +46,7 @@ def test_the_audit_bound_is_ln_of_the_lower_over_the_upper_end(seed):
     check_words(made)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_attacker_record_is_judged_by_its_whole_interval(seed):
     made = EXERCISE["attacker_record"].variant(seed)
     epsilon = read(r"\$\\varepsilon = {}\$", made.prompt)
@@ -85,8 +71,7 @@ def test_the_attacker_record_takes_each_answer():
     assert answers == {0, 1, 2}
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_best_attacker_reaches_the_share_at_the_smallest_epsilon(seed):
     made = EXERCISE["best_attacker_epsilon"].variant(seed)
     assert made.controls == ("eps",)
@@ -101,15 +86,3 @@ def test_the_best_attacker_reaches_the_share_at_the_smallest_epsilon(seed):
         assert not made.accepts({"eps": other})
     assert not made.accepts({}) and not made.accepts({"eps": str(options[first])})
     check_words(made)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
-def test_the_same_seed_gives_the_same_variant(key, seed):
-    assert EXERCISE[key].variant(seed) == EXERCISE[key].variant(seed)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-def test_seeds_vary_the_numbers(key):
-    assert len({EXERCISE[key].variant(seed).prompt for seed in range(30)}) > 3

@@ -1,31 +1,18 @@
-"""Check yourself, "Partitioning rounds": every variant's answer equals a formula written here from the prompt's
-numbers, graded as its kind says, on the page's own controls."""
+"""Check yourself on "Partitioning rounds", from each prompt's own numbers: naive Laplace's standard deviation
+√2·d/(εn), the round a marginal joins, and the smallest n of the slider giving every round its rows."""
 
 import math
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from app_pages.settings import partition_rounds as page_settings
-from dpcore.exercises import partition_rounds
 from dpcore.exercises.base import grade
-from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, read
+from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, over_seeds, page, read
 
-SEEDS = st.integers(0, 2**48 - 1)
-EXERCISE = {exercise.key: exercise for exercise in partition_rounds.EXERCISES}
-SPECS = {spec.key: spec for spec in page_settings.SPECS}
+EXERCISE, SPECS, _ = page("partitioning-rounds")
 
 
-def test_the_page_has_each_kind():
-    kinds = [exercise.kind for exercise in partition_rounds.EXERCISES]
-    assert len(kinds) >= 3 and {"numeric", "choice", "on_page"} <= set(kinds)
-    assert len(EXERCISE) == len(kinds)
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_naive_noise_is_root_two_d_over_epsilon_n(seed):
     made = EXERCISE["naive_noise"].variant(seed)
     n, d, epsilon = (read(pattern, made.prompt) for pattern in (r"\$n = {}\$", r"\$d = {}\$",
@@ -39,8 +26,7 @@ def test_naive_noise_is_root_two_d_over_epsilon_n(seed):
     check_words(made)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_a_marginal_joins_the_first_round_whose_threshold_it_reaches(seed):
     made = EXERCISE["joining_round"].variant(seed)
     p = read(r"\$p_j = {}\$", made.prompt)
@@ -59,8 +45,7 @@ def rows_per_round(n: int, d: int, beta: float = 0.1) -> int:
     return 3 * n // (10 * rounds)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_round_rows_are_reached_at_the_smallest_n_of_the_slider(seed):
     made = EXERCISE["round_rows"].variant(seed)
     assert made.controls == ("d", "n")
@@ -80,15 +65,3 @@ def test_the_round_rows_are_reached_at_the_smallest_n_of_the_slider(seed):
     assert not made.accepts({"d": other_d, "n": n})
     assert not made.accepts({})
     check_words(made)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
-def test_the_same_seed_gives_the_same_variant(key, seed):
-    assert EXERCISE[key].variant(seed) == EXERCISE[key].variant(seed)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-def test_seeds_vary_the_numbers(key):
-    assert len({EXERCISE[key].variant(seed).prompt for seed in range(30)}) > 3

@@ -1,33 +1,20 @@
-"""Check yourself, "Scheffé tournament": every variant's answer equals a formula written here from the prompt's
-numbers, graded as its kind says, on the page's own controls."""
+"""Check yourself on "Scheffé tournament", from each prompt's own numbers: the privacy term 2 ln(k/β)/(εα), a clipped
+user's sensitivity, and the pair of hypotheses set just apart in TV on the mean controls' own values."""
 
 import math
 import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats
 
-from app_pages.settings import tournament as page_settings
-from dpcore.exercises import tournament
 from dpcore.exercises.base import grade
-from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, read
+from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, over_seeds, page, read
 
-SEEDS = st.integers(0, 2**48 - 1)
-EXERCISE = {exercise.key: exercise for exercise in tournament.EXERCISES}
-SPECS = {spec.key: spec for spec in page_settings.SPECS}
+EXERCISE, SPECS, _ = page("scheffe-tournament")
 
 
-def test_the_page_has_each_kind():
-    kinds = [exercise.kind for exercise in tournament.EXERCISES]
-    assert len(kinds) >= 3 and {"numeric", "choice", "on_page"} <= set(kinds)
-    assert len(EXERCISE) == len(kinds)
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_privacy_term_is_two_ln_k_over_beta_over_epsilon_alpha(seed):
     made = EXERCISE["privacy_term"].variant(seed)
     k, epsilon, alpha, beta = (read(pattern, made.prompt) for pattern in (
@@ -43,8 +30,7 @@ def test_the_privacy_term_is_two_ln_k_over_beta_over_epsilon_alpha(seed):
     check_words(made)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_a_clipped_user_moves_a_score_by_twice_the_clipping_level(seed):
     made = EXERCISE["user_sensitivity"].variant(seed)
     m = read(r"\$m = {}\$", made.prompt)
@@ -61,8 +47,7 @@ def tv(distance: float) -> float:
     return 2 * stats.norm.cdf(distance / 2) - 1
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_apart_pair_is_the_nearest_mean_beyond_the_tv(seed):
     made = EXERCISE["apart_pair"].variant(seed)
     assert made.controls == ("a", "b")
@@ -87,18 +72,6 @@ def test_the_apart_pair_is_the_nearest_mean_beyond_the_tv(seed):
     assert not made.accepts({})
     assert tv(nearest) > apart + 0.002 and tv(nearest - 0.1) < apart - 0.002  # clear on the figure's 3 decimals
     check_words(made)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
-def test_the_same_seed_gives_the_same_variant(key, seed):
-    assert EXERCISE[key].variant(seed) == EXERCISE[key].variant(seed)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-def test_seeds_vary_the_numbers(key):
-    assert len({EXERCISE[key].variant(seed).prompt for seed in range(30)}) > 3
 
 
 def test_the_mean_is_written_with_a_minus_sign():

@@ -1,34 +1,22 @@
-"""Check yourself, "Truncation bias": every variant's answer equals a formula written here from the prompt's numbers,
-graded as its kind says, on the page's own controls."""
+"""Check yourself on "Truncation bias", from each prompt's own numbers: the clipped mean's noise scale 2t/(εn), the
+two-point law's clipping bias, how the private error falls with n, and the radius where the noise first exceeds the
+bias, recomputed from the Lomax and two-point laws on the radius slider."""
 
 import math
 import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import integrate
 
-from app_pages.settings import truncation as page_settings
-from dpcore.exercises import truncation
 from dpcore.exercises.base import grade
-from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, read
+from tests.exercises.checks_of_kinds import check_choice, check_numeric, check_words, over_seeds, page, read
 
-SEEDS = st.integers(0, 2**48 - 1)
-EXERCISE = {exercise.key: exercise for exercise in truncation.EXERCISES}
-SPECS = {spec.key: spec for spec in page_settings.SPECS}
+EXERCISE, SPECS, _ = page("truncation-bias")
 FAMILIES = {"Lomax (Pareto II)": "lomax", "two-point law": "two-point"}
 
 
-def test_the_page_has_each_kind():
-    kinds = [exercise.kind for exercise in truncation.EXERCISES]
-    assert len(kinds) >= 3 and {"numeric", "choice", "on_page"} <= set(kinds)
-    assert len(EXERCISE) == len(kinds)
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_noise_scale_is_two_t_over_epsilon_n(seed):
     made = EXERCISE["noise_scale"].variant(seed)
     n, t, epsilon = (read(pattern, made.prompt) for pattern in (r"\$n = {}\$", r"radius \$t = {}\$",
@@ -40,8 +28,7 @@ def test_noise_scale_is_two_t_over_epsilon_n(seed):
     check_words(made)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_two_point_bias_is_the_far_values_move_times_its_probability(seed):
     made = EXERCISE["two_point_bias"].variant(seed)
     low = read(r"\$X = {}\$ with probability \$[0-9.]+\$", made.prompt)
@@ -56,8 +43,7 @@ def test_two_point_bias_is_the_far_values_move_times_its_probability(seed):
     check_words(made)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_private_part_falls_by_ten_to_the_k_minus_one_over_k(seed):
     made = EXERCISE["rate_with_n"].variant(seed)
     k = read(r"with \$k = {}\$", made.prompt)
@@ -100,8 +86,7 @@ def settings_of(prompt: str) -> dict:
             "eps": read(r"\$\\varepsilon\$ to \*\*{}\*\*", prompt)}
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
+@over_seeds
 def test_the_balance_radius_is_where_the_noise_first_exceeds_the_bias(seed):
     made = EXERCISE["balance_radius"].variant(seed)
     chosen = settings_of(made.prompt)
@@ -126,15 +111,3 @@ def test_the_balance_radius_is_where_the_noise_first_exceeds_the_bias(seed):
     assert not made.accepts({**chosen, "t": target, "eps": other_epsilon})
     assert not made.accepts({})
     check_words(made)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS)
-def test_the_same_seed_gives_the_same_variant(key, seed):
-    assert EXERCISE[key].variant(seed) == EXERCISE[key].variant(seed)
-
-
-@pytest.mark.parametrize("key", sorted(EXERCISE))
-def test_seeds_vary_the_numbers(key):
-    assert len({EXERCISE[key].variant(seed).prompt for seed in range(30)}) > 3
