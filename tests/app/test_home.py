@@ -102,9 +102,10 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
 def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
     at = run(APP)
     links = [link.proto for link in at.get("page_link")]
-    assert [(link.label, link.page) for link in links] == [
-        (f"{i}. {page.title} (about {page.minutes} minutes)", page.url_path) for i, page in enumerate(PAGES[1:], 1)
-    ] + [(f"Next: {PAGES[1].title}", PAGES[1].url_path)]
+    assert [(link.label, link.page) for link in links] == [(f"Next for you: {PAGES[1].title}", PAGES[1].url_path)] + [
+        (f"{i}. {page.title} (about {page.minutes} minutes): not started", page.url_path)
+        for i, page in enumerate(PAGES[1:], 1)
+    ] + [(f"Next: {PAGES[1].title}", PAGES[1].url_path)]  # a new browser's progress: nothing started yet
     summaries = [caption.value for caption in at.caption if caption.value.startswith(tuple(p.summary for p in PAGES))]
     assert summaries == [f"{page.summary}. First: {page.needs}. Papers: {'; '.join(page.papers)}."
                          for page in PAGES[1:]]
