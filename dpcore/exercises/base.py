@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core.validation import Choice, InstanceOf, Integer, InvalidParameterError, validated
+from ..core.validation import Choice, InstanceOf, Integer, InvalidParameterError, Text, validated
 
 __all__ = ["Variant", "Exercise", "Verdict", "grade", "variant_seed", "parse_number"]
 
@@ -151,12 +151,13 @@ def parse_number(typed: str) -> float:
     """
     text = typed.strip().rstrip("%").strip().replace(" ", "").replace("\u202f", "")
     if not _NUMBER.fullmatch(text):
-        raise InvalidParameterError("Type a number, such as 0.25 or 12 (digits, a dot or a comma, a minus sign).")
+        raise InvalidParameterError("What you typed is not a number: type one such as 0.25 or 12 (digits, a dot or a "
+                                    "comma, a minus sign).")
     return float(text.replace("−", "-").replace(",", "."))
 
 
-@validated(student=Integer(low=0), page=InstanceOf(str, "a page's address"),
-           exercise=InstanceOf(str, "an exercise's key"), attempt=Integer(low=0))
+@validated(student=Integer(low=0), page=Text(r"[a-z0-9][a-z0-9-]*", "a page's address (such as 'real-data')"),
+           exercise=Text(r"[a-z0-9_]+", "an exercise's key (such as 'noise_scale')"), attempt=Integer(low=0))
 def variant_seed(student: int, page: str, exercise: str, attempt: int) -> int:
     """The seed of a student's ``attempt``-th variant of ``exercise`` on ``page``: a hash of the four, so each
     student (``student``, the seed their browser keeps) gets their own numbers and every attempt new ones.

@@ -135,7 +135,7 @@ def test_a_run_written_into_the_progress_by_hand_is_not_trusted():
 def test_a_number_that_is_not_one_gets_a_message_and_counts_nothing():
     exercise = of_kind("numeric")
     at = answer_numeric(opened(), exercise, "a half")
-    assert any("Type a number" in text for text in texts(at.warning))
+    assert any("What you typed is not a number" in text for text in texts(at.warning))
     assert kept(at).page(PAGE).tried == 0
 
 

@@ -250,7 +250,7 @@ def test_hints_then_the_answer_then_right_answers_to_mastery(student: Page):
     expect(status(page)).to_contain_text("Tried: 0 right of 1 checked; 0 of 3 right in a row")
 
     # What is not a number is said so, and not counted.
-    check(page, "about fifty", "Type a number")
+    check(page, "about fifty", "What you typed is not a number")
     expect(status(page)).to_contain_text("Tried: 0 right of 1 checked")
 
     # A second wrong answer: the second hint, and "Show the answer".

@@ -47,7 +47,7 @@ def test_numbers_as_students_type_them(typed, value):
 
 @pytest.mark.parametrize("typed", ["", "a half", "1/2", "0.2.3", "--1", "1,2,3", "nan", "inf"])
 def test_what_is_not_a_number_is_refused_with_an_example(typed):
-    with pytest.raises(InvalidParameterError, match="Type a number"):
+    with pytest.raises(InvalidParameterError, match="What you typed is not a number"):
         parse_number(typed)
 
 
