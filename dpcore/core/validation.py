@@ -26,8 +26,8 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 __all__ = ["InvalidParameterError", "InvalidDataError", "Constraint", "Real", "Integer", "Choice", "Array", "Seed",
-           "InstanceOf", "Text", "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO", "SENSITIVITY",
-           "POSITIVE", "SEED", "TRIALS"]
+           "InstanceOf", "Text", "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO",
+           "SENSITIVITY", "POSITIVE", "SEED", "TRIALS"]
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -310,9 +310,7 @@ class InstanceOf(Constraint):
 
 @dataclass(frozen=True)
 class Text(Constraint):
-    """A string the whole of which matches the regular expression ``pattern``, described in messages as
-    ``description``.
-    """
+    """A string matching, whole, the regular expression ``pattern``; ``description`` says it in messages."""
 
     pattern: str
     description: str
