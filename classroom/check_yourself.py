@@ -92,7 +92,9 @@ def _exercise(url_path: str, exercise: exercises.Exercise, place: str, progress:
     if exercise.kind == "numeric":
         st.text_input(f"Your answer{f' ({made.unit})' if made.unit else ''}", key=box, placeholder="a number")
     elif exercise.kind == "choice":
-        st.radio("Your answer", made.choices, index=None, key=box)
+        # a letter before each choice: one that is a formula alone still has a name a screen reader reads
+        lettered = {choice: f"{chr(65 + index)}. {choice}" for index, choice in enumerate(made.choices)}
+        st.radio("Your answer", made.choices, index=None, key=box, format_func=lettered.__getitem__)
     else:
         st.caption("Use the page's controls (in the sidebar, which a phone opens from the button at its top left, and "
                    "beside the figures), then check.")
