@@ -111,6 +111,7 @@ case "$command" in
     "$VENV/bin/python" benchmarks/load.py --sessions 100 --changes 3 --ramp 20 --think 3 8   # a class reading
     "$VENV/bin/python" benchmarks/load.py --sequential 200                                     # memory levels off
     "$VENV/bin/python" benchmarks/load.py --poll 60 --ramp 20 --think 3 8                   # a class poll, 60 voters
+    "$VENV/bin/python" benchmarks/exercise_checks.py                    # "Check yourself": CPU and seconds per check
     "$VENV/bin/python" benchmarks/fairness.py                                                  # beside a heavy visitor
     "$VENV/bin/python" benchmarks/worker_memory.py                                 # the worker at the top trial count
     "$VENV/bin/python" benchmarks/real_data_upload.py                     # a 100,000-row upload, then 20 changes

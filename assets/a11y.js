@@ -16,6 +16,12 @@
 //   run is over, to where the answer shows (the poll's box, a region named "Class poll"; the ballot's confirmation or
 //   refusal; the column to choose, or the reader's message), and the live region reads it; the class's answers
 //   revealed in the poll's box later (its 4 s check) are read once too;
+// - "Check yourself" (classroom.check_yourself: a container keyed exercise_ plus the exercise's key per exercise):
+//   after "Check", "Show the answer" and "Try a new one", each of which reruns the section and may remove what had
+//   the focus, focus moves, once the run is over, to the exercise's first alert (the verdict: "Right.", "Not yet.",
+//   a number to type; after "Show the answer", what to read), and the live region reads it; after "Try a new one"
+//   (no alert left) to the new variant's answer box, and the question is read. The answer box's container (keyed
+//   answer_ too) is no question's answer: it is left out of the Reveal's live regions;
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias");
 // - the address bar follows an animated chart's frame (ui.frames): once the chart rests on a frame other than the one
@@ -25,6 +31,7 @@
   if (window.dplabA11y) return;
   window.dplabA11y = true;
   const ANSWER = 'st-key-answer_', REVEAL = 'st-key-reveal_', WORDS = 'st-key-words_';
+  const EXERCISE = 'st-key-exercise_';  // a "Check yourself" exercise (its answer box is keyed answer_ as well)
   const CONTROL = 'g.slider-group, g.updatemenu-button';  // what stays of a chart's drawing for a screen reader
 
   // One polite live region for what the charts do (visually hidden, outside Streamlit's tree).
@@ -275,6 +282,7 @@
 
   const answers = () => {
     for (const answer of document.querySelectorAll(`[class*="${ANSWER}"]`)) {
+      if (answer.closest(`[class*="${EXERCISE}"]`)) continue;  // an exercise's answer box, not a revealed answer
       setAttributes(answer, {role: 'status', 'aria-live': 'polite', tabindex: -1});
       if (revealing !== null && keyIn(answer, ANSWER) === revealing && answer.innerText.trim()) {
         revealing = null;
@@ -283,11 +291,12 @@
     }
   };
 
-  // ------------------------------------------------------------------ after Join, Send my answer, a file chosen
+  // ------------------------------------------------------------------ after Join, Send my answer, a file chosen, Check
   // Streamlit keys: the poll's box class_poll, its button poll_send (ui.poll); the join form's field join_code and
   // its submit button (FormSubmitter-join_poll-Join); the uploader upload_file and the column's choice upload_column
-  // (ui.upload). The answer is looked for once the run the action started is over (stApp's
-  // data-test-script-state), among elements of that run (never a stale one).
+  // (ui.upload); an exercise's container exercise_KEY and its buttons check_KEY, show_KEY and new_KEY, its answer
+  // box answer_KEY_ATTEMPT (classroom.check_yourself). The answer is looked for once the run the action started is
+  // over (stApp's data-test-script-state), among elements of that run (never a stale one).
   const POLL = '.st-key-class_poll', AFTER_MS = 60000, NO_RUN_MS = 3000;
   const appRoot = () => document.querySelector('[data-testid="stApp"]');
   const idle = () => (appRoot() || document.body).getAttribute('data-test-script-state') === 'notRunning';
@@ -296,7 +305,8 @@
   // the parts given as ``leaveOut`` (a selector).
   const wordsOf = (element, leaveOut = '') => {
     const copy = element.cloneNode(true);
-    const skipped = '[aria-hidden="true"], [role="img"], [data-testid="stIconMaterial"], h1, h2, h3, h4, h5, h6';
+    const skipped = '[aria-hidden="true"], [role="img"], [data-testid="stIconMaterial"], h1, h2, h3, h4, h5, h6, ' +
+      'annotation';  // a formula's TeX source beside its MathML (KaTeX): not read
     for (const part of copy.querySelectorAll(skipped + (leaveOut ? `, ${leaveOut}` : ''))) part.remove();
     return (copy.textContent || '').replace(/\s+/g, ' ').trim();
   };
@@ -337,10 +347,29 @@
       }
       return null;
     },
+    check: (key) => exerciseAlert(key),  // the verdict: right, not yet, or a number to type
+    show: (key) => exerciseAlert(key),  // what to read: the worked answer below
+    new: (key) => {  // the new variant's answer box (or its Check, for a task done with the page's controls)
+      const exercise = exerciseBox(key);
+      if (!exercise) return null;
+      const box = [...exercise.querySelectorAll(`[class*="${ANSWER}"] input, [class*="st-key-check_"] button`)]
+        .find(current);
+      const question = wordsOf(exercise, `${BALLOT}, [data-testid="stTextInput"], [data-testid="stExpander"]`);
+      return box ? {focus: box, say: question} : null;
+    },
   };
-  let after = null;  // {kind, at: when the student acted, ran: whether a run has started since}
-  const awaitAnswer = (kind) => {
-    after = {kind, at: Date.now(), ran: !idle()};
+  const exerciseBox = (key) => {
+    const exercise = document.querySelector(`.${EXERCISE}${CSS.escape(key)}`);
+    return current(exercise) ? exercise : null;
+  };
+  const exerciseAlert = (key) => {
+    const exercise = exerciseBox(key);
+    const alert = exercise && [...exercise.querySelectorAll('[data-testid="stAlert"]')].find(current);
+    return alert ? {focus: alert, say: wordsOf(alert)} : null;
+  };
+  let after = null;  // {kind, key: the exercise's, at: when the student acted, ran: whether a run has started since}
+  const awaitAnswer = (kind, key = null) => {
+    after = {kind, key, at: Date.now(), ran: !idle()};
     settleSoon();
   };
   const settle = () => {
@@ -352,7 +381,7 @@
     }
     if (!idle()) after.ran = true;
     if (after.ran ? idle() : waited > NO_RUN_MS) {
-      const found = ANSWERS[after.kind]();
+      const found = ANSWERS[after.kind](after.key);
       if (found) {
         after = null;
         const target = found.focus;
@@ -381,9 +410,19 @@
     }).observe(root, {attributes: true, attributeFilter: ['data-test-script-state']});
   };
   const inside = (event, selector) => event.target instanceof Element && !!event.target.closest(selector);
+  // A click on an exercise's Check, Show the answer or Try a new one (Enter and Space on a button click it too).
+  const exerciseButton = (event) => {
+    const button = event.target instanceof Element && event.target.closest(`[class*="${EXERCISE}"] button`);
+    if (!button || button.disabled) return;
+    const exercise = keyIn(button.closest(`[class*="${EXERCISE}"]`), EXERCISE);
+    for (const kind of ['check', 'show', 'new']) {
+      if (button.closest(`.st-key-${kind}_${CSS.escape(exercise)}`)) awaitAnswer(kind, exercise);
+    }
+  };
   document.addEventListener('click', (event) => {
     if (inside(event, '[class*="st-key-FormSubmitter-join_poll"]')) awaitAnswer('join');
     else if (inside(event, '.st-key-poll_send')) awaitAnswer('send');
+    else exerciseButton(event);
   }, true);
   document.addEventListener('keydown', (event) => {  // Enter in the code's field submits the form
     if (event.key === 'Enter' && inside(event, '.st-key-join_code input')) awaitAnswer('join');

@@ -30,8 +30,8 @@ from plotly.offline import get_plotlyjs
 from dpcore.viz.summary import figure_name
 from registry import PageInfo
 
-__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Notice", "Held", "Outline", "AFTER_GUESS", "handout_html",
-           "markdown_html", "formula_html", "settings_in_words", "stretchy_fences"]
+__all__ = ["Edition", "Heading", "Text", "Chart", "Ask", "Exercise", "Notice", "Held", "Outline", "AFTER_GUESS",
+           "handout_html", "markdown_html", "formula_html", "settings_in_words", "stretchy_fences"]
 
 Edition = Literal["student", "teacher"]  #: the student's handout, or the teacher's edition (answers, notes)
 
@@ -69,13 +69,24 @@ class Ask:
 
 
 @dataclass(frozen=True)
+class Exercise:
+    """A "Check yourself" exercise in the variant on screen: its title, prompt, choices (none for a number or a task
+    on the page) and worked answer (the teacher's edition only)."""
+
+    title: str
+    prompt: str
+    choices: tuple[str, ...]
+    answer: str
+
+
+@dataclass(frozen=True)
 class Notice:
     """"What to notice": the takeaway lines computed for the settings."""
 
     lines: tuple[str, ...]
 
 
-Item = Heading | Text | Chart | Ask | Notice
+Item = Heading | Text | Chart | Ask | Exercise | Notice
 
 
 @dataclass(frozen=True)
@@ -267,6 +278,8 @@ def _block(item: Item | Held | None, teacher: bool, lab: str | None, number: int
         return _chart(item, f"chart-{number}")
     if isinstance(item, Ask):
         return _ask(item, teacher, f"question-{number}")
+    if isinstance(item, Exercise):
+        return _exercise(item, teacher, f"exercise-{number}")
     return ("<section class='notice'><h2>What to notice</h2><ul>"
             + "".join(f"<li>{markdown_html(line, lab, inline=True)}</li>" for line in item.lines) + "</ul></section>")
 
@@ -302,6 +315,17 @@ def _ask(ask: Ask, teacher: bool, ident: str) -> str:
              f"<p class='later'>{html.escape(AFTER_GUESS)}</p>")
     return (f"<section class='question' aria-labelledby='{ident}'><h3 id='{ident}'>Predict first</h3>"
             f"{markdown_html(ask.prompt)}<ul class='choices'>{choices}</ul>{after}</section>")
+
+
+def _exercise(exercise: Exercise, teacher: bool, ident: str) -> str:
+    """An exercise: its prompt and choices with a box each; room for the student's answer, or the worked answer."""
+    choices = "".join(f"<li><span class='box' aria-hidden='true'>☐</span> {markdown_html(choice, inline=True)}</li>"
+                      for choice in exercise.choices)
+    after = (f"<p class='answer'><strong>Answer:</strong> {markdown_html(exercise.answer, inline=True)}</p>"
+             if teacher else "<p class='guess'>Your answer: ______________________________</p>")
+    listed = f"<ul class='choices'>{choices}</ul>" if choices else ""
+    return (f"<section class='question' aria-labelledby='{ident}'><h3 id='{ident}'>{html.escape(exercise.title)}"
+            f"</h3>{markdown_html(exercise.prompt)}{listed}{after}</section>")
 
 
 _STYLE = """

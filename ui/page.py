@@ -38,7 +38,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import registry
-from dpcore import viz
+from classroom import check_yourself, progress_storage
+from dpcore import exercises, viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
@@ -373,6 +374,7 @@ class Page:
         the code that embeds the page in slides (:func:`ui.embed.show_embed`); last, the link to the next page of the
         course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
+        self._check_yourself()
         self._teacher_notes()
         self._refine_when_ready()
         with st.expander("Go deeper: algorithms, guarantees, references, downloads", key=DEEPER,
@@ -380,6 +382,20 @@ class Page:
             if deeper.open:  # built when opened: a closed expander costs the server nothing
                 self._deeper(fields)
         self.next_page()
+
+    def _check_yourself(self) -> None:
+        """The page's exercises (:mod:`classroom.check_yourself`), after its lesson; in the handout, each as a
+        question with a box (the student's variant), its worked answer in the teacher's edition."""
+        listed = exercises.for_page(self.info.url_path)
+        if not listed:
+            return
+        check_yourself.show(self.info.url_path, self.params, self.teacher)
+        self._outline.append(handout.Heading(check_yourself.HEADING))
+        progress = progress_storage.current()
+        for number, exercise in enumerate(listed, start=1):
+            made = check_yourself.variant_of(exercise, self.info.url_path, progress)
+            self._outline.append(handout.Exercise(f"Exercise {number}: {exercise.title}", made.prompt, made.choices,
+                                                  made.solution))
 
     def _deeper(self, fields: dict) -> None:
         for _, text in self.text.blocks("go-deeper", **fields):

@@ -19,10 +19,11 @@ server, never). The bounds:
 * **In memory only**: Starlette's multipart parser spools a file of more than 1 MiB to an unnamed temporary file in
   ``$TMPDIR`` (``tempfile.SpooledTemporaryFile``), on disk; its threshold is raised above the largest body the route
   accepts, so an upload goes from the socket to the manager in memory.
-* **One file per tab**: the lab's one uploader holds one file, so when a session's file arrives, that session's
-  earlier files are dropped (a browser replacing its file deletes the old one itself; a script need not). The page
-  drops the session's file when its uploader no longer holds one (:func:`drop_session_files`, from
-  :mod:`ui.upload`).
+* **One file per tab**, and one small one: the lab's data uploader holds one file, so when a session's file arrives,
+  that session's earlier files are dropped; a file of at most :data:`SMALL_BYTES` (1 MiB: a progress file or a
+  receipt, :mod:`classroom.check_yourself`) drops only the earlier small ones, so loading one keeps the data file
+  (a browser replacing its file deletes the old one itself; a script need not). The page drops the session's files
+  when its uploader no longer holds one (:func:`drop_session_files`, from :mod:`ui.upload`).
 * **Gone after the tab**: a session that received a file and whose websocket has been gone for :data:`KEPT_SECONDS`
   is closed (``Runtime.clear_user_info_for_session``: Streamlit's thread-safe way to close a stored session on its
   event loop), within the half second after; its file, its session state and the columns read from the file go with
@@ -46,9 +47,10 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
-__all__ = ["LIMIT_BYTES", "KEPT_SECONDS", "bound_uploads", "drop_session_files"]
+__all__ = ["LIMIT_BYTES", "SMALL_BYTES", "KEPT_SECONDS", "bound_uploads", "drop_session_files"]
 
 LIMIT_BYTES = 20 * 1024 * 1024  #: the largest upload the server takes: ``server.maxUploadSize`` (20) MiB
+SMALL_BYTES = 1024 * 1024  #: a file this small (a progress file, a receipt) drops only the earlier small files
 #: How long a closed tab's file waits for the tab to come back: under Streamlit's 120 s (at most half
 #: ``server.disconnectedSessionTTL``), so that the session is still stored, and its state released, when it is closed.
 KEPT_SECONDS = 60.0
@@ -78,11 +80,13 @@ class _Sessions:
         self.gone_since: dict[str, float | None] = {}
 
     def add_file(self, session_id: str, file: UploadedFileRec) -> None:
-        """The manager's ``add_file``: the session's earlier files are dropped before its new one is kept."""
+        """The manager's ``add_file``: the session's earlier files are dropped before its new one is kept; a small
+        file (at most :data:`SMALL_BYTES`) drops only the earlier small ones."""
+        small = len(file.data) <= SMALL_BYTES
         with self._lock:
-            for older in tuple(self.manager.file_storage.get(session_id, {}).copy()):
-                if older != file.file_id:
-                    self.manager.remove_file(session_id, older)
+            for older_id, older in tuple(self.manager.file_storage.get(session_id, {}).copy().items()):
+                if older_id != file.file_id and (not small or len(older.data) <= SMALL_BYTES):
+                    self.manager.remove_file(session_id, older_id)
             self._add(session_id, file)
             self.gone_since.setdefault(session_id, None)
 

@@ -18,6 +18,7 @@ import functools
 import inspect
 import math
 import numbers
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
@@ -25,8 +26,8 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 __all__ = ["InvalidParameterError", "InvalidDataError", "Constraint", "Real", "Integer", "Choice", "Array", "Seed",
-           "InstanceOf", "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO", "SENSITIVITY",
-           "POSITIVE", "SEED", "TRIALS"]
+           "InstanceOf", "Text", "validated", "float_if_scalar", "check_same_length", "EPSILON", "DELTA", "RHO",
+           "SENSITIVITY", "POSITIVE", "SEED", "TRIALS"]
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -305,6 +306,28 @@ class InstanceOf(Constraint):
     def bad_values(self) -> list[Any]:
         """None, a string and a float."""
         return [None, "text", 3.0]
+
+
+@dataclass(frozen=True)
+class Text(Constraint):
+    """A string matching, whole, the regular expression ``pattern``; ``description`` says it in messages."""
+
+    pattern: str
+    description: str
+
+    def describe(self) -> str:
+        """The ``description`` given at construction."""
+        return self.description
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return ``value`` if it is a string matching :attr:`pattern`; fail otherwise."""
+        if not isinstance(value, str) or not re.fullmatch(self.pattern, value):
+            self.fail(name, value)
+        return value
+
+    def bad_values(self) -> list[Any]:
+        """None, a float and a string of spaces and punctuation."""
+        return [None, 3.0, " ?! "]
 
 
 _P = ParamSpec("_P")  # the decorated function's parameters

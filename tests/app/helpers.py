@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from classroom import browser, teacher_key
+from classroom import browser, progress_storage, teacher_key
+from classroom.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -33,13 +34,16 @@ def assert_clean_and_animated(at: AppTest, animated: dict[str, str]) -> dict[str
 
 
 def run(script: str, timeout: float = 30, answered: bool = True, keeps: dict[str, str] | None = None,
-        **query: str) -> AppTest:
+        progress: Progress | None = None, **query: str) -> AppTest:
     """Run ``script`` (absolute path) once with the given URL query parameters; ``answered`` opens it with every
     predict-then-reveal question revealed (``?reveal=1``), so that the figures behind them are drawn at once.
 
     ``keeps`` is what the browser keeps (:mod:`classroom.browser`: a voter id, the teacher key's token), as a browser
     sends its cookies when it connects; by default a link that asks for the teacher view (``teacher=1``) comes from
-    the teacher's browser, which holds the key (:func:`teacher_browser`), and any other from a new browser."""
+    the teacher's browser, which holds the key (:func:`teacher_browser`), and any other from a new browser.
+
+    ``progress`` is the course progress the browser reported (:mod:`classroom.progress_storage`), by default a fresh
+    one of seed 0, so that "Check yourself" is drawn as in a browser (its exercises at their seed 0 variants)."""
     at = AppTest.from_file(script, default_timeout=timeout)
     if answered:
         query = {"reveal": "1", **query}
@@ -49,7 +53,18 @@ def run(script: str, timeout: float = 30, answered: bool = True, keeps: dict[str
         keeps = teacher_browser()
     if keeps:
         at.session_state[browser.SESSION] = dict(keeps)
+    at.session_state[progress_storage.SESSION] = progress if progress is not None else Progress(seed=0)
     return at.run()
+
+
+def end_open_rooms() -> None:
+    """End every class poll the lab's key holds open in this test process's store (a browser test or another page
+    test on the same worker may have left one, which the teacher view would then show)."""
+    from classroom import poll_store
+
+    store, key = poll_store.shared_store(), teacher_key.lab_key()
+    for room in store.rooms(key):
+        store.close(room.code, key)
 
 
 def teacher_browser() -> dict[str, str]:
@@ -164,7 +179,9 @@ def assert_downloads(at: AppTest, keys: list[str]) -> None:
     import ui
 
     assert list(at.session_state[ui.FIGURE_CALLS]) == list(keys)
-    assert not at.get("download_button") and not [box for box in at.selectbox if box.key == "download_figure"]
+    built = [button for button in at.get("download_button")
+             if not button.proto.id.endswith(("-progress_download", "-receipt_download"))]  # Check yourself's own
+    assert not built and not [box for box in at.selectbox if box.key == "download_figure"]
     open_go_deeper(at)
     assert len(at.selectbox(key="download_figure").options) == len(keys)
     for key in (keys[0], keys[-1]):

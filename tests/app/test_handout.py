@@ -12,7 +12,9 @@ import pytest
 from helpers import ROOT, handouts, page_path, texts
 
 import registry
+from classroom import check_yourself
 from deploy.public_url import ENV
+from dpcore import exercises
 from ui.handout import formula_html, markdown_html
 from ui.text import PageText
 
@@ -56,10 +58,31 @@ def test_the_handout_holds_the_page(truncation):
     assert document.count("class='plot'") == len(at.get("plotly_chart")) - behind
     text = PageText.load(PAGES / "truncation.md")
     shown = sum(formulas(body) for name, body in text.parts.items() if name != "teacher")
+    shown += sum(formulas(made.prompt + "".join(made.choices)) for made in variants("truncation-bias"))
     assert document.count("<math") == shown
     assert document.count("<script>") == 1 + len(at.get("plotly_chart")) - behind  # plotly.js once, one per chart
     teacher = files["truncation-bias-teachers-edition.html"]
     assert teacher.count("class='plot'") == len(at.get("plotly_chart"))  # the teacher's edition: every figure
+
+
+def variants(url_path: str) -> list:
+    """The page's exercises as the handout holds them: the variants on screen (seed 0's before the browser's progress
+    is known, as in AppTest)."""
+    return [check_yourself.variant_of(exercise, url_path, None) for exercise in exercises.for_page(url_path)]
+
+
+def test_the_handout_carries_the_exercises_and_the_teachers_edition_their_answers(truncation):
+    _, files = truncation
+    student, teacher = (files[f"truncation-bias-{name}.html"] for name in ("handout", "teachers-edition"))
+    listed = exercises.for_page("truncation-bias")
+    assert len(listed) >= 3
+    for number, exercise in enumerate(listed, start=1):
+        title = "<h3 id='exercise-"
+        assert f">Exercise {number}: {html.escape(exercise.title)}</h3>" in student and title in student
+        assert f">Exercise {number}: {html.escape(exercise.title)}</h3>" in teacher
+    assert student.count("Your answer: ") == len(listed) and "<strong>Answer:</strong>" not in student
+    assert teacher.count("<strong>Answer:</strong>") >= len(listed) and "Your answer: " not in teacher
+    assert ">Check yourself</h2>" in student
 
 
 def test_students_guess_and_the_teacher_has_the_answers(truncation):

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 from helpers import APP, decode, open_go_deeper, plotly_spec, run, texts
+from streamlit.testing.v1 import AppTest
 
 from registry import PAGES, TITLES, papers
 
@@ -101,9 +102,10 @@ def test_presentation_mode_hides_prose_keeps_formula_and_enlarges_the_chart():
 def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
     at = run(APP)
     links = [link.proto for link in at.get("page_link")]
-    assert [(link.label, link.page) for link in links] == [
-        (f"{i}. {page.title} (about {page.minutes} minutes)", page.url_path) for i, page in enumerate(PAGES[1:], 1)
-    ] + [(f"Next: {PAGES[1].title}", PAGES[1].url_path)]
+    assert [(link.label, link.page) for link in links] == [(f"Next for you: {PAGES[1].title}", PAGES[1].url_path)] + [
+        (f"{i}. {page.title} (about {page.minutes} minutes): not started", page.url_path)
+        for i, page in enumerate(PAGES[1:], 1)
+    ] + [(f"Next: {PAGES[1].title}", PAGES[1].url_path)]  # a new browser's progress: nothing started yet
     summaries = [caption.value for caption in at.caption if caption.value.startswith(tuple(p.summary for p in PAGES))]
     assert summaries == [f"{page.summary}. First: {page.needs}. Papers: {'; '.join(page.papers)}."
                          for page in PAGES[1:]]
@@ -131,3 +133,23 @@ def test_downloads_and_footer():
     assert [button.proto.label for button in buttons] == ["Data (CSV)", "Figure (HTML)", "Python snippet",
                                                           "Handout (offline lesson, HTML)"]
     assert "PCG64" in at.main.caption[-1].value and "not a hardened release mechanism" in at.main.caption[-1].value
+
+
+def test_the_course_map_shows_this_browsers_progress_and_the_next_page():
+    """With the progress the browser keeps (seeded: AppTest runs no browser), each page says its state and the map
+    links the first page not mastered."""
+    from classroom import progress_storage
+    from classroom.progress import PageProgress, Progress
+
+    first, second, third = (page.url_path for page in PAGES[1:4])
+    progress = Progress(seed=3, pages={first: PageProgress(3, 3, 3, True), second: PageProgress(2, 1, 0, False),
+                                       third: PageProgress(1, 0, 0, False)})
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[progress_storage.SESSION] = progress
+    at.run()
+    labels = [link.proto.label for link in at.get("page_link")]
+    assert labels[0] == f"Next for you: {PAGES[2].title}"
+    assert labels[1:4] == [f"1. {PAGES[1].title} (about {PAGES[1].minutes} minutes): mastered",
+                           f"2. {PAGES[2].title} (about {PAGES[2].minutes} minutes): solved, not yet mastered",
+                           f"3. {PAGES[3].title} (about {PAGES[3].minutes} minutes): tried"]
+    assert labels[4].endswith(": not started")

@@ -172,7 +172,7 @@ def test_go_deeper_offers_both_monte_carlo_figures_and_the_tradeoff_curves(defau
     assert offered["error_vs_d"][1] == dict(n=10_000, epsilon=1.0, delta=1e-6, trials=200, seed=0)
     assert_downloads(run_page(), ["error_vs_n", "error_vs_d", "tradeoff"])
     headings = [element.value for element in default_page.subheader]
-    assert headings[0] == "One run: the shape of the noise" and headings[-1] == "What to notice"
+    assert headings[0] == "One run: the shape of the noise" and headings[-2:] == ["What to notice", "Check yourself"]
 
 
 def test_presentation_mode_keeps_headings_formulas_figures_and_takeaways(default_page):

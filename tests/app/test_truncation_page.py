@@ -206,7 +206,7 @@ def test_url_round_trip():
 
 
 HEADINGS = ["One run: where to clip", "Error vs n, one frame per moment order k",
-            "Taking the bias back: truncated maximum likelihood", "What to notice"]
+            "Taking the bias back: truncated maximum likelihood", "What to notice", "Check yourself"]
 
 
 def test_sections_fill_their_prose_with_the_lesson_constants(default_page):

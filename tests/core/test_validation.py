@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from dpcore.core.validation import Array, Choice, Integer, InvalidParameterError, Real, Seed, validated
+from dpcore.core.validation import Array, Choice, Integer, InvalidParameterError, Real, Seed, Text, validated
 
 
 @pytest.mark.parametrize(
@@ -26,6 +26,8 @@ from dpcore.core.validation import Array, Choice, Integer, InvalidParameterError
         (Array(), [1.0, math.nan]),
         (Array(low=0, low_open=True), [0.0]),
         (Seed(), -3),
+        (Text(r"[a-z]+", "a word"), "word "),
+        (Text(r"[a-z]+", "a word"), b"word"),
     ],
 )
 def test_each_constraint_kind_rejects_its_boundary_case(constraint, value):
@@ -41,6 +43,7 @@ def test_each_constraint_kind_rejects_its_boundary_case(constraint, value):
         (Real(low=0, allow_inf=True), math.inf, math.inf),
         (Array(), [1, 2], np.array([1.0, 2.0])),
         (Real(), np.float32(0.5), 0.5),
+        (Text(r"[a-z-]+", "an address"), "real-data", "real-data"),
     ],
 )
 def test_constraints_normalise_good_values(constraint, value, expected):

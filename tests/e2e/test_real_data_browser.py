@@ -20,7 +20,7 @@ CHARTS = ("real_clipping", "real_quantiles", "real_histogram", "real_laplace_gau
           "real_error_quantiles")
 ERROR = '[data-testid="stAlertContentError"]'
 EXCEPTION = '[data-testid="stException"]'
-UPLOADER = '[data-testid="stFileUploader"]'
+UPLOADER = '.st-key-upload_file [data-testid="stFileUploader"]'  # the data's uploader (Check yourself has one too)
 CHOSEN = ".st-key-upload_column input"
 WAIT = 30_000  # ms: what an element needs once the page's run is over
 FILE_NAME = "secret_wages_2026.csv"

@@ -183,13 +183,15 @@ def test_a_tab_pressed_while_the_ballot_reruns_reaches_send(browser: Browser, ba
 def test_a_file_chosen_moves_the_focus_to_its_column_or_its_message(page: Page, base_url: str):
     page.set_viewport_size(LAPTOP)
     page.goto(base_url + "/real-data?data=upload", timeout=PAGE_TIMEOUT)
-    page.wait_for_selector('[data-testid="stFileUploader"]', timeout=PAGE_TIMEOUT)
+    page.wait_for_selector('.st-key-upload_file [data-testid="stFileUploader"]', timeout=PAGE_TIMEOUT)
     wait_for_run(page)
     for name, content, lands, said in (
             ("words.csv", b"name,city\nann,paris\nbob,rome\n", ".st-key-upload_file ~ * [data-testid=stAlert]",
              "No column of this file holds at least two numbers"),
             ("wages.csv", WAGES, ".st-key-upload_column input", "wages.csv is read. Column: hourly_wage.")):
-        page.get_by_role("button", name="Upload", exact=True).or_(page.get_by_role("button", name="Add files")).focus()
+        uploader = page.locator(".st-key-upload_file")  # the data's (Check yourself has an uploader too)
+        uploader.get_by_role("button", name="Upload", exact=True).or_(
+            uploader.get_by_role("button", name="Add files")).focus()
         page.locator('.st-key-upload_file input[type="file"]').set_input_files(  # what the file chooser gives
             {"name": name, "mimeType": "text/csv", "buffer": content})
         page.wait_for_function("selector => !!document.activeElement.closest(selector)", arg=lands,
@@ -226,7 +228,7 @@ def test_the_poll_box_and_a_file_read_have_no_serious_violation_on_any_screen(br
                                timeout=PAGE_TIMEOUT)
         scan("voted")
         page.goto(f"{base_url}/real-data?data=upload&{query}", timeout=PAGE_TIMEOUT)
-        page.wait_for_selector('[data-testid="stFileUploader"]', timeout=PAGE_TIMEOUT)
+        page.wait_for_selector('.st-key-upload_file [data-testid="stFileUploader"]', timeout=PAGE_TIMEOUT)
         wait_for_run(page)
         page.locator('.st-key-upload_file input[type="file"]').set_input_files(
             {"name": "wages.csv", "mimeType": "text/csv", "buffer": WAGES})

@@ -120,6 +120,22 @@ def test_a_tab_keeps_only_its_newest_file(server):
         assert held(base, 200_002 + len(ROWS)) == 200_002 + len(ROWS)
 
 
+def test_a_small_file_keeps_the_data_file_and_a_new_data_file_drops_both(server):
+    """A progress file or a receipt (at most 1 MiB) loaded beside the data file: the data file stays; a second small
+    file replaces the first; a new data file replaces them all."""
+    base, _ = server
+    data = b"x\n" + b"5\n" * 600_000  # 1.2 MB
+    progress = [b"{}" + b" " * size for size in (1_000, 2_000)]
+    with UploadTab(base) as tab:
+        tab.open()
+        assert tab.put(data, tab.address()) == 204
+        for small in progress:
+            assert tab.put(small, tab.address("dp-lab-progress.json"), "dp-lab-progress.json") == 204
+        assert held(base, len(data) + len(progress[1])) == len(data) + len(progress[1])
+        assert tab.put(data, tab.address()) == 204
+        assert held(base, len(data)) == len(data)
+
+
 def test_choosing_a_bundled_data_set_drops_the_file(server):
     base, _ = server
     with UploadTab(base) as tab:
