@@ -57,16 +57,6 @@ def run(script: str, timeout: float = 30, answered: bool = True, keeps: dict[str
     return at.run()
 
 
-def end_open_rooms() -> None:
-    """End every class poll the lab's key holds open in this test process's store (a browser test or another page
-    test on the same worker may have left one, which the teacher view would then show)."""
-    from classroom import poll_store
-
-    store, key = poll_store.shared_store(), teacher_key.lab_key()
-    for room in store.rooms(key):
-        store.close(room.code, key)
-
-
 def teacher_browser() -> dict[str, str]:
     """What the teacher's browser keeps once the lab's teacher key was typed in it."""
     return {"teacher": teacher_key.browser_token()}
