@@ -136,7 +136,7 @@ def from_json(text: str | bytes) -> Progress:
         raise ProgressError(f"This file is larger than a progress file can be ({MAX_BYTES // 1024} KB).")
     try:
         document = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProgressError("This file is not a progress file: it is not JSON text.") from None
     if not isinstance(document, dict) or document.get("lab") != FORMAT:
         raise ProgressError("This is not a progress file of the Private Estimation Lab.")

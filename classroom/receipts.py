@@ -165,7 +165,7 @@ def check_receipt(text: str | bytes, secret: bytes | None = None) -> ReceiptChec
     """
     try:
         document = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ReceiptError("This file is not a receipt: it is not JSON text.") from None
     tokens = document.get("tokens") if isinstance(document, dict) and document.get("lab") == _KIND else None
     if not isinstance(tokens, list) or len(tokens) > _MAX_TOKENS:

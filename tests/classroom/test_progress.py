@@ -75,6 +75,7 @@ def document(**changes):
     (document(pages={"real-data": {"tried": 1, "solved": 0, "streak": 0, "mastered": False,
                                    "exercises": {"q": [1, 2]}}}), "counts are not counts"),
     (" " * (300 * 1024), "larger than a progress file"),
+    ("[" * 100_000 + "]" * 100_000, "not JSON"),  # nested past Python's recursion limit
 ])
 def test_a_bad_file_is_refused_with_its_reason(text, said):
     with pytest.raises(ProgressError, match=said):
