@@ -43,7 +43,8 @@ def test_a_receipt_proves_mastery_only_from_a_run_of_three_and_counts_refusals()
 DEEP = "[" * 100_000 + "]" * 100_000  # JSON nested past Python's recursion limit
 
 
-@pytest.mark.parametrize("text", ["{", DEEP, "[]", '{"lab": "x", "tokens": []}', '{"lab": "Private Estimation Lab receipt"}'])
+@pytest.mark.parametrize("text", ["{", DEEP, "[]", '{"lab": "x", "tokens": []}',
+                                  '{"lab": "Private Estimation Lab receipt"}'])
 def test_a_file_that_is_no_receipt_is_refused(text):
     with pytest.raises(ReceiptError):
         check_receipt(text, KEY)
