@@ -110,3 +110,6 @@ def test_a_poll_run_from_a_projector_and_answered_from_a_phone_with_the_keyboard
     assert student.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     student.screenshot(path=screenshot_dir / "poll-phone-revealed.png")
     assert no_serious_violation(teacher) == [] and no_serious_violation(student) == []
+    tab_to(teacher, lambda now: now["tag"] == "button" and "New poll on this question" in now["text"])
+    teacher.keyboard.press("Enter")  # the revealed poll ends: the question offers a new one (to the next test too)
+    expect(teacher.get_by_role("button", name="Poll the class on this question")).to_be_visible(timeout=PAGE_TIMEOUT)
