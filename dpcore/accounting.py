@@ -15,7 +15,7 @@ import math
 import numpy as np
 from scipy import optimize, special, stats
 
-from .core.validation import DELTA, POSITIVE, Array, Integer, InvalidParameterError, Real, validated
+from .core.validation import DELTA, POSITIVE, Array, Choice, Integer, InvalidParameterError, Real, validated
 
 __all__ = [
     "laplace_delta",
@@ -34,6 +34,7 @@ __all__ = [
     "laplace_tradeoff",
     "gaussian_tradeoff",
     "dp_tradeoff",
+    "epsilon_for_error",
 ]
 
 _NONNEGATIVE = Real(low=0)
@@ -569,5 +570,73 @@ def dp_tradeoff(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray:
     [0.99, 0.4463, 0.0]
     """
     a = np.asarray(alpha, dtype=float)
-    return np.maximum.reduce([np.zeros_like(a), 1 - delta - math.exp(epsilon) * a,
-                              math.exp(-epsilon) * (1 - delta - a)])
+    with np.errstate(over="ignore", invalid="ignore"):  # e^ε overflows past ε ≈ 709: 1 − δ − e^ε·α is then −∞ (α > 0)
+        steep = np.where(a > 0, 1 - delta - np.exp(epsilon) * a, 1 - delta)
+    return np.maximum.reduce([np.zeros_like(a), steep, math.exp(-epsilon) * (1 - delta - a)])
+
+
+# ------------------------------------------------------------------------------------- from an accuracy to an ε
+@validated(error=POSITIVE, sensitivity=POSITIVE, confidence=Real(0, 1, low_open=True, high_open=True),
+           mechanism=Choice(("laplace", "gaussian")), delta=Real(0, 1, high_open=True))
+def epsilon_for_error(error: float, sensitivity: float = 1.0, confidence: float = 0.95, mechanism: str = "laplace",
+                      delta: float = 0.0) -> float:
+    r"""The smallest ε meeting an accuracy target: the inverse of a noisy release's error law.
+
+    The smallest :math:`\varepsilon` at which a noisy release is within :math:`\pm t` of its value with
+    probability :math:`c`: the inverse of the release's error law.
+
+    *Laplace* (noise :math:`\mathrm{Lap}(b)`, :math:`\varepsilon_0 = \Delta_1/b`-DP; Dwork & Roth 2014, Thm 3.6):
+    :math:`P(|\mathrm{Lap}(b)| \le t) = 1 - e^{-t/b} = c` gives :math:`b = t/\ln\frac{1}{1-c}`, so
+
+    .. math:: \varepsilon = \frac{\Delta_1 \ln(1/(1-c))}{t}
+
+    at :math:`\delta = 0`; at :math:`\delta > 0` the smallest :math:`\varepsilon` of that noise's exact profile
+    (:func:`laplace_delta`): :math:`\max(0,\; \varepsilon_0 + 2\ln(1-\delta))`.
+
+    *Gaussian* (noise :math:`\mathcal N(0, \sigma^2)`): :math:`P(|\mathcal N(0,\sigma^2)| \le t) = 2\Phi(t/\sigma) - 1
+    = c` gives :math:`\sigma = t/\Phi^{-1}(\tfrac{1+c}{2})`; :math:`\varepsilon` is then the root of the analytic
+    Gaussian mechanism's exact profile :math:`\delta_{\mathcal N}(\varepsilon; \Delta_2/\sigma) = \delta`
+    (Balle & Wang 2018, Thm 8; :func:`gaussian_epsilon`).
+
+    Guarantee of the release so calibrated: :math:`\varepsilon`-DP (Laplace at :math:`\delta = 0`) or
+    :math:`(\varepsilon, \delta)`-DP, for neighbours (replace-one unless the caller's sensitivity says otherwise) whose
+    query values are ``sensitivity`` apart (:math:`\ell_1` for Laplace, :math:`\ell_2` for Gaussian).
+
+    Parameters
+    ----------
+    error : float
+        The target :math:`t > 0`: the release within :math:`\pm t` of the exact value.
+    sensitivity : float, default 1.0
+        :math:`\Delta > 0` of the query (1 for a count).
+    confidence : float, default 0.95
+        :math:`c \in (0, 1)`: the probability of being within :math:`\pm t`.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        The noise.
+    delta : float, default 0.0
+        :math:`\delta \in [0, 1)`; the Gaussian mechanism needs :math:`\delta > 0`.
+
+    Returns
+    -------
+    float
+        :math:`\varepsilon \ge 0` (0 when the noise the target allows is already :math:`(0, \delta)`-DP).
+
+    Raises
+    ------
+    InvalidParameterError
+        A bad parameter, or ``mechanism="gaussian"`` with ``delta=0``.
+
+    Examples
+    --------
+    >>> round(epsilon_for_error(10.0), 4)  # a count within ±10 for 95 % of releases: ln(20)/10
+    0.2996
+    >>> round(epsilon_for_error(10.0, mechanism="gaussian", delta=1e-6), 4)
+    0.8162
+    """
+    if mechanism == "laplace":
+        epsilon0 = sensitivity * -math.log1p(-confidence) / error
+        return max(0.0, epsilon0 + 2.0 * math.log1p(-delta)) if delta > 0 else epsilon0
+    if delta == 0:
+        raise InvalidParameterError(f"delta must be in (0, 1) for the Gaussian mechanism (it is never pure DP); "
+                                    f"got {delta!r}")
+    sigma = error / special.ndtri((1.0 + confidence) / 2.0)
+    return gaussian_epsilon(sensitivity / sigma, delta)

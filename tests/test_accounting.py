@@ -2,11 +2,15 @@
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import integrate, optimize, stats
 
 from dpcore import accounting
+from dpcore.core.validation import InvalidParameterError
 
 # One valid call per public function of the module, the baseline tests/test_public_functions.py swaps bad values into.
 VALID_CALLS = {
@@ -26,6 +30,7 @@ VALID_CALLS = {
     "laplace_tradeoff": dict(alpha=np.array([0.1, 0.5]), epsilon=1.0),
     "gaussian_tradeoff": dict(alpha=np.array([0.1, 0.5]), mu=1.0),
     "dp_tradeoff": dict(alpha=np.array([0.1, 0.5]), epsilon=1.0, delta=1e-6),
+    "epsilon_for_error": dict(error=10.0, sensitivity=1.0, confidence=0.95, mechanism="gaussian", delta=1e-6),
 }
 
 
@@ -198,3 +203,108 @@ def test_the_calibrated_gaussian_sits_in_its_dp_region_and_needs_its_delta(epsil
 def test_dp_tradeoff_known_values():
     np.testing.assert_allclose(accounting.dp_tradeoff([0.0, 0.25, 0.5, 1.0], np.log(2), 0.0),
                                [1.0, 0.5, 0.25, 0.0])
+
+
+# ------------------------------------------------------------------------------------- from an accuracy to an ε
+ERRORS, SENSITIVITIES, CONFIDENCES = (0.5, 3.0, 10.0, 200.0), (0.12, 1.0, 2.5), (0.5, 0.9, 0.95, 0.999)
+
+
+@pytest.mark.parametrize("error", ERRORS)
+@pytest.mark.parametrize("sensitivity", SENSITIVITIES)
+@pytest.mark.parametrize("confidence", CONFIDENCES)
+def test_epsilon_for_error_laplace_is_the_inverse_of_the_laplace_tail(error, sensitivity, confidence):
+    """P(|Lap(b)| ≤ t) = 1 − e^{−t/b} = c gives b = t/ln(1/(1−c)) and ε = Δ/b; with δ > 0 the ε at which that noise's
+    exact profile (laplace_delta) is δ: ε0 + 2 ln(1 − δ), at least 0."""
+    epsilon0 = sensitivity * math.log(1.0 / (1.0 - confidence)) / error
+    assert accounting.epsilon_for_error(error, sensitivity, confidence) == pytest.approx(epsilon0, rel=1e-9)
+    scale = error / math.log(1.0 / (1.0 - confidence))
+    assert stats.laplace.cdf(error, scale=scale) - stats.laplace.cdf(-error, scale=scale) == pytest.approx(confidence)
+    for delta in (1e-9, 1e-6, 0.01, 0.3):
+        epsilon = accounting.epsilon_for_error(error, sensitivity, confidence, "laplace", delta)
+        assert epsilon == pytest.approx(max(0.0, epsilon0 + 2 * math.log(1 - delta)), rel=1e-9, abs=1e-15)
+        if epsilon > 0:
+            assert accounting.laplace_delta(epsilon, scale=sensitivity / epsilon0, sensitivity=sensitivity) == \
+                pytest.approx(delta, rel=1e-9)
+        else:  # the noise is already (0, δ)-DP: its total variation is at most δ
+            assert accounting.laplace_delta(0.0, scale=sensitivity / epsilon0, sensitivity=sensitivity) <= delta
+
+
+def gaussian_epsilon_for_error_exact(error, sensitivity, confidence, delta):
+    """The test oracle, in 30-digit arithmetic: σ = t/Φ⁻¹((1+c)/2) (Φ⁻¹((1+c)/2) = √2 erfinv(c)), then the root in ε of
+    Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) = δ by bisection (the profile decreases in ε); 0 if δ(0) ≤ δ already."""
+    with mpmath.workdps(30):
+        sigma = mpmath.mpf(error) / (mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf(confidence)))
+        ratio = mpmath.mpf(sensitivity) / sigma
+
+        def excess(epsilon):
+            a, b = ratio / 2 - epsilon / ratio, -ratio / 2 - epsilon / ratio
+            return mpmath.ncdf(a) - mpmath.exp(epsilon) * mpmath.ncdf(b) - mpmath.mpf(delta)
+
+        if excess(mpmath.mpf(0)) <= 0:
+            return 0.0
+        low, high = mpmath.mpf(0), mpmath.mpf(1)
+        while excess(high) > 0:
+            low, high = high, 2 * high
+        for _ in range(80):  # high < 2ε + 1, so the bracket ends below 1e-22 (1 + 2ε) wide
+            middle = (low + high) / 2
+            low, high = (middle, high) if excess(middle) > 0 else (low, middle)
+        return float((low + high) / 2)
+
+
+@pytest.mark.parametrize("error", ERRORS)
+@pytest.mark.parametrize("sensitivity", SENSITIVITIES)
+@pytest.mark.parametrize("confidence", CONFIDENCES)
+def test_epsilon_for_error_gaussian_is_the_analytic_gaussian_at_the_normal_width(error, sensitivity, confidence):
+    for delta in (1e-10, 1e-6, 1e-2):
+        expected = gaussian_epsilon_for_error_exact(error, sensitivity, confidence, delta)
+        got = accounting.epsilon_for_error(error, sensitivity, confidence, "gaussian", delta)
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_epsilon_for_error_known_values():
+    assert accounting.epsilon_for_error(10.0) == pytest.approx(math.log(20) / 10, rel=1e-12)  # 0.2996
+    assert accounting.epsilon_for_error(1.0, sensitivity=0.12) == pytest.approx(0.12 * math.log(20), rel=1e-12)
+    # σ = 10/1.959964 = 5.1021, μ = 0.19600 at δ = 1e-6
+    assert accounting.epsilon_for_error(10.0, mechanism="gaussian", delta=1e-6) == pytest.approx(0.8162, abs=1e-4)
+
+
+_ERROR_FOR_EPSILON = settings(max_examples=40, deadline=None)
+_MECHANISM_AND_DELTA = st.sampled_from([("laplace", 0.0), ("laplace", 1e-6), ("laplace", 0.05), ("gaussian", 1e-9),
+                                        ("gaussian", 1e-5), ("gaussian", 0.05)])
+
+
+@_ERROR_FOR_EPSILON
+@given(error=st.floats(0.01, 1e3), factor=st.floats(1.01, 10.0), sensitivity=st.floats(0.01, 10.0),
+       confidence=st.floats(0.5, 0.999), mechanism_and_delta=_MECHANISM_AND_DELTA)
+def test_epsilon_for_error_decreases_as_the_target_widens(error, factor, sensitivity, confidence, mechanism_and_delta):
+    mechanism, delta = mechanism_and_delta
+    narrow = accounting.epsilon_for_error(error, sensitivity, confidence, mechanism, delta)
+    wide = accounting.epsilon_for_error(error * factor, sensitivity, confidence, mechanism, delta)
+    assert wide < narrow if narrow > 0 else wide == 0.0
+
+
+@_ERROR_FOR_EPSILON
+@given(error=st.floats(0.01, 1e3), share=st.floats(0.01, 0.99), sensitivity=st.floats(0.01, 10.0),
+       confidence=st.floats(0.5, 0.99), mechanism_and_delta=_MECHANISM_AND_DELTA)
+def test_epsilon_for_error_grows_with_the_confidence(error, share, sensitivity, confidence, mechanism_and_delta):
+    mechanism, delta = mechanism_and_delta
+    higher = confidence + share * (1 - confidence)  # strictly between c and 1
+    low = accounting.epsilon_for_error(error, sensitivity, confidence, mechanism, delta)
+    high = accounting.epsilon_for_error(error, sensitivity, higher, mechanism, delta)
+    assert high > low if high > 0 else low == 0.0
+
+
+@pytest.mark.parametrize("arguments, name", [
+    (dict(error=0.0), "error"), (dict(error=-1.0), "error"), (dict(error=math.nan), "error"),
+    (dict(error=math.inf), "error"), (dict(sensitivity=0.0), "sensitivity"),
+    (dict(sensitivity=math.nan), "sensitivity"),
+    (dict(confidence=0.0), "confidence"), (dict(confidence=1.0), "confidence"), (dict(confidence=1.5), "confidence"),
+    (dict(confidence=-0.2), "confidence"), (dict(confidence=math.nan), "confidence"),
+    (dict(mechanism="cauchy"), "mechanism"), (dict(mechanism="Gaussian", delta=1e-6), "mechanism"),
+    (dict(mechanism="gaussian"), "delta"), (dict(mechanism="gaussian", delta=0.0), "delta"),
+    (dict(mechanism="gaussian", delta=1.0), "delta"), (dict(delta=1.0), "delta"), (dict(delta=2.0), "delta"),
+    (dict(delta=-1e-6), "delta"), (dict(mechanism="gaussian", delta=math.nan), "delta"),
+])
+def test_epsilon_for_error_rejects_bad_input_naming_the_parameter(arguments, name):
+    with pytest.raises(InvalidParameterError, match=name):
+        accounting.epsilon_for_error(**{"error": 10.0, **arguments})
