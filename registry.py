@@ -15,6 +15,9 @@ SINGHAL23 = "Singhal (2023)"  # Pure DP Estimator for Binary Product Distributio
 JUO20 = "Jagielski, Ullman & Oprea (2020)"  # Auditing Differentially Private Machine Learning (docs/papers.md §2)
 NASR21 = "Nasr et al. (2021)"  # Adversary Instantiation: Lower Bounds for Differentially Private ML (docs/papers.md §2)
 ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncation (docs/papers.md §1.5)
+BW18 = "Balle & Wang (2018)"  # Improving the Gaussian Mechanism for Differential Privacy (docs/papers.md §2)
+BS16 = "Bun & Steinke (2016)"  # Concentrated Differential Privacy (docs/papers.md §2)
+DRS22 = "Dong, Roth & Su (2022)"  # Gaussian Differential Privacy (docs/papers.md §2)
 
 #: Each paper a page draws on, by its citation in :attr:`PageInfo.papers`: its title (Markdown) and where it appeared.
 #: The home page lists them all (:func:`papers`); docs/papers.md has the full references.
@@ -28,6 +31,10 @@ TITLES: dict[str, str] = {
     NASR21: "*Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning* (IEEE Symposium on "
             "Security and Privacy 2021)",
     ZZ25: "*Private Statistical Estimation via Truncation*",
+    BW18: "*Improving the Gaussian Mechanism for Differential Privacy: Analytical Calibration and Optimal Denoising* "
+          "(ICML 2018)",
+    BS16: "*Concentrated Differential Privacy: Simplifications, Extensions, and Lower Bounds* (TCC 2016)",
+    DRS22: "*Gaussian Differential Privacy* (JRSS B 2022)",
 }
 
 
@@ -115,6 +122,17 @@ PAGES: tuple[PageInfo, ...] = (
                          "compare the private mean, range-then-mean and median on heavy-tailed and bounded data",
                          "say which statistics of a column survive a small ε, and why"),
              minutes=30, needs="Truncation bias; the exponential mechanism"),
+    PageInfo("app_pages/choosing_epsilon.py", "Choosing ε", "choosing-epsilon", ":material/tune:",
+             "From the accuracy each release needs to the ε it costs: a plan of releases, its total by three "
+             "accountings, a fixed budget shared among them, and what the total lets an attacker learn",
+             (BW18, BS16, DRS22),
+             objectives=("compute the smallest ε that puts a count or a mean within ±t of its value with "
+                         "probability c",
+                         "total a plan of releases by basic composition, zCDP and numerical composition, and share "
+                         "a fixed budget among them",
+                         "say what a total ε lets a membership attacker do, as a true-positive rate at a "
+                         "false-positive rate"),
+             minutes=25, needs="Real data; Pure vs approximate DP"),
 )
 
 

@@ -22,6 +22,10 @@
 //   a number to type; after "Show the answer", what to read), and the live region reads it; after "Try a new one"
 //   (no alert left) to the new variant's answer box, and the question is read. The answer box's container (keyed
 //   answer_ too) is no question's answer: it is left out of the Reveal's live regions;
+// - "Add a release" and "Remove release N" (the plan's editor of the page "Choosing ε": containers keyed
+//   plan_release_ plus the release's place, the buttons plan_add and plan_remove_ plus its place) rerun the page and
+//   may remove the button that had the focus: once the run is over, focus moves to the new release's first control
+//   (and its heading is read), or after a removal to "Add a release" (and the plan's size is read);
 // - the material icon in a heading or an answer is decoration: hidden from screen readers ("Truncation bias", not
 //   "content_cut icon Truncation bias");
 // - the address bar follows an animated chart's frame (ui.frames): once the chart rests on a frame other than the one
@@ -347,6 +351,19 @@
       }
       return null;
     },
+    added: () => {  // the new release: the last of the plan's boxes, its first control
+      const boxes = [...document.querySelectorAll('[class*="st-key-plan_release_"]')].filter(current);
+      const box = boxes[boxes.length - 1];
+      const control = box && box.querySelector('input');
+      const heading = box && box.querySelector('[data-testid="stMarkdown"]');
+      return control ? {focus: control, say: `Added. ${heading ? wordsOf(heading) : ''}`} : null;
+    },
+    removed: () => {  // the plan's last button, and how many releases are left
+      const add = document.querySelector('.st-key-plan_add button');
+      if (!current(add)) return null;
+      const left = [...document.querySelectorAll('[class*="st-key-plan_release_"]')].filter(current).length;
+      return {focus: add, say: `Removed: the plan has ${left} release${left === 1 ? '' : 's'}.`};
+    },
     check: (key) => exerciseAlert(key),  // the verdict: right, not yet, or a number to type
     show: (key) => exerciseAlert(key),  // what to read: the worked answer below
     new: (key) => {  // the new variant's answer box (or its Check, for a task done with the page's controls)
@@ -422,6 +439,8 @@
   document.addEventListener('click', (event) => {
     if (inside(event, '[class*="st-key-FormSubmitter-join_poll"]')) awaitAnswer('join');
     else if (inside(event, '.st-key-poll_send')) awaitAnswer('send');
+    else if (inside(event, '.st-key-plan_add button:not([disabled])')) awaitAnswer('added');
+    else if (inside(event, '[class*="st-key-plan_remove_"] button:not([disabled])')) awaitAnswer('removed');
     else exerciseButton(event);
   }, true);
   document.addEventListener('keydown', (event) => {  // Enter in the code's field submits the form

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +21,8 @@ __all__ = ["ParamSpec", "nearest", "log_grid", "epsilon_spec", "delta_spec", "n_
 SEED_MAX = 2**31 - 1
 TRIALS_KEY = "trials"  #: URL key of the Monte Carlo trial count (:func:`trials_spec`)
 SEED_KEY = "seed"  #: URL key of the one-run pictures' random seed (:func:`seed_spec`)
-KINDS = ("log", "float", "int", "number", "choice", "seed")
+KINDS = ("log", "float", "int", "number", "choice", "seed", "text")
+TEXT_LENGTH = 2000  #: the longest value of a ``text`` control a link may carry (a longer one is refused unread)
 
 Note = tuple[str, str]  # (level, message), level in {"error", "warning", "info"}
 
@@ -36,12 +37,15 @@ class ParamSpec:
         URL query key; the widget key is ``f"w_{key}"``.
     label : str
         Widget label.
-    kind : {"log", "float", "int", "number", "choice", "seed"}
+    kind : {"log", "float", "int", "number", "choice", "seed", "text"}
         ``log``: a select slider over ``options`` (log-spaced values, snapped in log space);
         ``float`` / ``int``: a slider on ``[low, high]`` (``step`` optional);
         ``number``: a box to type any real number in ``[low, high]`` (a value with a unit, such as a public bound);
         ``choice``: one of ``options`` (numbers: a select slider, snapped; strings: radio buttons);
-        ``seed``: an integer input on ``[0, 2**31 - 1]``.
+        ``seed``: an integer input on ``[0, 2**31 - 1]``;
+        ``text``: a value the page edits with controls of its own (a list of releases, say), carried in the URL as
+        one line of text that ``reader`` checks; no widget is drawn for it: the page reads and sets
+        ``st.session_state["w_<key>"]``.
     default : Any
         Value used when the URL does not set the parameter or sets it to garbage. For ``number``, ``None``: the box
         starts empty, for the student to type (the page says why); an empty box is left out of the URL.
@@ -57,6 +61,13 @@ class ParamSpec:
         Slider step for ``float``/``int``.
     placeholder : str
         What an empty ``number`` box shows (e.g. what an empty box stands for).
+    reader : callable, optional
+        For ``text``: reads a value from a link, ``reader(raw) -> value`` in its normal form (what the URL then
+        carries), or raises ``ValueError`` whose message says why not, in the page's words, after the value shown
+        as typed ("is not a plan this page can read: …"); it must not repeat the value (the message shows it, cut
+        short, in a code span: :func:`as_typed`).
+    words : callable, optional
+        For ``text``: the value in words (messages, the handout's settings), ``words(value) -> str``.
     names : dict, optional
         A display name for some options (option -> words), e.g. ``{"lomax": "Lomax (Pareto II)"}``: the widget and
         the messages show the name, the URL keeps the option (so every link keeps working).
@@ -83,6 +94,8 @@ class ParamSpec:
     aliases: tuple[str, ...] = ()
     names: Any = ()
     placeholder: str = ""
+    reader: Callable[[str], Any] | None = None
+    words: Callable[[Any], str] | None = None
 
     def __post_init__(self) -> None:
         names = tuple(self.names.items()) if isinstance(self.names, dict) else tuple(self.names)
@@ -93,6 +106,8 @@ class ParamSpec:
             raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
         if self.kind in ("log", "choice") and self.default not in self.options:
             raise ValueError(f"default {self.default!r} of {self.key!r} is not one of its options")
+        if (self.kind == "text") != (self.reader is not None):
+            raise ValueError(f"{self.key!r}: a reader is given for a text control, and only for one")
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -130,6 +145,8 @@ class ParamSpec:
         for option, name in self.names:
             if option == value:
                 return name
+        if self.kind == "text" and self.words is not None:
+            return self.words(value)
         if value is None:
             return "empty"
         return value if isinstance(value, str) else self.format.format(value)
@@ -231,6 +248,29 @@ def _parse_choice(spec: ParamSpec, raw: str, key: str) -> tuple[Any, list[Note]]
                                     f"Using the default {spec.show(spec.default)}.")]
 
 
+def _parse_text(spec: ParamSpec, raw: str, key: str) -> tuple[Any, list[Note]]:
+    """A ``text`` control's value from a link, read by its ``reader`` (its default, with an error naming ``key``,
+    when the reader refuses it or it is longer than :data:`TEXT_LENGTH`).
+
+    >>> spec = ParamSpec(key="word", label="A word", kind="text", default="yes", reader=lambda raw: raw.strip(),
+    ...                  words=lambda value: f"the word {value}")
+    >>> parse_param(spec, " no "), spec.show("no")
+    (('no', []), 'the word no')
+    >>> parse_param(spec, "x" * 3000)[1][0][1][-52:]
+    'is longer than 2,000 characters. Using the word yes.'
+    """
+    assert spec.reader is not None  # ParamSpec.__post_init__
+    if len(raw) > TEXT_LENGTH:
+        why = f"is longer than {TEXT_LENGTH:,} characters"
+    else:
+        try:
+            return spec.reader(raw), []
+        except ValueError as refused:
+            why = str(refused)
+    return spec.default, [("error", f"Invalid {key} in the link: {as_typed(raw)} {why}. "
+                                    f"Using {spec.show(spec.default)}.")]
+
+
 def parse_param(spec: ParamSpec, raw: str | None, key: str | None = None) -> tuple[Any, list[Note]]:
     """Turn one raw URL value into a valid widget value, with messages for the user.
 
@@ -242,6 +282,8 @@ def parse_param(spec: ParamSpec, raw: str | None, key: str | None = None) -> tup
     key = key or spec.key
     if raw is None:
         return spec.default, []
+    if spec.kind == "text":
+        return _parse_text(spec, raw, key)
     if not spec.numeric:
         return _parse_choice(spec, raw, key)
     try:
@@ -294,7 +336,10 @@ def grid_settings(specs: Sequence[ParamSpec]) -> list[dict[str, str]]:
 
 # ---------------------------------------------------------------------------- widgets
 def _widget(spec: ParamSpec, parent: Any) -> Any:
-    """Draw the widget for ``spec`` (its value comes from ``st.session_state``)."""
+    """Draw the widget for ``spec`` (its value comes from ``st.session_state``); a ``text`` control has none here (the
+    page draws its own controls for it), its value is read from ``st.session_state``."""
+    if spec.kind == "text":
+        return st.session_state[f"w_{spec.key}"]
     common = dict(label=spec.label, key=f"w_{spec.key}", help=spec.help or None)
     if spec.kind == "seed":
         return parent.number_input(min_value=0, max_value=SEED_MAX, step=1, **common)

@@ -22,8 +22,9 @@ __all__ = ["GLOSSARY", "COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "D
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
 #: drawn by tests/app/test_plain_words.py
-GLOSSARY = ("audit", "bias", "binary product distribution", "clipping", "differential privacy (DP)",
-            "exponential mechanism", "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
+GLOSSARY = ("audit", "bias", "binary product distribution", "clipping", "composition", "differential privacy (DP)",
+            "exponential mechanism", "Gaussian differential privacy (μ-GDP)", "Gaussian mechanism", "heavy tails",
+            "k (the letter)", "Laplace mechanism",
             "maximum likelihood estimate (MLE)", "median", "membership inference", "neighbouring datasets",
             "parallel composition", "privacy profile", "pure and approximate DP", "Scheffé set", "score",
             "sensitivity (Δ)", "total variation (TV)", "truncation", "user-level privacy", "zCDP (ρ)", "δ (delta)",

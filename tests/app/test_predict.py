@@ -15,7 +15,14 @@ from helpers import ROOT, charts, page_path, run, tables, texts
 
 import registry
 from dpcore import experiments
-from dpcore.lessons import exponential_mechanism, noise_tradeoff, partition_rounds, tournament, truncation
+from dpcore.lessons import (
+    choosing_epsilon,
+    exponential_mechanism,
+    noise_tradeoff,
+    partition_rounds,
+    tournament,
+    truncation,
+)
 from ui.chrome import heading_anchor
 from ui.page import ANSWER, PAGE_SPECS
 from ui.params import parse_param
@@ -37,6 +44,8 @@ QUESTIONS = {
     "tournament.py": ("price", "price_of_k", lambda: tournament.price_question(100, 0, 0.1, run=stored)),
     "partition_rounds.py": ("composition", None, lambda: partition_rounds.composition_question(
         partition_rounds.one_run("log-uniform", 1024, 1_000_000, 1.0))),
+    "choosing_epsilon.py": (choosing_epsilon.QUESTION, "epsilon_vs_target",
+                            lambda: choosing_epsilon.halving_question(choosing_epsilon.WORKED, 1e-6)),
 }
 TOPIC_PAGES = [info for info in registry.PAGES if info.script.removeprefix("app_pages/") in QUESTIONS]
 LINK = re.compile(r"\]\((/[^)]*)\)")
