@@ -48,6 +48,9 @@ if column is not None:  # each figure is given what it shows, so it is rebuilt o
                     **monte_carlo)
         page.figure("real_error_quantiles", figures.quantiles_vs_epsilon, animated=True, download=True, x=column,
                     **public_range, epsilon=page["eps"], **monte_carlo)
+    with page.section("plan"):  # the releases above as a plan for "Choosing ε": public values only in its link
+        page.caption(lesson.plan_note, **public_range, **bounds, epsilon=page["eps"], delta=page["delta"],
+                     data=None if data == settings.UPLOAD else data, unit=unit)
     page.takeaways(lesson.takeaways, column, **kept, trials=page["trials"], seed=page["mc"], unit=unit,
                    revealed=revealed)
 page.go_deeper()

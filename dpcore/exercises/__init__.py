@@ -8,7 +8,16 @@ page's controls).
 
 from __future__ import annotations
 
-from . import audit_lab, exponential_mechanism, noise_tradeoff, partition_rounds, real_data, tournament, truncation
+from . import (
+    audit_lab,
+    choosing_epsilon,
+    exponential_mechanism,
+    noise_tradeoff,
+    partition_rounds,
+    real_data,
+    tournament,
+    truncation,
+)
 from .base import Exercise, Kind, Variant, Verdict, grade, parse_number, variant_seed
 
 __all__ = ["Exercise", "Kind", "Variant", "Verdict", "grade", "parse_number", "variant_seed", "PAGES", "for_page"]
@@ -22,6 +31,7 @@ PAGES: dict[str, tuple[Exercise, ...]] = {
     "scheffe-tournament": tournament.EXERCISES,
     "partitioning-rounds": partition_rounds.EXERCISES,
     "privacy-audit-lab": audit_lab.EXERCISES,
+    "choosing-epsilon": choosing_epsilon.EXERCISES,
 }
 
 

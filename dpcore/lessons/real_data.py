@@ -17,12 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlencode
 
 import numpy as np
 
-from .. import accounting, mechanisms
+from .. import accounting, mechanisms, planning
 from ..core.guarantees import diagnostic, public, released
 from ..core.randomness import RngLike, child_generator, spawn
 from ..core.validation import (
@@ -39,7 +40,7 @@ from ..core.validation import (
     Seed,
     validated,
 )
-from ..datasets import COLUMN
+from ..datasets import COLUMN, DATASETS
 from ..estimators.heavy_tailed_mean import (
     MAX_HISTOGRAM_CELLS,
     private_mean_1d,
@@ -56,7 +57,8 @@ __all__ = ["GLOSSARY", "QUANTILES", "BINS", "MEAN_METHODS", "QUANTILE_METHODS", 
            "ColumnFacts", "ClippingDecomposition", "BestBounds", "Release", "Releases", "ErrorSweep", "column_facts",
            "fact_rows", "bounds_warning", "coverage_warning", "clipping_decomposition", "best_bounds",
            "clipped_mean_draws", "private_quantiles", "private_histogram", "releases", "release_rows",
-           "mean_error_vs_epsilon", "quantile_error_vs_epsilon", "error_vs_epsilon", "takeaways", "cost_question"]
+           "mean_error_vs_epsilon", "quantile_error_vs_epsilon", "error_vs_epsilon", "takeaways", "cost_question",
+           "PLANNER", "PLAN_CONFIDENCE", "PagePlan", "page_plan", "plan_note"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("bias", "clipping", "composition", "differential privacy (DP)", "expected value (E)",
@@ -869,3 +871,144 @@ def cost_question(x, lower: float, upper: float, epsilon: float) -> Question:
                     f"(its scale b = (U − L)/(εn), U and L the clipping bounds, n the number of values). Expected "
                     f"error: {number_text(split.expected_error)}.",
     )
+
+
+# --------------------------------------------------------------------------------------- the releases as a plan
+PLANNER = "choosing-epsilon"  #: the address of the page "Choosing ε", which plans releases from their accuracy
+PLAN_CONFIDENCE = 0.95  #: the confidence c of the targets the plan gives each release (within ±t for 95 % of them)
+#: The planner's settings (the keys of :func:`dpcore.planning.parse_plan`) by the field of a release they set
+_PLAN_FIELDS = {"t": "error", "c": "confidence", "lo": "lower", "hi": "upper", "n": "n", "bins": "bins",
+                "grid": "grid"}
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """The page's releases as a plan for the page "Choosing ε" (:mod:`dpcore.planning`), built from public values
+    only: the bounds typed, the page's settings, and the size n of a bundled data set (never a student's file's).
+
+    Attributes
+    ----------
+    releases : tuple of dpcore.planning.Release, public
+        Each release the planner can hold, its target the accuracy it reaches at the page's ε (and δ).
+    names : tuple of str, public
+        What each release is on this page, in the same order.
+    epsilons : tuple of float, public
+        The ε each release spends on this page (ε, or ε/3 for a quartile).
+    left_out : tuple of str, public
+        The releases of the page the plan does not hold, each with why.
+    delta : float, public
+        The plan's δ: the page's, for its Gaussian release.
+    link : str, public
+        The planner's address with the plan (``/choosing-epsilon?plan=…&delta=…``).
+    """
+
+    releases: tuple = public()
+    names: tuple = public()
+    epsilons: tuple = public()
+    left_out: tuple = public()
+    delta: float = public()
+    link: str = public()
+
+
+def _plan_text(releases: tuple[planning.Release, ...]) -> str:
+    """:func:`dpcore.planning.plan_text` with every number to 12 significant digits (its 6 would move each ε in its
+    6th digit), read back by :func:`dpcore.planning.parse_plan` alike."""
+    parts = []
+    for part, release in zip(planning.plan_text(releases).split(";"), releases, strict=True):
+        kind, _, pairs = part.partition(":")
+        exact = [f"{key}={getattr(release, _PLAN_FIELDS[key]):.12g}" if key in _PLAN_FIELDS else f"{key}={raw}"
+                 for key, _, raw in (pair.partition("=") for pair in pairs.split(","))]
+        parts.append(f"{kind}:" + ",".join(exact))
+    return ";".join(parts)
+
+
+_DATA = Choice((*DATASETS, None))
+
+
+@validated(**_RANGE, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELTA, data=_DATA, bins=_BINS)
+def page_plan(public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
+              data: str | None = None, bins: int = BINS) -> PagePlan:
+    r"""The page's releases as a plan for the page "Choosing ε", each with the target it reaches at this page's ε.
+
+    The plan: the clipped mean on :math:`[L, U]` with Laplace noise and with Gaussian noise (:math:`\Delta = (U -
+    L)/n`), the three quartiles (the exponential mechanism on the public range :math:`[a, b]` at :math:`\varepsilon/3`
+    each; the planner's bound on its rank error, Dwork & Roth 2014, Thm 3.11, on 1,000 values of the range) and the
+    histogram of ``bins`` bins (Laplace noise of scale :math:`2/\varepsilon`, every bin within :math:`\pm t` at
+    once). Each target is :func:`dpcore.planning.at_epsilon` at its ε (the Gaussian one at ``delta``), at
+    :data:`PLAN_CONFIDENCE`, so the planner's :func:`~dpcore.planning.calibrate` finds this page's ε again. The
+    private range of Kamath, Singhal & Ullman (2020) has no kind in the planner: left out, and said.
+
+    **No data go in.** The arguments are the bounds the student typed and the page's settings; ``data`` is the key of
+    a bundled public data set, whose size n (:data:`dpcore.datasets.DATASETS`) the plan then holds, or None for a
+    student's own file: its n stays the planner's default (1,000), and nothing computed from the file is an argument.
+
+    >>> plan = page_plan(0.0, 120.0, 0.0, 120.0, 1.0, 1e-6, data="anes96")
+    >>> [release.kind for release in plan.releases], plan.releases[0].n
+    (['mean', 'mean', 'quantile', 'quantile', 'quantile', 'histogram'], 944)
+    >>> round(planning.calibrate(plan.releases[0]).epsilon, 9), plan.link[:29]
+    (1.0, '/choosing-epsilon?plan=mean:t')
+    """
+    _check_public(public_low, public_high, lower, upper)
+    size = {} if data is None else {"n": DATASETS[data].rows}
+    third = epsilon / len(QUANTILES)
+    quartile = planning.Release("quantile", 1.0, PLAN_CONFIDENCE, "laplace", public_low, public_high, **size)
+    groups = [  # (what the words call them, the ε each spends, the releases as the planner starts them)
+        ("the clipped mean with Laplace noise", epsilon,
+         (planning.Release("mean", 1.0, PLAN_CONFIDENCE, "laplace", lower, upper, **size),)),
+        ("the clipped mean with Gaussian noise", epsilon,
+         (planning.Release("mean", 1.0, PLAN_CONFIDENCE, "gaussian", lower, upper, **size),)),
+        ("the three private quartiles", third, (quartile,) * len(QUANTILES)),
+        (f"the histogram of {bins} bins", epsilon, (planning.Release("histogram", 1.0, PLAN_CONFIDENCE, bins=bins),)),
+    ]
+    kept, left_out = [], []
+    for name, spent, starts in groups:
+        reached = planning.at_epsilon(starts[0], spent, delta if starts[0].mechanism == "gaussian" else 0.0).error
+        try:
+            kept += [(name, spent, replace(start, error=reached)) for start in starts]
+        except InvalidParameterError:  # beyond what the planner takes: a quartile off by more than n people
+            whose = "the planner's " if data is None else ""
+            beyond = (f"more than {whose}n = {starts[0].n:,}" if starts[0].kind == "quantile"
+                      else "more than the planner takes")
+            unit = " people in rank" if starts[0].kind == "quantile" else ""
+            left_out.append(f"{name} (at ε = {spent:.4g} each is within ±{number_text(reached)}{unit} only, "
+                            f"{beyond})")
+    left_out.append("the private range of Kamath, Singhal & Ullman (2020) and its clipped mean (the planner has no "
+                    "release of its kind)")
+    releases = tuple(release for _, _, release in kept)
+    query = {"plan": _plan_text(releases)} if releases else {}
+    if any(release.mechanism == "gaussian" for release in releases):
+        query["delta"] = f"{delta:.12g}"
+    return PagePlan(releases, tuple(name for name, _, _ in kept), tuple(spent for _, spent, _ in kept),
+                    tuple(left_out), delta, f"/{PLANNER}" + (f"?{urlencode(query, safe=',:')}" if query else ""))
+
+
+@validated(**_RANGE, lower=_BOUND, upper=_BOUND, epsilon=EPSILON, delta=DELTA, data=_DATA, bins=_BINS, unit=_UNIT)
+def plan_note(public_low: float, public_high: float, lower: float, upper: float, epsilon: float, delta: float,
+              data: str | None = None, bins: int = BINS, unit: str = "") -> str:
+    """What the page says under "Plan these releases": the link to the planner with the page's releases as a plan
+    (:func:`page_plan`, same arguments), the target each holds (``unit``: the column's), what the plan leaves out,
+    and, for a student's own file, that its n is not in the link and is theirs to type there.
+
+    >>> plan_note(0.0, 120.0, 0.0, 120.0, 1.0, 1e-6, data="anes96")[:56]
+    '[Open these releases as a plan on the page Choosing ε](/'
+    """
+    plan = page_plan(public_low, public_high, lower, upper, epsilon, delta, data, bins)
+    units = {"mean": f" {unit}" if unit else "", "quantile": " people in rank", "histogram": " people in every bin"}
+    held: dict[str, str] = {}
+    for name, release in zip(plan.names, plan.releases, strict=True):
+        held.setdefault(name, f"{name} within ±{number_text(release.error)}{units[release.kind]}"
+                        + (" each" if release.kind == "quantile" else ""))
+    gaussian = any(release.mechanism == "gaussian" for release in plan.releases)
+    words = [f"[Open these releases as a plan on the page Choosing ε]({plan.link}): " + "; ".join(held.values())
+             + f", each for {100 * PLAN_CONFIDENCE:g} % of releases: the accuracy it reaches here at ε = {epsilon:g}"
+             + (" (ε/3 for each quartile)" if any(release.kind == "quantile" for release in plan.releases) else "")
+             + (f", δ = {delta:g} for the Gaussian one" if gaussian else "")
+             + ". The planner finds each one's ε again from its target and adds them up: what publishing them all "
+               "together would cost.",
+             "Not in the plan: " + "; ".join(plan.left_out) + "."]
+    if data is None:
+        words.append("The link holds only what you typed and the page's settings, nothing computed from your file, "
+                     "not even its number of values n: the planner's mean starts at n = 1,000. Type your column's n "
+                     "there (the column's table above gives it): the mean's ε then changes with it, as one person "
+                     "moves a mean of n values by at most (U − L)/n.")
+    return " ".join(words)

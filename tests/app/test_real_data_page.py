@@ -5,15 +5,18 @@ none of it, the notebook snippet reads the student's own file), and every bad fi
 traceback. The browser's view of it: tests/e2e/test_real_data_browser.py.
 """
 
+import math
 import os
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
 from helpers import ROOT, charts, downloads, page_path, run, tables, texts
 
 from app_pages.settings import real_data as settings
+from dpcore import planning
 from dpcore.datasets import DATASETS, load_dataset
 from dpcore.lessons import real_data as lesson
 from dpcore.lessons.plain_words import number_text
@@ -344,3 +347,58 @@ def test_a_bad_value_for_an_empty_box_in_a_link_leaves_it_empty_and_a_good_one_f
     assert "Invalid low in the link: `abc` is not a number. Leaving it empty." in texts(at.error)
     assert at.number_input(key="w_low").value is None and at.number_input(key="w_high").value == 120
     assert "low" not in at.query_params and at.query_params["high"] == "120"
+
+
+# ------------------------------------------------------------------------- the releases as a plan ("Choosing ε")
+PLAN_LINK = re.compile(r"\]\((/choosing-epsilon\?[^)\s]+)\)")
+
+
+def plan_link(at) -> str:
+    """The link to the planner the page shows under "Plan these releases" (one)."""
+    [link] = [found for text in texts(at.caption) for found in PLAN_LINK.findall(text)]
+    return link
+
+
+def linked_plan(link: str) -> tuple[tuple[planning.Release, ...], float]:
+    query = parse_qs(urlsplit(link).query, strict_parsing=True)
+    return planning.parse_plan(query["plan"][0]), float(query["delta"][0])
+
+
+def test_the_plan_link_gives_the_planner_this_pages_releases_at_this_pages_epsilon():
+    at = open_page(data="anes96", lower="18", upper="95", eps="0.5", delta="1e-08")
+    assert_clean(at)
+    releases, delta = linked_plan(plan_link(at))
+    assert delta == 1e-8
+    assert [(release.kind, release.mechanism) for release in releases] == [
+        ("mean", "laplace"), ("mean", "gaussian"), *[("quantile", "laplace")] * 3, ("histogram", "laplace")]
+    n = load_dataset("anes96").size  # a bundled data set's n is public: it goes in
+    assert [(release.lower, release.upper, release.n) for release in releases[:2]] == [(18, 95, n)] * 2
+    assert [(release.lower, release.upper) for release in releases[2:5]] == [(0, 120)] * 3
+    plan = planning.plan_for(releases, delta)
+    assert [item.epsilon for item in plan.items] == pytest.approx([0.5, 0.5, 0.5 / 3, 0.5 / 3, 0.5 / 3, 0.5],
+                                                                  abs=1e-6)
+    headings = [element.value for element in at.subheader]
+    assert headings.index("Plan these releases") == headings.index("What to notice") - 1
+
+
+def test_an_uploads_plan_link_holds_only_what_was_typed():
+    """Two files of different sizes and values, the same typed range and settings: the same link, every n in it the
+    planner's default, no value or statistic of either file in it; the page says to type n in the planner."""
+    first = upload(open_page(data="upload", **TYPED_RANGE, eps="2"), GOOD)
+    assert_clean(first)
+    link = plan_link(first)
+    other = upload(open_page(data="upload", **TYPED_RANGE, eps="2"),
+                   GOOD.replace(b"4100", b"4200") + b"2222,Mons,38\n3333,Mons,41\n")
+    assert_clean(other)
+    assert plan_link(other) == link
+    releases, _ = linked_plan(link)
+    assert all(release.n == 1000 for release in releases)  # the planner's default, not the file's 5 values
+    assert all((release.lower, release.upper) == (0, 10_000) for release in releases if release.kind != "histogram")
+    values = np.array([1200.0, 950.0, 4100.0, 780.0, 1510.0])
+    decoded = parse_qs(urlsplit(link).query)["plan"][0]
+    numbers = {float(raw) for raw in re.findall(r"=([^,;]+)", decoded) if raw not in ("l", "g")}
+    derived = {values.size, *values, values.mean(), float(np.median(values)), values.min(), values.max(),
+               *np.quantile(values, [0.25, 0.75]), values.std()}
+    assert not {number for number in numbers if any(math.isclose(number, value) for value in derived)}
+    note = next(text for text in texts(first.caption) if PLAN_LINK.search(text))
+    assert "Type your column's n there" in note and "nothing computed from your file" in note

@@ -7,12 +7,13 @@ Seeded Monte Carlo; every tolerance is stated next to the number of draws behind
 """
 
 import math
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import accounting, audit, mechanisms
+from dpcore import accounting, audit, mechanisms, planning
 from dpcore.core.guarantees import privacy_roles
 from dpcore.core.validation import InvalidParameterError
 from dpcore.datasets import DATASETS, load_dataset
@@ -57,6 +58,10 @@ VALID_CALLS = {
     "error_vs_epsilon": dict(x=X, **INCOME, epsilons=np.array([0.5, 1.0]), trials=3, seed=0),
     "takeaways": dict(x=X, **INCOME, trials=3, seed=0, unit="francs"),
     "cost_question": dict(x=X, lower=0.0, upper=1000.0, epsilon=1.0),
+    "page_plan": dict(public_low=0.0, public_high=120.0, lower=0.0, upper=120.0, epsilon=1.0, delta=1e-6,
+                      data="anes96", bins=20),
+    "plan_note": dict(public_low=0.0, public_high=120.0, lower=0.0, upper=120.0, epsilon=1.0, delta=1e-6,
+                      data="anes96", bins=20, unit="years"),
 }
 
 
@@ -434,3 +439,78 @@ def test_every_release_on_a_bundled_column_is_seeded_and_states_its_guarantee(da
     assert values == [release.value for release in (*again.means.values(), *again.quantiles.values())]
     assert all(np.isfinite(values))
     assert first.means["clipped_laplace"].true_value == pytest.approx(load_dataset(data).mean())
+
+
+# --------------------------------------------------------------------------------------- the releases as a plan
+def planned(link: str) -> tuple[tuple[planning.Release, ...], float]:
+    """The plan and δ a link to the planner holds, read as the planner reads its URL."""
+    parts = urlsplit(link)
+    assert parts.path == f"/{lesson.PLANNER}"
+    query = parse_qs(parts.query, strict_parsing=True)
+    assert set(query) <= {"plan", "delta"} and all(len(values) == 1 for values in query.values())
+    return planning.parse_plan(query["plan"][0]), float(query.get("delta", ["0"])[0])
+
+
+@pytest.mark.parametrize("data", [*DATASETS, None])
+@pytest.mark.parametrize("epsilon, delta", [(1.0, 1e-6), (0.3, 1e-12), (10.0, 1e-3), (0.02, 1e-8)])
+def test_the_plan_link_gives_back_the_pages_epsilon_for_every_release(data, epsilon, delta):
+    """Each release the link plans reaches, at this page's ε, the target the link gives it: the planner's calibration
+    finds this page's ε again (ε/3 for each quartile; the Gaussian mean at the page's δ, its plan's only Gaussian
+    release); the targets are those of the page's own mechanisms at 95 %, computed here from their laws."""
+    low, high, _ = PUBLIC[data] if data else (10.0, 130.0, None)
+    lower, upper = low + 0.1 * (high - low), high - 0.2 * (high - low)
+    releases, linked_delta = planned(lesson.page_plan(low, high, lower, upper, epsilon, delta, data).link)
+    n = DATASETS[data].rows if data else 1000  # a student's file: the planner's default, nothing of the file
+    width = (upper - lower) / n
+    kinds = [(release.kind, release.mechanism) for release in releases]
+    quartiles = kinds.count(("quantile", "laplace"))
+    assert kinds == [("mean", "laplace"), ("mean", "gaussian"), *[("quantile", "laplace")] * quartiles,
+                     ("histogram", "laplace")] and quartiles in (0, 3)
+    assert linked_delta == delta
+    laws = {  # the 95 % target of each of the page's releases at ε, from the mechanisms' own laws
+        ("mean", "laplace"): width / epsilon * math.log(20),  # P(|Lap(b)| ≤ t) = 1 − e^(−t/b)
+        ("mean", "gaussian"): mechanisms.gaussian_sigma(width, epsilon, delta) * stats.norm.ppf(0.975),
+        ("quantile", "laplace"): 2 / (epsilon / 3) * (math.log(1000) + math.log(20)),  # Dwork & Roth 2014, Thm 3.11
+        ("histogram", "laplace"): 2 / epsilon * -math.log(1 - 0.95 ** (1 / lesson.BINS)),  # every bin at once
+    }
+    plan = planning.plan_for(releases, linked_delta)
+    for release, item in zip(releases, plan.items, strict=True):
+        spent = epsilon / 3 if release.kind == "quantile" else epsilon
+        assert release.error == pytest.approx(laws[release.kind, release.mechanism], rel=1e-8)
+        assert item.epsilon == pytest.approx(spent, abs=1e-6, rel=1e-9)
+        assert release.confidence == 0.95
+        if release.kind in ("mean", "quantile"):  # the kinds that use n and a range (a histogram has neither)
+            assert release.n == n
+            bounds = (lower, upper) if release.kind == "mean" else (low, high)
+            assert (release.lower, release.upper) == pytest.approx(bounds, rel=1e-11)
+    assert plan.totals[0].epsilon == pytest.approx(epsilon * (3 + (quartiles > 0)), rel=1e-6)
+
+
+def test_a_quartile_beyond_the_planners_reach_is_left_out_and_said():
+    """At ε = 0.1 on Engel's 235 incomes a quartile (ε/3) is only within ±594 people in rank: the planner cannot hold
+    more than n, so the three are left out, and the words say why; the private range is never in the plan."""
+    plan = lesson.page_plan(0.0, 10_000.0, 0.0, 10_000.0, 0.1, 1e-6, "engel")
+    assert [release.kind for release in plan.releases] == ["mean", "mean", "histogram"]
+    assert plan.left_out[0].startswith("the three private quartiles") and "n = 235" in plan.left_out[0]
+    note = lesson.plan_note(0.0, 10_000.0, 0.0, 10_000.0, 0.1, 1e-6, "engel", unit="francs a year")
+    assert "±594 people in rank" in note and "Kamath, Singhal & Ullman (2020)" in note
+    assert "your file" not in note  # a bundled data set's n is public, and in the link
+
+
+def test_a_students_file_has_no_n_in_the_link_and_the_words_say_to_type_it():
+    plan = lesson.page_plan(0.0, 120.0, 18.0, 95.0, 1.0, 1e-6)
+    assert all(release.n == 1000 for release in plan.releases)  # the planner's default
+    assert "n%3D" not in plan.link and "n=" not in planning.plan_text(plan.releases)
+    note = lesson.plan_note(0.0, 120.0, 18.0, 95.0, 1.0, 1e-6)
+    assert f"]({plan.link})" in note and "Type your column's n there" in note
+    assert "not even its number of values n" in note
+
+
+def test_the_link_keeps_every_digit_the_planner_needs():
+    """A bound typed with many digits, and a δ, go into the link as typed (12 significant digits), not rounded to
+    the planner's 6, so that each ε comes back to 1e-9."""
+    plan = lesson.page_plan(-0.123456789, 1234567.891, 0.987654321, 1234.56789, 0.7, 1e-6, "randhie")
+    releases, _ = planned(plan.link)
+    assert releases[0].lower == 0.987654321 and releases[0].upper == 1234.56789 and releases[0].n == 20_190
+    assert releases[2].lower == -0.123456789 and releases[2].upper == 1234567.891
+    assert planning.calibrate(releases[0]).epsilon == pytest.approx(0.7, rel=1e-9)
