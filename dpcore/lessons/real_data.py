@@ -876,9 +876,6 @@ def cost_question(x, lower: float, upper: float, epsilon: float) -> Question:
 # --------------------------------------------------------------------------------------- the releases as a plan
 PLANNER = "choosing-epsilon"  #: the address of the page "Choosing ε", which plans releases from their accuracy
 PLAN_CONFIDENCE = 0.95  #: the confidence c of the targets the plan gives each release (within ±t for 95 % of them)
-#: The planner's settings (the keys of :func:`dpcore.planning.parse_plan`) by the field of a release they set
-_PLAN_FIELDS = {"t": "error", "c": "confidence", "lo": "lower", "hi": "upper", "n": "n", "bins": "bins",
-                "grid": "grid"}
 
 
 @dataclass(frozen=True)
@@ -908,18 +905,6 @@ class PagePlan:
     left_out: tuple = public()
     delta: float = public()
     link: str = public()
-
-
-def _plan_text(releases: tuple[planning.Release, ...]) -> str:
-    """:func:`dpcore.planning.plan_text` with every number to 12 significant digits (its 6 would move each ε in its
-    6th digit), read back by :func:`dpcore.planning.parse_plan` alike."""
-    parts = []
-    for part, release in zip(planning.plan_text(releases).split(";"), releases, strict=True):
-        kind, _, pairs = part.partition(":")
-        exact = [f"{key}={getattr(release, _PLAN_FIELDS[key]):.12g}" if key in _PLAN_FIELDS else f"{key}={raw}"
-                 for key, _, raw in (pair.partition("=") for pair in pairs.split(","))]
-        parts.append(f"{kind}:" + ",".join(exact))
-    return ";".join(parts)
 
 
 _DATA = Choice((*DATASETS, None))
@@ -975,7 +960,7 @@ def page_plan(public_low: float, public_high: float, lower: float, upper: float,
     left_out.append("the private range of Kamath, Singhal & Ullman (2020) and its clipped mean (the planner has no "
                     "release of its kind)")
     releases = tuple(release for _, _, release in kept)
-    query = {"plan": _plan_text(releases)} if releases else {}
+    query = {"plan": planning.plan_text(releases)} if releases else {}
     if any(release.mechanism == "gaussian" for release in releases):
         query["delta"] = f"{delta:.12g}"
     return PagePlan(releases, tuple(name for name, _, _ in kept), tuple(spent for _, spent, _ in kept),
