@@ -331,7 +331,7 @@ def _top_correct(scores: np.ndarray, included: np.ndarray, counts: np.ndarray) -
 
 @validated(epsilon=EPSILON, canaries=Integer(low=20, high=10_000), repetitions=Integer(low=1, high=10_000),
            thresholds=Integer(low=2, high=100), confidence=_CONFIDENCE, seed=SEED)
-def threshold_honesty(epsilon: float, canaries: int = 1000, repetitions: int = 200, thresholds: int = 30,
+def threshold_honesty(epsilon: float, canaries: int = 500, repetitions: int = 200, thresholds: int = 30,
                       confidence: float = 0.95, seed: int = 0) -> ThresholdHonesty:
     r"""How often one-run audits of a **correct** mechanism overstate :math:`\varepsilon`, by choice of threshold.
 
@@ -357,7 +357,7 @@ def threshold_honesty(epsilon: float, canaries: int = 1000, repetitions: int = 2
     ----------
     epsilon : float
         The mechanism's (true) :math:`\varepsilon > 0`.
-    canaries : int, default 1000
+    canaries : int, default 500
         Canaries per audit, 20 to 10,000.
     repetitions : int, default 200
         Audits, 1 to 10,000.
