@@ -37,20 +37,19 @@ from . import audit_lab
 from .questions import HELD_BACK, Question, bucket
 
 __all__ = ["GLOSSARY", "CANARIES", "MODES", "MODE_NAMES", "BUGS", "BUG_NAMES", "DELTAS", "DRAWS", "DRAW_OPTIONS",
-           "MANY", "MANY_DELTA", "SEEDS", "QUESTION", "METHOD_WORDS", "HONESTY_CANARIES", "HONESTY_REPETITIONS", "fit_guesses",
-           "guesses_warning", "one_run", "one_run_text", "guess_grid", "bound_frames", "seed_band",
+           "MANY", "MANY_DELTA", "SEEDS", "QUESTION", "METHOD_WORDS", "HONESTY_CANARIES", "HONESTY_REPETITIONS",
+           "fit_guesses", "guesses_warning", "one_run", "one_run_text", "guess_grid", "bound_frames", "seed_band",
            "interference_question", "many_run", "gdp_rows", "gdp_caption", "tradeoff_curves", "tradeoff_caption",
            "honesty", "honesty_rows", "honesty_caption", "takeaways"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("abstain", "audit", "canary", "Clopper–Pearson interval", "confidence interval",
-            "differential privacy (DP)", "Gaussian differential privacy (μ-GDP)", "Gaussian mechanism",
-            "interference", "Laplace mechanism", "membership inference", "neighbouring datasets",
-            "pure and approximate DP", "score", "sensitivity (Δ)", "trade-off curve", "type I and type II errors",
-            "δ (delta)", "ε (epsilon)")
+            "differential privacy (DP)", "Gaussian differential privacy (μ-GDP)", "interference", "k (the letter)",
+            "Laplace mechanism", "median", "neighbouring datasets", "pure and approximate DP", "score",
+            "sensitivity (Δ)", "standard deviation (sd)", "trade-off curve", "δ (delta)", "ε (epsilon)")
 
 CANARIES = (100, 300, 1000, 3000, 10_000)  #: the numbers m of canaries the page offers (the animated figure's frames)
-#: The one-run mechanism: a release per canary (randomized response or Laplace noise), or one noisy sum of them all
+#: The one-run mechanism: a release per canary (randomized response or Laplace noise), or one noisy sum of them
 MODES = ("randomized-response", "laplace", "aggregate")
 MODE_NAMES = {"randomized-response": "Isolated: randomized response for each canary",
               "laplace": "Isolated: Laplace noise for each canary",
@@ -290,7 +289,9 @@ _WHAT = {"laplace-count": "Laplace count", "gaussian-mean": "Gaussian mean"}
 
 
 def _claim(mechanism: str, epsilon: float) -> str:
-    return f"ε = {epsilon:g}, δ = {_delta_text(MANY_DELTA)}" if mechanism == "gaussian-mean" else f"pure ε = {epsilon:g}"
+    if mechanism == "gaussian-mean":
+        return f"ε = {epsilon:g}, δ = {_delta_text(MANY_DELTA)}"
+    return f"pure ε = {epsilon:g}"
 
 
 @validated(epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, bug=_BUG, seed=SEED)

@@ -56,7 +56,8 @@ TERMS: dict[str, str] = {
                     "2025).",
     "k (the letter)": "Counts one thing per page, as its papers write it: composed releases (pure vs approximate DP), "
                       "candidates (exponential mechanism), the order of the bounded moment E|X − μ|ᵏ (truncation), "
-                      "hypotheses (tournament). The page's control says which.",
+                      "hypotheses (tournament), the guesses k₊ and k₋ of a one-run audit (audit studio). The page's "
+                      "control says which.",
     "Kullback–Leibler divergence (KL)": "KL(P ‖ Q) = Σ P(x) ln(P(x)/Q(x)): how badly Q stands in for P (0 when "
                                         "equal, not symmetric, infinite where Q gives 0 to what P allows).",
     "ℓ₁ and ℓ₂ norms": "Two ways to measure a vector v of d numbers: ℓ₁ is Σ|vⱼ| (the sum of sizes), ℓ₂ is "

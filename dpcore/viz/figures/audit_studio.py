@@ -110,7 +110,8 @@ def tradeoff(mechanism: str, epsilon: float, draws: int, confidence: float, bug:
             xs, ys = _boxes(points, chosen)
             series.append(Series(f"{name}: confidence boxes", xs, ys, kind="curve", color=colour, group=name))
     state = "planted bug" if bug == "bug" else "correct"
-    return line_figure(series, x_title="false-positive rate (said X′ on X)", y_title="false-negative rate (said X on X′)",
+    return line_figure(series, x_title="false-positive rate (said X′ on X)",
+                       y_title="false-negative rate (said X on X′)",
                        title=f"{curves['title']} ({state}): {draws:,} draws each", presentation=presentation)
 
 
