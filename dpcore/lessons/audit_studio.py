@@ -172,12 +172,12 @@ def one_run_text(mode: str, m: int, guesses_in: int, guesses_out: int, epsilon: 
 
 @validated(m=_M)
 def guess_grid(m: int) -> np.ndarray:
-    """The numbers r of guesses the figures try: 10 values spaced evenly on a log scale from 10 to ``m``.
+    """The numbers r of guesses the figures try: 8 values spaced evenly on a log scale from 10 to ``m``.
 
     >>> guess_grid(100).tolist()
-    [10, 13, 17, 22, 28, 36, 46, 60, 77, 100]
+    [10, 14, 19, 27, 37, 52, 72, 100]
     """
-    return np.unique(np.round(np.geomspace(10, m, 10)).astype(int))
+    return np.unique(np.round(np.geomspace(10, m, 8)).astype(int))
 
 
 def _split(total: int, guesses_in: int, guesses_out: int) -> tuple[int, int]:
