@@ -252,8 +252,10 @@ def interference_question(epsilon: float, delta: float, confidence: float, bug: 
         answer=bucket(ratio, (0.3, 0.8, 1.0)),
         explanation=(f"The median bound over {SEEDS} audits is ε ≥ {median:.2f}, {_percent(ratio)} of "
                      f"{epsilon:g}. Every canary's score is the same noisy sum seen through its own value, and the "
-                     "other 999 canaries' bits are noise to it: the canaries interfere, so even the surest guesses "
-                     "are barely better than coin flips."))
+                     "other 999 canaries' bits are noise to it: the canaries interfere (Keinan, Shenfeld & Ligett "
+                     "2025), so even the surest guesses are barely better than coin flips. An isolated canary's "
+                     "release depends on its own bit alone: each guess is then right as often as ε allows, and the "
+                     "bound approaches the claim."))
 
 
 # --------------------------------------------------------------------------------------------------- many runs
