@@ -11,7 +11,7 @@ m, epsilon, seed = page["m"], page["eps"], page["seed"]
 claim = dict(epsilon=epsilon, delta=page["delta"], confidence=page["conf"], bug=page["bug"])
 guesses = dict(guesses_in=page["k_in"], guesses_out=page["k_out"])
 many = dict(epsilon=epsilon, draws=page["draws"], confidence=page["conf"], bug=page["bug"], seed=seed)
-honest = dict(epsilon=epsilon, confidence=page["conf"], bug=page["bug"], seed=seed)
+honest = dict(epsilon=epsilon, confidence=page["conf"], bug=page["bug"], seed=lesson.HONESTY_SEED)  # their own
 revealed = page.revealed(lesson.QUESTION)  # how far one noisy sum gets, said after the guess
 page.intro()
 with page.section("one-run"):

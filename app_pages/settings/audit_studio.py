@@ -36,7 +36,8 @@ SPECS = [
                  options=lesson.DRAW_OPTIONS, format="{:,}",
                  help="How many times the many-run audits run the mechanism on X and on X′."),
     replace(ui.seed_spec(), help="Same seed, same canaries, noise and draws: share the link to show exactly this run. "
-                                 "The band over repeated audits keeps its own seeds."),
+                                 "The band over repeated audits and the 200 audits of the "
+                                 "thresholds keep their own seeds."),
 ]
 CURVE = ui.ParamSpec(key="curve", label="Mechanism of the trade-off picture", kind="choice", default="laplace-count",
                      options=lesson.MANY, names={"laplace-count": "Laplace count", "gaussian-mean": "Gaussian mean"},

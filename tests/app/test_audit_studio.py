@@ -95,6 +95,7 @@ def test_every_control_in_the_link_reproduces_the_page():
     other = open_page(**{**query, "seed": "6"})
     assert charts(other)["bound_vs_guesses"] != charts(first)["bound_vs_guesses"]
     assert charts(other)["seed_band"] == charts(first)["seed_band"]  # the band keeps its own seeds
+    assert charts(other)["honesty"] == charts(first)["honesty"]  # and so do the repeated audits of the thresholds
 
 
 def test_guesses_beyond_the_canaries_are_scaled_down_with_a_message():
