@@ -14,9 +14,9 @@ SPECS = [
     ui.ParamSpec(key="m", label="Canaries m (log scale)", kind="log", default=1000, options=lesson.CANARIES,
                  format="{:,}", help="How many canaries go through the mechanism in its one run, each included with "
                  "probability ½."),
-    ui.ParamSpec(key="k_in", label="Guesses “in” k₊", kind="int", default=100, low=0, high=10_000,
+    ui.ParamSpec(key="k_in", label="Guesses “in” k₊", kind="choice", default=100, options=lesson.GUESS_OPTIONS,
                  format="{:,}", help="The auditor says “in” for the k₊ canaries with the highest scores."),
-    ui.ParamSpec(key="k_out", label="Guesses “out” k₋", kind="int", default=100, low=0, high=10_000,
+    ui.ParamSpec(key="k_out", label="Guesses “out” k₋", kind="choice", default=100, options=lesson.GUESS_OPTIONS,
                  format="{:,}", help="The auditor says “out” for the k₋ canaries with the lowest scores and abstains "
                  "on the rest."),
     replace(ui.epsilon_spec(default=1.0, low=0.2, high=5.0), label="Claimed ε (log scale)",

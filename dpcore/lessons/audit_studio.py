@@ -36,11 +36,11 @@ from ..one_run_audit import one_run_audit, one_run_epsilon, threshold_honesty
 from . import audit_lab
 from .questions import HELD_BACK, Question, bucket
 
-__all__ = ["GLOSSARY", "CANARIES", "MODES", "MODE_NAMES", "BUGS", "BUG_NAMES", "DELTAS", "DRAWS", "DRAW_OPTIONS",
-           "MANY", "MANY_DELTA", "SEEDS", "QUESTION", "METHOD_WORDS", "HONESTY_CANARIES", "HONESTY_REPETITIONS",
-           "HONESTY_SEED", "fit_guesses", "guesses_warning", "one_run", "one_run_text", "guess_grid", "bound_frames",
-           "seed_band", "interference_question", "many_run", "gdp_rows", "gdp_caption", "tradeoff_curves",
-           "tradeoff_caption", "honesty", "honesty_rows", "honesty_caption", "takeaways"]
+__all__ = ["GLOSSARY", "CANARIES", "GUESS_OPTIONS", "MODES", "MODE_NAMES", "BUGS", "BUG_NAMES", "DELTAS", "DRAWS",
+           "DRAW_OPTIONS", "MANY", "MANY_DELTA", "SEEDS", "QUESTION", "METHOD_WORDS", "HONESTY_CANARIES",
+           "HONESTY_REPETITIONS", "HONESTY_SEED", "fit_guesses", "guesses_warning", "one_run", "one_run_text",
+           "guess_grid", "bound_frames", "seed_band", "interference_question", "many_run", "gdp_rows", "gdp_caption",
+           "tradeoff_curves", "tradeoff_caption", "honesty", "honesty_rows", "honesty_caption", "takeaways"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use
 GLOSSARY = ("abstain", "audit", "canary", "Clopper–Pearson interval", "confidence interval",
@@ -49,6 +49,8 @@ GLOSSARY = ("abstain", "audit", "canary", "Clopper–Pearson interval", "confide
             "sensitivity (Δ)", "standard deviation (sd)", "trade-off curve", "δ (delta)", "ε (epsilon)")
 
 CANARIES = (100, 300, 1000, 3000, 10_000)  #: the numbers m of canaries the page offers (the animated figure's frames)
+#: The guesses k₊ (or k₋) the page offers
+GUESS_OPTIONS = (0, 10, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10_000)
 #: The one-run mechanism: a release per canary (randomized response or Laplace noise), or one noisy sum of them
 MODES = ("randomized-response", "laplace", "aggregate")
 MODE_NAMES = {"randomized-response": "Isolated: randomized response for each canary",

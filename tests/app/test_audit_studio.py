@@ -81,7 +81,7 @@ def test_one_noisy_sum_is_not_caught_even_with_a_bug():
 
 
 def test_every_control_in_the_link_reproduces_the_page():
-    query = dict(m="300", k_in="40", k_out="20", eps="2", delta="1e-06", conf="0.99", mode="laplace", bug="bug",
+    query = dict(m="300", k_in="50", k_out="20", eps="2", delta="1e-06", conf="0.99", mode="laplace", bug="bug",
                  draws="20000", seed="5", curve="gaussian-mean")
     first, again = open_page(**query), open_page(**query)
     assert_clean(first)
@@ -89,8 +89,8 @@ def test_every_control_in_the_link_reproduces_the_page():
     assert {key: first.query_params[key] for key in query} == query
     assert charts(first) == charts(again) and tables(first) == tables(again)
     assert active_frame(charts(first)["bound_vs_guesses"]) == "300"
-    audit = lesson.one_run("laplace", 300, 40, 20, 2.0, 1e-6, 0.99, "bug", 5)
-    assert f"was right {audit['correct']} times of 60" in captions(first)
+    audit = lesson.one_run("laplace", 300, 50, 20, 2.0, 1e-6, 0.99, "bug", 5)
+    assert f"was right {audit['correct']} times of 70" in captions(first)
     assert "20,000 draws each" in charts(first)["tradeoff"]["layout"]["title"]["text"]
     other = open_page(**{**query, "seed": "6"})
     assert charts(other)["bound_vs_guesses"] != charts(first)["bound_vs_guesses"]

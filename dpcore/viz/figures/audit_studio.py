@@ -56,7 +56,7 @@ def bound_vs_guesses(mode: str, guesses_in: int, guesses_out: int, epsilon: floa
             Series("your guesses, k₊ + k₋", [float(max(frame["chosen"], 1))], [frame["chosen_bound"]],
                    kind="points", color=OKABE_ITO["black"]),
             _claimed(epsilon, np.array([10.0, float(lesson.CANARIES[-1])])),
-        ], title=f"{lesson.MODE_NAMES[mode].split(': ')[0]}: m = {frame['label']} canaries"))
+        ], title=f"{_SHORT[mode][0].upper()}{_SHORT[mode][1:]}: m = {frame['label']}"))
     return animated_sweep(frames, x_title="guesses r = k₊ + k₋ (log scale)", y_title="lower bound on ε",
                           frame_title="canaries m", title="The bound against the guesses", log_x=True, log_y=False,
                           presentation=presentation, start=f"{m:,}")
