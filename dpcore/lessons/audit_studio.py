@@ -50,7 +50,7 @@ GLOSSARY = ("abstain", "audit", "canary", "Clopper–Pearson interval", "confide
 
 CANARIES = (100, 300, 1000, 3000, 10_000)  #: the numbers m of canaries the page offers (the animated figure's frames)
 #: The guesses k₊ (or k₋) the page offers
-GUESS_OPTIONS = (0, 10, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10_000)
+GUESS_OPTIONS = (0, 5, 10, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10_000)
 #: The one-run mechanism: a release per canary (randomized response or Laplace noise), or one noisy sum of them
 MODES = ("randomized-response", "laplace", "aggregate")
 MODE_NAMES = {"randomized-response": "Isolated: randomized response for each canary",
