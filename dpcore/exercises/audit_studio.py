@@ -1,8 +1,9 @@
 r"""Check yourself, "Audit studio": one-run audits with many canaries, Gaussian DP from error rates, interference.
 
-Four exercises: the lower bound on ε a one-run audit's counts prove (a number), the lower bound on μ one test's error
+Five exercises: the lower bound on ε a one-run audit's counts prove (a number), the lower bound on μ one test's error
 rates prove if the trade-off curve is Gaussian (a number), why one noisy sum of canaries proves so little (a choice),
-and a planted bug caught in one run with as few guesses as possible (a task on the page's controls). Every number
+what reporting the best of many thresholds does (a choice), and a planted bug caught in one run with as few guesses as
+possible (a task on the page's controls). Every number
 comes from the library: the one-run audit of :mod:`dpcore.one_run_audit` (Steinke, Nasr & Jagielski 2023), the
 Gaussian-DP bound of :func:`dpcore.audit.gaussian_dp_lower_bound` (Nasr et al. 2023; Dong, Roth & Su 2022), and the
 page's simulated audits of :mod:`dpcore.lessons.audit_studio` (interference: Keinan, Shenfeld & Ligett 2025).
@@ -19,18 +20,22 @@ from scipy import special, stats
 
 from ..audit import gaussian_dp_lower_bound
 from ..lessons import audit_studio as lesson
-from ..one_run_audit import one_run_audit, one_run_epsilon
+from ..one_run_audit import one_run_audit, one_run_epsilon, threshold_honesty
 from ._numbers import in_math, same, shuffled
 from .base import Exercise, Variant
 
-__all__ = ["EXERCISES", "CONFIDENCES", "GUESS_STEPS", "TASK_EPSILONS", "TASK_CANARIES", "MARGIN"]
+__all__ = ["EXERCISES", "CONFIDENCES", "GUESS_STEPS", "TASK_EPSILONS", "TASK_CANARIES", "MARGIN",
+           "HONEST_CANARIES", "HONEST_REPETITIONS"]
 
 CONFIDENCES = (0.9, 0.95, 0.99)  #: the page's confidence levels (app_pages/settings/audit_studio.py)
-#: The task's guesses k₊ = k₋ = k, tried in this order: its answer is the first that catches the bug
-GUESS_STEPS = (5, 10, 20, 50, 100, 200)
+#: The task's guesses k₊ = k₋ = k, tried in this order: its answer is the first that catches the bug (values of the
+#: page's guesses controls)
+GUESS_STEPS = (10, 20, 30, 50, 70, 100, 150, 200)
 TASK_EPSILONS = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0)  #: the task's claimed ε: values of the page's ε control
 TASK_CANARIES = (1000, 3000, 10_000)  #: the task's m: values of the page's canaries control
 MARGIN = 0.005  #: the task's bounds up to its answer are at least this far from the claimed ε
+#: The honest-threshold exercise's audits: as the page's last section (dpcore.lessons.audit_studio)
+HONEST_CANARIES, HONEST_REPETITIONS = lesson.HONESTY_CANARIES, lesson.HONESTY_REPETITIONS
 _ISOLATED = ("randomized-response", "laplace")  #: the page's isolated releases (its "Canaries" control)
 _RELEASE_WORDS = {"randomized-response": "each canary's bit kept with a probability meant to be "
                                          "$e^{\\varepsilon}/(1+e^{\\varepsilon})$, else flipped",
@@ -221,6 +226,69 @@ def _interference(rng: np.random.Generator) -> Variant:
         why=reasons[answer], answer=answer, choices=choices, reasons=reasons)
 
 
+def _honest_threshold(rng: np.random.Generator) -> Variant:
+    r"""What reporting the best of K thresholds, each at confidence c, does to a correct mechanism's audits: false
+    alarms more often than :math:`1 - c`.
+
+    The audits of :func:`dpcore.one_run_audit.threshold_honesty` (the page's last section: 500 canaries, each its bit
+    plus Laplace noise, "in" for the k highest scores), repeated 200 times at a drawn seed, give the rates the reasons
+    quote. The wrong choices: the largest bound keeps the confidence of one, more thresholds are more careful, the
+    union bound :math:`K(1 - c)` is the rate.
+    """
+    while True:
+        epsilon = float(rng.choice([0.5, 1.0, 2.0]))
+        count = int(rng.choice([20, 30, 50]))
+        confidence = float(rng.choice(CONFIDENCES))
+        seed = int(rng.integers(0, 1000))
+        result = threshold_honesty(epsilon, HONEST_CANARIES, HONEST_REPETITIONS, count, confidence, seed)
+        level = 1 - confidence
+        union = count * level
+        if (count == result.thresholds.size and result.naive_rate >= 1.5 * level
+                and result.naive_rate <= 0.5 * union and max(result.bonferroni_rate, result.split_rate) <= level):
+            break
+    naive, bonferroni, split = (f"{100 * rate:.1f} %" for rate in (result.naive_rate, result.bonferroni_rate,
+                                                                    result.split_rate))
+    allowed = f"{100 * level:g} %"
+    measured = (f"In {HONEST_REPETITIONS} such audits the reported bound was above ε = {epsilon:g} in {naive} of "
+                "them.")
+    each = level / count
+    fixes = (f"Paying for the choice keeps within {allowed}: each threshold at level (1 − c)/K = {allowed}/{count} = "
+             f"{100 * each:.3g} % (Bonferroni; {bonferroni} measured), or the threshold chosen on half of the canaries "
+             f"and its bound computed on the other half ({split} measured).")
+    choices, reasons, answer = shuffled(rng, (
+        f"More often than 1 − c = {allowed}: the threshold was picked on the same data that certify it",
+        f"Each bound alone is above ε at most {allowed} of the time, but the reported one is the largest of {count}, "
+        f"kept because it is large: it is above ε whenever any one of them is lucky. {measured} {fixes}"), [
+        (f"At most 1 − c = {allowed}: each bound holds with confidence c, so the largest does too",
+         f"Each bound holds with confidence c on its own, but the largest is chosen after looking: it is above ε "
+         f"whenever any of the {count} is, which happens more often than for one. {measured}"),
+        ("Never: trying more thresholds can only make the audit more careful",
+         f"Reporting the largest of {count} bounds can only raise the reported bound, never lower it: more tries "
+         f"give more chances of a lucky one, and on a correct mechanism a bound above ε is a false alarm. "
+         f"{measured}"),
+        (f"As often as the union bound K(1 − c) = {count} × {allowed} = {100 * union:g} % says",
+         f"K(1 − c) = {100 * union:g} % is only an upper limit on the chance that at least one of the {count} bounds "
+         "is lucky" + (", and above 100 % it says nothing" if union > 1 else "") + ". The bounds come from the same "
+         f"canaries and rise and fall together, so the rate is well below it. {measured}"),
+    ])
+    return Variant(
+        prompt=("A mechanism that truly is $\\varepsilon$-differentially private, "
+                f"$\\varepsilon = {epsilon:g}$, is audited in one run (Steinke, Nasr & Jagielski 2023): "
+                f"$m = {HONEST_CANARIES}$ canaries, each included with probability ½ and released as its bit plus "
+                "Laplace noise of scale $1/\\varepsilon$. The auditor tries "
+                f"$K = {count}$ thresholds (guessing \"in\" for the $k$ highest scores, for $K$ values of $k$ from "
+                f"10 to {HONEST_CANARIES}), computes for each the lower bound on $\\varepsilon$ at confidence "
+                f"$c = {confidence:g}$, and reports the largest. Repeated over many audits, how often is the "
+                f"reported bound above the true $\\varepsilon = {epsilon:g}$ (a false alarm)?"),
+        hints=("A bound at confidence c is above the true ε with probability at most 1 − c, if it was fixed before "
+               "looking at the data. Was this one?",
+               f"The reported bound is above ε whenever at least one of the {count} bounds is: is that more or less "
+               f"likely than for one bound? And is {count} × (1 − c) a rate, or only a limit on it?"),
+        solution=(f"The largest of {count} bounds is above ε whenever any one of them is, so false alarms come more "
+                  f"often than the 1 − c = {allowed} each bound allows. {measured} {fixes}"),
+        why=reasons[answer], answer=answer, choices=choices, reasons=reasons)
+
+
 def _catch_the_bug(rng: np.random.Generator) -> Variant:
     r"""On the page: the fewest guesses :math:`k_+ = k_- = k` (of :data:`GUESS_STEPS`) at which a one-run audit of
     isolated canaries catches the planted bug (noise for half the sensitivity: the mechanism spends 2ε).
@@ -267,8 +335,8 @@ def _catch_the_bug(rng: np.random.Generator) -> Variant:
                 f"Guesses), $k_+ = k_- = k$, find the **smallest** $k$ among {steps} at which the audit catches the "
                 "bug, and leave the page set to it."),
         hints=("Set the sidebar first: the canaries, the mechanism (planted bug), m, ε, δ, the confidence and the "
-               "seed. Then try k = 5, 10, 20, … in turn; the text under the one-run heading says \"Caught\" or "
-               "\"Not caught\".",
+               f"seed. Then try k = {', '.join(str(k) for k in GUESS_STEPS[:3])}, … in turn; the text under the "
+               "one-run heading says \"Caught\" or \"Not caught\".",
                "Too few guesses, and the binomial test cannot tell a good guesser from luck, however many are right: "
                "with r = 2k guesses all right, the bound is at most ln(q/(1 − q)) for q = (1 − confidence)^(1/r)."),
         solution=(f"At these settings: {trail}. The first bound above {epsilon:g} is at k = {answer}: set k₊ = k₋ = "
@@ -284,5 +352,6 @@ EXERCISES = (
     Exercise("one_run_bound", "numeric", "The ε one run proves", _one_run_bound),
     Exercise("gaussian_mu", "numeric", "μ from a test's error rates", _gaussian_mu),
     Exercise("interference", "choice", "Why one noisy sum proves little", _interference),
+    Exercise("honest_threshold", "choice", "The best of many thresholds", _honest_threshold),
     Exercise("catch_the_bug", "on_page", "Catch the planted bug in one run", _catch_the_bug),
 )

@@ -3,6 +3,7 @@ tail is below 1 − c (scipy's binomial law and a root finder, no Beta inverse),
 rates (scipy's Beta and normal quantiles), interference's spread (a simulation of the other canaries' bits), and the
 task on the page: the first k at which the planted bug is caught, its bounds recomputed from the simulated counts."""
 
+import functools
 import math
 import re
 
@@ -134,6 +135,9 @@ def test_the_bug_is_caught_first_at_the_answer(seed):
     assert settings["conf"] in SPECS["conf"].options and settings["mode"] in SPECS["mode"].options
     steps = [int(k) for k in re.search(r"among ([0-9, ]+) at which", made.prompt).group(1).split(", ")]
     assert steps == list(audit_studio.GUESS_STEPS)
+    for key in ("k_in", "k_out"):  # each k a value of the page's guesses controls (a list, or a range of integers)
+        assert all(k in SPECS[key].options if SPECS[key].options else SPECS[key].low <= k <= SPECS[key].high
+                   for k in steps)
 
     def bound_at(k: int) -> float:  # the simulated counts, their bound recomputed from scipy's binomial law
         audit = one_run_audit(settings["m"], k, k, settings["eps"], mode="isolated", bug=True, seed=settings["seed"],
@@ -175,3 +179,55 @@ def test_the_tasks_draw_both_releases_and_several_answers():
     assert {task_of(variant.prompt)["mode"] for variant in made} == set(MODES.values())
     answers = {int(re.search(r"set k₊ = k₋ = (\d+)", variant.solution).group(1)) for variant in made}
     assert len(answers) >= 3
+
+
+@functools.lru_cache(maxsize=64)
+def false_alarms(epsilon: float, count: int, confidence: float, repetitions: int = 4000) -> dict[str, float]:
+    """Audits of a correct ε-DP release simulated here (each canary's bit plus Laplace noise of scale 1/ε, 500
+    canaries, "in" for the k highest scores, K values of k spaced geometrically from 10 to 500): how often the best of
+    the K bounds at level 1 − c (``naive``), the best at level (1 − c)/K (``bonferroni``) and the worst single k
+    (``single``) exceed ε. A bound exceeds ε when the one-sided Clopper–Pearson lower end on the accuracy (scipy's
+    Beta quantile) exceeds e^ε/(1+e^ε)."""
+    canaries = audit_studio.HONEST_CANARIES
+    rng = np.random.default_rng([count, int(100 * epsilon), int(1000 * confidence)])
+    included = rng.integers(0, 2, (repetitions, canaries))
+    scores = included + rng.laplace(0.0, 1 / epsilon, (repetitions, canaries))
+    hits = np.cumsum(np.take_along_axis(included, np.argsort(-scores, axis=1), axis=1), axis=1)
+    ks = np.unique(np.round(np.geomspace(10, canaries, count)).astype(int))
+    assert ks.size == count
+    right = hits[:, ks - 1]
+    level = 1 - confidence
+
+    def above(at: float) -> np.ndarray:
+        low = np.where(right > 0, stats.beta.ppf(at, np.maximum(right, 1), ks - right + 1), 0.0)
+        return low > special.expit(epsilon)
+
+    return {"naive": float(np.mean(above(level).any(axis=1))),
+            "bonferroni": float(np.mean(above(level / count).any(axis=1))),
+            "single": float(np.max(np.mean(above(level), axis=0)))}
+
+
+@over_seeds
+def test_the_best_of_many_thresholds_overstates(seed):
+    made = EXERCISE["honest_threshold"].variant(seed)
+    epsilon = read(r"\$\\varepsilon = {}\$, is audited", made.prompt)
+    count, confidence = int(read(r"\$K = {}\$", made.prompt)), read(r"\$c = {}\$", made.prompt)
+    assert read(r"\$m = {}\$", made.prompt) == audit_studio.HONEST_CANARIES
+    level = 1 - confidence
+    assert made.choices[int(made.answer)].startswith(f"More often than 1 − c = {100 * level:g} %")
+    rates = false_alarms(epsilon, count, confidence)
+    spread = 3 * math.sqrt(level * confidence / 4000)
+    assert rates["naive"] > level + spread  # the reported bound overstates more often than the confidence allows
+    assert rates["single"] <= level + spread and rates["bonferroni"] <= level + spread  # each alone, and Bonferroni
+    assert rates["naive"] < count * level  # the union bound is a limit, not the rate
+    measured = read(r"in {} % of them", made.why) / 100
+    assert abs(measured - rates["naive"]) <= 4 * math.sqrt(rates["naive"] * (1 - rates["naive"]) / 200) + 0.01
+    union = next(choice for choice in made.choices if choice.startswith("As often as the union bound"))
+    assert read(r"= {} % says", union) == pytest.approx(100 * count * level)
+    assert read(r"\(1 − c\)/K = [0-9.]+ %/[0-9]+ = {} %", made.why) == pytest.approx(100 * level / count, rel=5e-3)
+    check_choice(made)
+    check_words(made)
+
+
+def test_the_honest_threshold_answer_moves():
+    assert {int(EXERCISE["honest_threshold"].variant(seed).answer) for seed in range(60)} == {0, 1, 2, 3}
