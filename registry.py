@@ -18,6 +18,9 @@ ZZ25 = "Zampetakis & Zhou (2025)"  # Private Statistical Estimation via Truncati
 BW18 = "Balle & Wang (2018)"  # Improving the Gaussian Mechanism for Differential Privacy (docs/papers.md §2)
 BS16 = "Bun & Steinke (2016)"  # Concentrated Differential Privacy (docs/papers.md §2)
 DRS22 = "Dong, Roth & Su (2022)"  # Gaussian Differential Privacy (docs/papers.md §2)
+SNJ23 = "Steinke, Nasr & Jagielski (2023)"  # Privacy Auditing with One (1) Training Run (docs/papers.md §2)
+NASR23 = "Nasr et al. (2023)"  # Tight Auditing of Differentially Private Machine Learning (docs/papers.md §2)
+KSL25 = "Keinan, Shenfeld & Ligett (2025)"  # How Well Can Differential Privacy Be Audited in One Run? (docs/papers.md)
 
 #: Each paper a page draws on, by its citation in :attr:`PageInfo.papers`: its title (Markdown) and where it appeared.
 #: The home page lists them all (:func:`papers`); docs/papers.md has the full references.
@@ -35,6 +38,9 @@ TITLES: dict[str, str] = {
           "(ICML 2018)",
     BS16: "*Concentrated Differential Privacy: Simplifications, Extensions, and Lower Bounds* (TCC 2016)",
     DRS22: "*Gaussian Differential Privacy* (JRSS B 2022)",
+    SNJ23: "*Privacy Auditing with One (1) Training Run* (NeurIPS 2023)",
+    NASR23: "*Tight Auditing of Differentially Private Machine Learning* (USENIX Security 2023)",
+    KSL25: "*How Well Can Differential Privacy Be Audited in One Run?* (NeurIPS 2025)",
 }
 
 
@@ -114,6 +120,16 @@ PAGES: tuple[PageInfo, ...] = (
                          "say why passing an audit does not prove a mechanism private",
                          "relate a membership-inference attacker's success to ε"),
              minutes=20, needs="Pure vs approximate DP; the exponential mechanism"),
+    PageInfo("app_pages/audit_studio.py", "Audit studio", "audit-studio", ":material/science:",
+             "Auditing in one run with many canaries, Gaussian DP from error rates, the empirical trade-off curve "
+             "in confidence boxes, and why the best threshold must be paid for",
+             (SNJ23, KSL25, NASR23, DRS22),
+             objectives=("bound ε from one run of a mechanism on many canaries, and say why canaries in one shared "
+                         "release stay far from the claim",
+                         "read a Gaussian-DP audit and the empirical trade-off curve, and say what the Gaussian "
+                         "assumption adds",
+                         "choose an audit's threshold so that its confidence still holds"),
+             minutes=25, needs="Privacy audit lab"),
     PageInfo("app_pages/real_data.py", "Real data", "real-data", ":material/table_chart:",
              "The lab's releases on one real column (incomes, ages, doctor visits) or a column of your own CSV: "
              "clipping bounds, a private range, the private median, Laplace or Gaussian, each choice's price",

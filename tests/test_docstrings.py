@@ -21,7 +21,7 @@ import re
 import pytest
 
 PACKAGES = ["dpcore.core", "dpcore.mechanisms", "dpcore.estimators", "dpcore.datasets"]
-MODULES = ["dpcore.accounting", "dpcore.audit", "dpcore.columns"]
+MODULES = ["dpcore.accounting", "dpcore.audit", "dpcore.columns", "dpcore.one_run_audit"]
 
 
 def _modules() -> list[str]:

@@ -17,9 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "dpcore"
-LAYER = {"core": 0, "mechanisms": 1, "accounting": 1, "audit": 1, "distributions": 2, "estimators": 2, "datasets": 2,
-         "columns": 2, "theory": 3, "experiments": 3, "privacy_loss": 1, "planning": 3, "lessons": 4, "viz": 5,
-         "exercises": 5}
+LAYER = {"core": 0, "mechanisms": 1, "accounting": 1, "audit": 1, "one_run_audit": 1, "distributions": 2,
+         "estimators": 2, "datasets": 2, "columns": 2, "theory": 3, "experiments": 3, "privacy_loss": 1, "planning": 3,
+         "lessons": 4, "viz": 5, "exercises": 5}
 
 
 def module_name(path: Path) -> str:

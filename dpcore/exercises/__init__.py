@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import (
     audit_lab,
+    audit_studio,
     choosing_epsilon,
     exponential_mechanism,
     noise_tradeoff,
@@ -32,6 +33,7 @@ PAGES: dict[str, tuple[Exercise, ...]] = {
     "partitioning-rounds": partition_rounds.EXERCISES,
     "privacy-audit-lab": audit_lab.EXERCISES,
     "choosing-epsilon": choosing_epsilon.EXERCISES,
+    "audit-studio": audit_studio.EXERCISES,
 }
 
 

@@ -12,12 +12,16 @@ __all__ = ["TERMS", "FORMS"]
 #: term -> definition, for a first-year student who knows some probability but not differential privacy; in
 #: alphabetical order (a Greek letter sorts by its name).
 TERMS: dict[str, str] = {
+    "abstain": "In an audit, to make no guess about a canary: an auditor who guesses only where its scores are "
+               "surest is right more often, and fewer, surer guesses can give a larger lower bound on ε.",
     "audit": "A statistical test of a privacy claim from a mechanism's outputs: it gives a lower bound on ε, never a "
              "proof of privacy.",
     "bias": "How far an estimate is from the true value on average: E[estimate] − true value. Clipping and "
             "truncation cause bias; zero-mean noise added for privacy does not (it averages out).",
     "binary product distribution": "A distribution over rows of d bits (0 or 1) where bit j is 1 with probability "
                                    "pⱼ, independently of the other bits; the pⱼ are its marginals.",
+    "canary": "A record an auditor plants in a mechanism's input, included or not by a coin flip it keeps, to test "
+              "from the output whether the record can be detected (a one-run audit plants many at once).",
     "clipping": "Moving each value into a window [a, b] (values outside go to its edge), which bounds the "
                 "sensitivity; it biases the mean when the data reach beyond the window.",
     "Clopper–Pearson interval": "An exact confidence interval for a probability estimated from counts (Clopper & "
@@ -47,9 +51,13 @@ TERMS: dict[str, str] = {
     "heavy tails": "A distribution has heavy tails when values far from its mean are not rare (its high moments are "
                    "large or infinite); a few such values can move a mean a lot.",
     "hypothesis": "A candidate distribution that might have produced the data; a tournament picks one of k of them.",
+    "interference": "In a one-run audit, the other canaries acting as noise on each canary's score when they all "
+                    "go into one shared release: it keeps the bound far below the true ε (Keinan, Shenfeld & Ligett "
+                    "2025).",
     "k (the letter)": "Counts one thing per page, as its papers write it: composed releases (pure vs approximate DP), "
                       "candidates (exponential mechanism), the order of the bounded moment E|X − μ|ᵏ (truncation), "
-                      "hypotheses (tournament). The page's control says which.",
+                      "hypotheses (tournament), the guesses k₊ and k₋ of a one-run audit (audit studio). The page's "
+                      "control says which.",
     "Kullback–Leibler divergence (KL)": "KL(P ‖ Q) = Σ P(x) ln(P(x)/Q(x)): how badly Q stands in for P (0 when "
                                         "equal, not symmetric, infinite where Q gives 0 to what P allows).",
     "ℓ₁ and ℓ₂ norms": "Two ways to measure a vector v of d numbers: ℓ₁ is Σ|vⱼ| (the sum of sizes), ℓ₂ is "
@@ -123,9 +131,11 @@ TERMS: dict[str, str] = {
 
 #: term -> regular expressions (case-insensitive) whose match in a page's words means the page uses the term.
 FORMS: dict[str, tuple[str, ...]] = {
+    "abstain": (r"\babstain",),
     "audit": (r"\baudit",),
     "bias": (r"\bbias(?:ed|es)?\b",),
     "binary product distribution": (r"\bbinary product\b", r"\bproduct distribution"),
+    "canary": (r"\bcanar(?:y|ies)\b",),
     "clipping": (r"\bclip(?:s|ped|ping)?\b",),
     "Clopper–Pearson interval": (r"Clopper",),
     "composition": (r"\bcompos(?:e|es|ed|ition)\b",),
@@ -141,6 +151,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "group privacy": (r"group privacy", r"group-privacy"),
     "heavy tails": (r"heav(?:y|ier)[ -]tail", r"\btails?\b"),
     "hypothesis": (r"\bhypothes[ie]s\b",),
+    "interference": (r"\binterfer",),
     "k (the letter)": (r"\bk = ", r"\bk\b"),
     "Kullback–Leibler divergence (KL)": (r"\bKL\b", r"Kullback"),
     "Laplace mechanism": (r"\bLaplace\b",),

@@ -22,13 +22,13 @@ __all__ = ["GLOSSARY", "COUNT", "SEED", "EPSILONS", "RELEASES", "Deployment", "D
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
 #: drawn by tests/app/test_plain_words.py
-GLOSSARY = ("audit", "bias", "binary product distribution", "clipping", "composition", "differential privacy (DP)",
-            "exponential mechanism", "Gaussian differential privacy (μ-GDP)", "Gaussian mechanism", "heavy tails",
-            "k (the letter)", "Laplace mechanism",
+GLOSSARY = ("audit", "bias", "binary product distribution", "canary", "clipping", "composition",
+            "differential privacy (DP)", "exponential mechanism", "Gaussian differential privacy (μ-GDP)",
+            "Gaussian mechanism", "heavy tails", "k (the letter)", "Laplace mechanism",
             "maximum likelihood estimate (MLE)", "median", "membership inference", "neighbouring datasets",
             "parallel composition", "privacy profile", "pure and approximate DP", "Scheffé set", "score",
-            "sensitivity (Δ)", "total variation (TV)", "truncation", "user-level privacy", "zCDP (ρ)", "δ (delta)",
-            "ε (epsilon)")
+            "sensitivity (Δ)", "total variation (TV)", "trade-off curve", "truncation", "user-level privacy",
+            "zCDP (ρ)", "δ (delta)", "ε (epsilon)")
 
 COUNT = 42  #: f(X): how many people in X have the property; f(X′) = COUNT + 1
 SEED = 0

@@ -23,6 +23,7 @@ from dpcore import experiments
 from dpcore.datasets import load_dataset
 from dpcore.lessons import (
     audit_lab,
+    audit_studio,
     exponential_mechanism,
     noise_tradeoff,
     partition_rounds,
@@ -120,6 +121,14 @@ def broken(question: Question) -> list[str]:
     return [words(f"ε ≥ {path['best'][-1]:.2f}"), r"(?i)\bnot caught\b"]
 
 
+def interference(question: Question) -> list[str]:
+    """The aggregate's median bound at the page's defaults (the takeaway and the band figure that say it)."""
+    band = audit_studio.seed_band("randomized-response", 1000, 100, 100, 1.0, 0.0, 0.95, "correct")
+    aggregate = float(band["bands"]["aggregate"]["median"].max())
+    return [words(f"one noisy sum of them only {aggregate:.2f}"), words("one noisy sum of all canaries"),
+            words(f"{audit_studio.SEEDS} audits of m = 1,000 canaries")]
+
+
 CASES = {
     "exponential_mechanism.py": Case(lambda: exponential_mechanism.election_question(0.1), election),
     "truncation.py": Case(lambda: truncation.radius_question("lomax", 3, 10_000, 1.0), radius),
@@ -130,6 +139,7 @@ CASES = {
         partition_rounds.one_run("log-uniform", 1024, 1_000_000, 1.0)), composition,
         shown=lambda question: [words(question.choices[question.answer])], says_after=False),
     "audit_lab.py": Case(lambda: audit_lab.broken_question("laplace-count", 0), broken),
+    "audit_studio.py": Case(lambda: audit_studio.interference_question(1.0, 0.0, 0.95, "correct"), interference),
 }
 
 

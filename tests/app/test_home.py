@@ -113,7 +113,8 @@ def test_the_course_links_every_topic_page_of_the_registry_in_teaching_order():
     assert objectives == [f"After it you can {'; '.join(page.objectives)}." for page in PAGES[1:]]
     assert [page.url_path for page in PAGES[1:]] == ["pure-vs-approximate", "exponential-mechanism",
                                                      "truncation-bias", "scheffe-tournament", "partitioning-rounds",
-                                                     "privacy-audit-lab", "real-data", "choosing-epsilon"]
+                                                     "privacy-audit-lab", "audit-studio", "real-data",
+                                                     "choosing-epsilon"]
     assert all(page.papers for page in PAGES[1:])
 
 

@@ -39,9 +39,10 @@ def test_the_plan_is_exactly_the_stored_sweeps_with_their_marks():
 def test_the_pages_with_sweeps_and_their_grids():
     counts = {info.url_path: store_page(info, PRECOMPUTED, lambda *args, **kwargs: pytest.fail("no page run"))
               for info in PAGES if not hasattr(page_settings(info), "sweeps")}
-    assert counts == {"": 0, "privacy-audit-lab": 0, "real-data": 0, "choosing-epsilon": 0}  # no stored sweep: home,
-    # the audit lab, the real-data page (its Monte Carlo draws only the mechanisms' noise on a fixed column: computed
-    # live) and choosing ε (exact calibrations and a second of simulated releases)
+    assert counts == {"": 0, "privacy-audit-lab": 0, "audit-studio": 0, "real-data": 0,
+                      "choosing-epsilon": 0}  # no stored sweep: home, the audit lab and the audit studio (audits of
+    # a fraction of a second), the real-data page (its Monte Carlo draws only the mechanisms' noise on a fixed column:
+    # computed live) and choosing ε (exact calibrations and a second of simulated releases)
     noise = page_settings(next(info for info in PAGES if info.url_path == "pure-vs-approximate"))
     assert [spec.key for spec in page_controls(noise)][-1] == "releases"  # the control beside its figure counts
 

@@ -16,6 +16,7 @@ from helpers import ROOT, charts, page_path, run, tables, texts
 import registry
 from dpcore import experiments
 from dpcore.lessons import (
+    audit_studio,
     choosing_epsilon,
     exponential_mechanism,
     noise_tradeoff,
@@ -44,6 +45,8 @@ QUESTIONS = {
     "tournament.py": ("price", "price_of_k", lambda: tournament.price_question(100, 0, 0.1, run=stored)),
     "partition_rounds.py": ("composition", None, lambda: partition_rounds.composition_question(
         partition_rounds.one_run("log-uniform", 1024, 1_000_000, 1.0))),
+    "audit_studio.py": (audit_studio.QUESTION, "seed_band",
+                        lambda: audit_studio.interference_question(1.0, 0.0, 0.95, "correct")),
     "choosing_epsilon.py": (choosing_epsilon.QUESTION, "epsilon_vs_target",
                             lambda: choosing_epsilon.halving_question(choosing_epsilon.WORKED, 1e-6)),
 }

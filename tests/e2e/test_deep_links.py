@@ -34,6 +34,10 @@ SAVED_LINKS = {
         "Mechanism": "Gaussian mean", "Variant": "B", "Privacy budget ε (log scale)": "0.5", SEED: "3"},
     "/real-data?data=anes96&eps=0.5&lower=18&upper=95&seed=2": {
         "Privacy budget ε (log scale)": "0.5", SEED: "2"},
+    "/audit-studio?m=300&k_in=50&eps=2&mode=laplace&bug=bug&seed=3": {
+        "Canaries m (log scale)": "300", "Claimed ε (log scale)": "2",
+        "Canaries": "Isolated: Laplace noise for each canary",
+        "Mechanism": "Planted bug: noise for half the sensitivity", SEED: "3"},
     "/choosing-epsilon?plan=count:t=5;mean:t=2,m=g,hi=120&delta=1e-08&budget=2&seed=3": {
         "δ (log scale)": "1e-08", "Total budget ε (log scale)": "2", SEED: "3"},
 }
