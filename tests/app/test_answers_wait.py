@@ -19,11 +19,12 @@ from dataclasses import dataclass
 import pytest
 from helpers import ROOT, charts, handouts, page_path, run, tables, texts
 
-from dpcore import experiments
+from dpcore import experiments, planning
 from dpcore.datasets import load_dataset
 from dpcore.lessons import (
     audit_lab,
     audit_studio,
+    choosing_epsilon,
     exponential_mechanism,
     noise_tradeoff,
     partition_rounds,
@@ -129,6 +130,12 @@ def interference(question: Question) -> list[str]:
             words(f"{audit_studio.SEEDS} audits of m = 1,000 canaries")]
 
 
+def halving(question: Question) -> list[str]:
+    """What a target twice as tight costs (the worked count within ±5, from the planner), and the takeaway saying it."""
+    halved = planning.calibrate(planning.Release("count", 5.0)).epsilon
+    return [words(f"{choosing_epsilon.epsilon_text(halved)} within ±5"), words("Accuracy costs ε in proportion")]
+
+
 CASES = {
     "exponential_mechanism.py": Case(lambda: exponential_mechanism.election_question(0.1), election),
     "truncation.py": Case(lambda: truncation.radius_question("lomax", 3, 10_000, 1.0), radius),
@@ -140,6 +147,7 @@ CASES = {
         shown=lambda question: [words(question.choices[question.answer])], says_after=False),
     "audit_lab.py": Case(lambda: audit_lab.broken_question("laplace-count", 0), broken),
     "audit_studio.py": Case(lambda: audit_studio.interference_question(1.0, 0.0, 0.95, "correct"), interference),
+    "choosing_epsilon.py": Case(lambda: choosing_epsilon.halving_question(choosing_epsilon.WORKED, 1e-6), halving),
 }
 
 
