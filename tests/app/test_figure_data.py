@@ -1,6 +1,7 @@
 """Every page draws the same numbers as before the server's work per interaction was cut (issue: a class of 100 on
-one 2-core server): each figure's data at fixed URLs, rounded as drawn (6 significant digits, finer than any screen
-shows), against fingerprints taken from the code before that work.
+one 2-core server): each figure's data at fixed URLs, rounded as drawn (to float32, the precision the browser is sent
+(ui.drawn), then to 6 significant digits, finer than any screen shows), against fingerprints taken from the code
+before that work (and again, with this rounding, from the code before arrays were sent as float32: the same).
 
 A deliberate change to a figure changes its fingerprint: regenerate them with
 ``.venv/bin/python tests/app/test_figure_data.py`` and say in the commit which figures changed and why.
@@ -12,6 +13,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -23,11 +25,13 @@ from registry import PAGES  # noqa: E402
 FINGERPRINTS = Path(__file__).resolve().parent / "figure_fingerprints.json"
 QUERIES = {"default": {}, "seed7": {"seed": "7"}, "present": {"present": "1"}}  # fixed URLs: every page at each
 DIGITS = 6
+FLOAT32_SMALLEST, FLOAT32_LARGEST = float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)
 
 
 def _drawn(value):
-    """``value`` (a figure's JSON) with binary arrays decoded and every number rounded to :data:`DIGITS` significant
-    digits (NaN and infinities as strings): what the figure draws, independent of how it is encoded."""
+    """``value`` (a figure's JSON) with binary arrays decoded and every number rounded to float32 (where it holds it)
+    and then to :data:`DIGITS` significant digits (NaN and infinities as strings): what the figure draws, independent
+    of how it is encoded."""
     if isinstance(value, dict):
         if "bdata" in value:
             return _drawn(decode(value).tolist())
@@ -37,6 +41,8 @@ def _drawn(value):
     if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
         if not math.isfinite(value):
             return str(value)
+        if FLOAT32_SMALLEST <= abs(value) <= FLOAT32_LARGEST:
+            value = float(np.float32(value))
         return float(f"{value:.{DIGITS - 1}e}")
     return value
 
