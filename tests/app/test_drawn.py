@@ -1,11 +1,14 @@
 """ui.drawn: a figure is kept as Plotly's own dictionary of it, and Streamlit draws that dictionary as it is."""
 
+import numpy as np
+import plotly.graph_objects as go
 import plotly.io
 import plotly.tools
 import pytest
 
 from dpcore import viz
 from dpcore.viz.figures import home
+from dpcore.viz.plotly_dict import decode_array
 from ui import drawn
 
 
@@ -38,6 +41,39 @@ def test_streamlit_draws_it_as_it_is_and_plotly_is_left_alone(figure):
     function is Plotly's own (nothing is replaced)."""
     kept = drawn.Drawn.of(figure)
     converted = plotly.tools.return_figure_from_figure_or_data(kept.chart(), validate_figure=True)
-    assert converted is kept
-    assert plotly.io.to_json(converted, validate=False) == plotly.io.to_json(figure, validate=False)
+    assert converted is kept.sent
     assert plotly.tools.return_figure_from_figure_or_data.__module__ == "plotly.tools"
+
+
+def _arrays(value) -> list[dict]:
+    """Every typed array (``{"dtype", "bdata"}``) in a figure's dictionary, in order."""
+    if isinstance(value, dict):
+        return [value] if "bdata" in value else [array for item in value.values() for array in _arrays(item)]
+    if isinstance(value, list):
+        return [array for item in value for array in _arrays(item)]
+    return []
+
+
+def test_the_browser_gets_each_float_array_as_float32_and_everything_else_as_it_is(figure):
+    """Sent: every 64-bit float array (traces and animation frames) as the float32 of its values, half the bytes;
+    the rest the same objects; made once. Kept: full precision (downloads, words, tables)."""
+    kept = drawn.Drawn.of(figure)
+    full, sent = _arrays(kept), _arrays(kept.sent)
+    assert len(full) == len(sent) > 10 and {array["dtype"] for array in full} == {"f8"}
+    assert {array["dtype"] for array in sent} == {"f4"}
+    for before, after in zip(full, sent):
+        values = decode_array(before)
+        assert np.array_equal(decode_array(after), values.astype(np.float32).astype(np.float64))
+        assert np.allclose(decode_array(after), values, rtol=1e-7, atol=0)
+        assert len(after["bdata"]) <= len(before["bdata"]) // 2 + 4
+    assert kept.sent is kept.sent and kept.sent["layout"] is kept["layout"]
+    assert _arrays(kept) == full  # the kept dictionary is untouched
+    assert plotly.io.to_json(kept.figure(), validate=False) == plotly.io.to_json(figure, validate=False)
+
+
+@pytest.mark.parametrize("values", [[1.0, 1e39], [1.0, -1e-39], [3e-300, 2.0]])
+def test_an_array_float32_cannot_hold_is_sent_as_it_is(values):
+    kept = drawn.Drawn.of(go.Figure(go.Scatter(x=np.array(values), y=np.array([0.0, np.nan]))))
+    assert kept.sent["data"][0]["x"] is kept["data"][0]["x"]  # beyond float32's range: left at 64 bits
+    assert kept.sent["data"][0]["y"]["dtype"] == "f4"  # zero and NaN are float32's too
+    assert np.isnan(decode_array(kept.sent["data"][0]["y"])[1])
