@@ -3,11 +3,13 @@ one replica by its cookie, a replica that dies leaves its tabs reconnected to th
 under ``./lab.sh serve`` (the supervisor) it is started again while nginx and the other keep serving.
 """
 
+import gzip
 import hashlib
 import http.client
 import http.server
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -19,6 +21,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import brotli
 import pytest
 from playwright.sync_api import Browser, expect
 from test_deep_links import CHART, PAGE_TIMEOUT, wait_until_rendered
@@ -26,6 +29,7 @@ from websockets.sync.client import connect
 
 from classroom import teacher_key
 from deploy import replicas as replicas_module
+from deploy import static_files
 from deploy.public_url import ENV
 from deploy.replicas import COOKIE, NGINX, ROOT, UPLOAD_MB, Deployment, nginx_config, parse_args
 from registry import PAGES
@@ -498,3 +502,65 @@ def test_nginx_refuses_an_upload_above_the_limit_before_a_replica_and_passes_the
     headers = received[-1]["headers"]
     assert headers["X-Real-IP"] == "127.0.0.1"
     assert headers["X-Forwarded-For"] == "203.0.113.9, 127.0.0.1"  # what the client said, then nginx's own entry
+
+
+def _get(url: str, encoding: str) -> tuple[dict[str, str], bytes]:
+    """The headers (names in lower case) and the body, as sent, of a GET of ``url`` accepting ``encoding``."""
+    request = urllib.request.Request(url, headers={"Accept-Encoding": encoding} if encoding else {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return {name.lower(): value for name, value in answer.headers.items()}, answer.read()
+
+
+def test_static_files_leave_nginx_compressed_once_and_immutable_and_the_page_gzipped(deployment: Deployment):
+    """Streamlit's scripts and styles come from nginx precompressed (brotli to a browser that asks for it, else gzip,
+    else as they are), byte for byte Streamlit's own once decoded, cached for a year; the HTML page is gzipped."""
+    headers, page = _get(f"{deployment.url}/truncation-bias", "gzip")
+    assert headers["content-encoding"] == "gzip"
+    page = gzip.decompress(page).decode()
+    scripts = re.findall(r'(?:src|href)="\./(static/(?:js|css)/[^"]+)"', page)
+    assert len(scripts) >= 5, page
+    raw = sent = 0
+    for script in scripts:
+        original = (static_files.SOURCE / script).read_bytes()
+        for encoding, decode in [("gzip, deflate, br", brotli.decompress), ("gzip", gzip.decompress),
+                                 ("", lambda body: body)]:
+            headers, body = _get(f"{deployment.url}/{script}", encoding)
+            assert headers.get("content-encoding", "") == encoding.rpartition(" ")[2].strip(",")
+            assert decode(body) == original
+            assert headers["cache-control"] == "public, immutable, max-age=31536000"
+            assert "X-Replica".lower() not in headers  # sent by nginx itself, not asked of a replica
+        raw, sent = raw + len(original), sent + len(_get(f"{deployment.url}/{script}", "br")[1])
+    assert sent < 0.3 * raw, (sent, raw)
+    # A file nginx does not hold is asked of a replica (Streamlit answers it as before).
+    headers, _ = _get(f"{deployment.url}/static/js/no-such-file.js", "gzip")
+    assert "x-replica" in headers
+
+
+def test_the_compressed_copy_holds_every_text_file_beside_its_gzip_and_brotli():
+    """Made once (Deployment.start made it): every compressible file of Streamlit's static folder is there with a
+    ``.gz`` and a ``.br`` that decode to it, readable by every user (nginx's workers); fonts and images as they are."""
+    copy = static_files.compressed_copy()
+    assert copy == static_files.compressed_copy()  # found, not built again
+    texts = [path for path in static_files.SOURCE.rglob("*") if path.suffix in static_files.COMPRESSIBLE]
+    assert len(texts) > 100
+    for path in texts:
+        original, kept = path.read_bytes(), copy / path.relative_to(static_files.SOURCE)
+        assert kept.read_bytes() == original
+        assert gzip.decompress(kept.with_name(kept.name + ".gz").read_bytes()) == original
+        assert brotli.decompress(kept.with_name(kept.name + ".br").read_bytes()) == original
+        assert kept.stat().st_mode & 0o004 and kept.with_name(kept.name + ".br").stat().st_mode & 0o004
+    font = next(static_files.SOURCE.rglob("*.woff2"))
+    kept = copy / font.relative_to(static_files.SOURCE)
+    assert kept.read_bytes() == font.read_bytes() and not kept.with_name(kept.name + ".gz").exists()
+
+
+def test_the_configuration_serves_static_files_precompressed_with_brotli_only_when_its_module_is_there(tmp_path):
+    plain = nginx_config(8501, [8502], tmp_path)
+    assert "gzip on;" in plain and "gzip_proxied any;" in plain and "location /static/" not in plain
+    static = nginx_config(8501, [8502], tmp_path, static=tmp_path / "copy")
+    assert f"root {tmp_path / 'copy'};" in static and "gzip_static on;" in static
+    assert "brotli" not in static and "try_files $uri @lab;" in static
+    module = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+    both = nginx_config(8501, [8502], tmp_path, static=tmp_path / "copy", brotli_module=module)
+    assert both.startswith(f"load_module {module};\n") and "brotli_static on;" in both
+    assert both.count("proxy_pass http://lab;") == 2  # the fallback passes a request on as / does
