@@ -219,6 +219,18 @@ class TVMonteCarlo:
     def __call__(self, q) -> np.ndarray:
         return self.integrand(q).mean(axis=-1)
 
+    def estimate(self, q) -> tuple[float | np.ndarray, float | np.ndarray]:
+        """The estimate and its standard error ``std(integrand, ddof=1) / sqrt(m)``: floats, or arrays of
+        ``q.shape[:-1]``."""
+        integrand = self.integrand(q)
+        return (float_if_scalar(integrand.mean(axis=-1)),
+                float_if_scalar(integrand.std(axis=-1, ddof=1) / math.sqrt(integrand.shape[-1])))
+
+    @property
+    def nbytes(self) -> int:
+        """The memory the points and their log-likelihoods hold (bytes): what a cache of point sets counts."""
+        return self.points.data.nbytes + self.points.indices.nbytes + self.points.indptr.nbytes + self.log_p.nbytes
+
 
 @validated(p=_MARGINALS, q=_ESTIMATES, samples=Integer(low=2), rng=Seed())
 def tv_monte_carlo(p, q, samples: int = 20_000, rng: RngLike = None):
@@ -229,9 +241,7 @@ def tv_monte_carlo(p, q, samples: int = 20_000, rng: RngLike = None):
     -------
     (estimate, standard_error): floats, or arrays of ``q.shape[:-1]``.
     """
-    integrand = TVMonteCarlo(p, samples, rng).integrand(q)
-    return (float_if_scalar(integrand.mean(axis=-1)),
-            float_if_scalar(integrand.std(axis=-1, ddof=1) / math.sqrt(samples)))
+    return TVMonteCarlo(p, samples, rng).estimate(q)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,10 +41,11 @@ from .methods import label
 from .questions import Question
 
 __all__ = ["GLOSSARY", "DIMENSIONS", "N_GRID", "EPSILONS", "PROFILES", "TARGET_TV", "RATE_POWERS", "SAMPLING_CONSTANT",
-           "error_sweep", "rate_curve", "fit_rate_constant", "nearest_n", "OneRun", "RunDistance", "one_run",
-           "one_run_caption", "run_caption", "block_table", "block_summary", "distance_table", "sweep_vs_n",
-           "sweep_vs_dimension", "sweep_by_profile", "RateCurves", "rate_curves", "Complexity", "sample_complexity",
-           "complexity_table", "takeaways", "composition_question"]
+           "ONE_RUN_TV_POINTS", "ONE_RUN_TV_ERROR", "ONE_RUN_TV_SEED", "error_sweep", "rate_curve", "fit_rate_constant",
+           "nearest_n", "OneRun", "RunDistance", "one_run_tv_points", "one_run", "one_run_caption", "run_caption",
+           "block_table", "block_summary", "distance_table", "sweep_vs_n", "sweep_vs_dimension", "sweep_by_profile",
+           "RateCurves", "rate_curves", "Complexity", "sample_complexity", "complexity_table", "takeaways",
+           "composition_question"]
 
 #: The glossary terms (:data:`dpcore.lessons.glossary.TERMS`) the page's words use, checked against the page as
 #: drawn by tests/app/test_plain_words.py
@@ -59,6 +62,11 @@ PROFILES = products.PROFILES  #: the marginal profiles (:func:`dpcore.distributi
 TARGET_TV = 0.1  #: the accuracy whose sample complexity the page measures
 RATE_POWERS = {rounds.PARTITION_PURE: 1.5, rounds.NAIVE: 2.0}  #: noise exponents a of the fitted laws c·dᵃ/(εn)
 SAMPLING_CONSTANT = 1.0 / math.sqrt(2.0 * math.pi)
+ONE_RUN_TV_POINTS = 20_000  #: Monte Carlo points of the one run's TV (d > 16)
+#: The Monte Carlo error the page quotes for the one run's TV: its standard error at ONE_RUN_TV_POINTS points is at
+#: most 1/(2√20,000) ≈ 0.0035, about 0.002 or less for nine in ten estimates across the page's settings
+ONE_RUN_TV_ERROR = 0.002
+ONE_RUN_TV_SEED = 0  #: the entropy of the one run's TV points (:func:`one_run_tv_points`), whatever the run's seed
 
 _PROFILE = Choice(PROFILES)
 _DIMENSION = Integer(low=2, high=1_000_000)
@@ -236,12 +244,49 @@ class OneRun:
         return next(found for found in self.distances if found.method == method)
 
 
+# The one run's TV points (d > 16), keyed by (profile, dimension) and kept across seeds: the latest set always, older
+# ones while all of them hold at most _TV_POINTS_BYTES (a set at d = 4096 with every pⱼ = 1/2 holds about 0.5 GB).
+_TV_POINTS_BYTES = 2**28
+_tv_point_sets: OrderedDict[tuple[str, int], products.TVMonteCarlo] = OrderedDict()
+_tv_points_lock = threading.Lock()
+
+
+@validated(profile=_PROFILE, dimension=_DIMENSION)
+def one_run_tv_points(profile: str, dimension: int) -> products.TVMonteCarlo:
+    """The Monte Carlo points that integrate the TV distance of every :func:`one_run` at this profile and dimension
+    (:data:`ONE_RUN_TV_POINTS` draws from P, stream ``(ONE_RUN_TV_SEED, "one run tv points", profile, dimension)``):
+    the same points for every seed, n, ε and method (common random numbers, as the sweeps share theirs across n), so
+    a fresh seed draws no new points. Cached; treat as read-only."""
+    key = (profile, dimension)
+    with _tv_points_lock:
+        if key in _tv_point_sets:
+            _tv_point_sets.move_to_end(key)
+            return _tv_point_sets[key]
+    drawn = products.TVMonteCarlo(products.marginal_profile(profile, dimension), ONE_RUN_TV_POINTS,
+                                  child_generator(ONE_RUN_TV_SEED, "one run tv points", profile, dimension))
+    with _tv_points_lock:
+        found = _tv_point_sets.setdefault(key, drawn)  # another session may have drawn the same points meanwhile
+        _tv_point_sets.move_to_end(key)
+        while len(_tv_point_sets) > 1 and sum(points.nbytes for points in _tv_point_sets.values()) > _TV_POINTS_BYTES:
+            _tv_point_sets.popitem(last=False)
+    return found
+
+
+def _run_tv(truth, estimates, profile: str, dimension: int) -> products.TVEstimate:
+    """TV of each row of ``estimates``: exact for d <= 16, else over :func:`one_run_tv_points`."""
+    if dimension <= products.MAX_EXACT_DIMENSION:
+        return products.tv_distance(truth, estimates)
+    lower, upper = products.tv_bounds(truth, estimates)
+    value, standard_error = one_run_tv_points(profile, dimension).estimate(estimates)
+    return products.TVEstimate(value, standard_error, lower, upper, False)
+
+
 @functools.lru_cache(maxsize=32)
 def _one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float, seed: int) -> OneRun:
     truth = products.marginal_profile(profile, dimension)
     truth.setflags(write=False)
     trace, estimates = rounds.simulate_estimators(truth, n, epsilon, rng=seed, delta=delta)
-    tv = products.tv_distance(truth, np.array(list(estimates.values())), rng=seed)  # one set of points for all
+    tv = _run_tv(truth, np.array(list(estimates.values())), profile, dimension)  # one set of points for all
     value, standard_error, lower, upper = (np.atleast_1d(getattr(tv, field))
                                            for field in ("value", "standard_error", "lower", "upper"))
     distances = tuple(RunDistance(method, float(value[i]), float(standard_error[i]), float(lower[i]),
@@ -254,7 +299,8 @@ def one_run(profile: str, dimension: int, n: int, epsilon: float, delta: float =
     r"""One dataset of ``n`` rows from the profile's :math:`\bigotimes_j\mathrm{Ber}(p_j)` (fast mode) and every
     estimator on it (:func:`dpcore.estimators.partition_rounds.simulate_estimators`, stream ``seed``), with each
     estimate's TV distance to the truth: exact for :math:`d \le 16`, else Monte Carlo over 20,000 points from P
-    (the same points for every method; :func:`dpcore.distributions.binary_product.tv_distance`).
+    (:func:`one_run_tv_points`: the same points for every method and every seed at this profile and dimension, common
+    random numbers; standard error about 0.002, :data:`ONE_RUN_TV_ERROR`).
 
     The partition rounds are ε-DP (Singhal 2023, Prop 3.2: disjoint blocks, parallel composition), the one-shot Gaussian
     (ε, ``delta``)-DP. Results are cached (32 settings), so the page's figure and tables share one run.
@@ -281,14 +327,19 @@ def one_run_caption(profile: str, dimension: int, n: int, epsilon: float, delta:
 @validated(single=_ONE_RUN)
 def run_caption(single: OneRun) -> str:
     """The line above the one-run figure: the run's TV for the partition, naive Laplace and the non-private
-    estimate, and where its rounds placed the coordinates."""
+    estimate, where its rounds placed the coordinates, and (d > 16) the Monte Carlo error of those TVs."""
     trace = single.trace
     tv = {method: single.distance(method).value for method in rounds.METHODS}
-    return (f"This run ({single.profile}, d = {single.dimension}, n = {single.n:,}, ε = {single.epsilon:g}): TV of "
-            f"the partition estimate **{tv[rounds.PARTITION_PURE]:.3f}**, naive Laplace **{tv[rounds.NAIVE]:.3f}**, "
-            f"non-private {tv[rounds.NON_PRIVATE]:.3f}; {len(trace.rounds)} rounds placed "
-            f"{int(trace.heavy.coordinates.sum())} heavy coordinates, {int(trace.final.coordinates.sum())} went to the "
-            "final round.")
+    caption = (f"This run ({single.profile}, d = {single.dimension}, n = {single.n:,}, ε = {single.epsilon:g}): TV "
+               f"of the partition estimate **{tv[rounds.PARTITION_PURE]:.3f}**, naive Laplace "
+               f"**{tv[rounds.NAIVE]:.3f}**, non-private {tv[rounds.NON_PRIVATE]:.3f}; {len(trace.rounds)} rounds "
+               f"placed {int(trace.heavy.coordinates.sum())} heavy coordinates, "
+               f"{int(trace.final.coordinates.sum())} went to the final round.")
+    if single.distances[0].exact:
+        return caption
+    return (f"{caption} Each TV distance is estimated from {ONE_RUN_TV_POINTS:,} random points drawn from P (the same "
+            f"points for every seed), so it carries a Monte Carlo error of about ± {ONE_RUN_TV_ERROR:g} (the table "
+            "below gives each one's).")
 
 
 def _block_row(block, samples, coordinates, radius, scale, selected, spent) -> dict:

@@ -84,6 +84,8 @@ def test_takeaways_and_tables_are_the_lessons_at_the_page_state(default_page):
     notes = lesson.takeaways(n=1_000_000, **state, run=stored)
     assert "\n".join(f"- {line}" for line in notes) in texts(default_page.markdown)
     single = lesson.one_run("log-uniform", 1024, 1_000_000, 1.0, 1e-6, 0)
+    assert lesson.run_caption(single) in texts(default_page.caption)  # with the TV's Monte Carlo error (issue 44)
+    assert "Monte Carlo error of about ± 0.002" in lesson.run_caption(single)
     shown = tables(default_page)
     as_shown = lambda rows: [{name: cell_text(value) for name, value in row.items()} for row in rows]  # noqa: E731
     assert shown[0] == as_shown(lesson.block_table(single)) and shown[1] == as_shown(lesson.distance_table(single))

@@ -41,6 +41,7 @@ VALID_CALLS = {
         dimension=4, n_values=np.array([100.0, 1000.0]), epsilon=1.0, errors=np.array([0.3, 0.1]), noise_power=1.5
     ),
     "nearest_n": dict(n=15_000),
+    "one_run_tv_points": dict(profile="two-level", dimension=64),
     "one_run": dict(
         profile="two-level", dimension=16, n=10_000, epsilon=1.0, delta=1e-6, seed=0
     ),
@@ -199,14 +200,68 @@ def default_run():
 
 def test_one_run_is_the_library_run_and_is_shared(default_run):
     """The pure partition's trace of simulate_estimators with the same seed, TV of every method from one set of
-    Monte Carlo points, in METHODS order; the same call returns the same (cached) object."""
+    Monte Carlo points (the profile's and dimension's, not the run's seed: issue 44), in METHODS order, inside the
+    Bhattacharyya bounds; the same call returns the same (cached) object."""
+    from dpcore.core.randomness import child_generator
     trace, estimates = product.simulate_estimators(pd.marginal_profile("log-uniform", 1024), 10**6, 1.0, rng=0)
     np.testing.assert_array_equal(default_run.trace.estimate, trace.estimate)
     assert [found.method for found in default_run.distances] == list(product.METHODS)
-    tv = pd.tv_distance(default_run.truth, np.array(list(estimates.values())), rng=0)
-    np.testing.assert_array_equal([found.value for found in default_run.distances], tv.value)
+    points = pd.TVMonteCarlo(default_run.truth, lesson.ONE_RUN_TV_POINTS,
+                             child_generator(lesson.ONE_RUN_TV_SEED, "one run tv points", "log-uniform", 1024))
+    value, error = points.estimate(np.array(list(estimates.values())))
+    np.testing.assert_array_equal([found.value for found in default_run.distances], value)
+    np.testing.assert_array_equal([found.standard_error for found in default_run.distances], error)
+    assert all(found.lower <= found.value <= found.upper and not found.exact for found in default_run.distances)
     assert lesson.one_run("log-uniform", 1024, 10**6, 1.0, 1e-6, 0) is default_run
     assert not default_run.truth.flags.writeable
+
+
+def test_a_fresh_seed_reuses_the_tv_points(default_run):
+    """Issue 44: the one run's TV is integrated over common random numbers, points keyed by profile and d only.
+    A fresh seed finds them cached (the same object, no new draw) and two seeds' estimates are measured on
+    identical points; the points are not the sweeps' (another stream) and another profile or d has its own."""
+    points = lesson.one_run_tv_points("log-uniform", 1024)
+    fresh = lesson.one_run("log-uniform", 1024, 10**6, 1.0, 1e-6, 12345)
+    assert lesson.one_run_tv_points("log-uniform", 1024) is points
+    for single in (default_run, fresh):
+        np.testing.assert_array_equal([found.value for found in single.distances], points(run_estimates(single)))
+    assert not np.array_equal(fresh.trace.estimate, default_run.trace.estimate)
+    other = lesson.one_run_tv_points("two-level", 1024)
+    assert other is not points and other is lesson.one_run_tv_points("two-level", 1024)
+    assert lesson.one_run_tv_points("log-uniform", 1024) is points  # still kept: both fit the cache's budget
+
+
+def run_estimates(single):
+    """Every method's estimate in the run ``single`` (its seed's simulate_estimators, recomputed), in METHODS order."""
+    _, estimates = product.simulate_estimators(single.truth, single.n, single.epsilon, rng=single.seed,
+                                               delta=single.delta)
+    return np.array([estimates[method] for method in product.METHODS])
+
+
+def test_one_run_tv_is_within_its_monte_carlo_error_of_a_precise_reference():
+    """The one run's TV (20,000 common points) against a reference over 1,000,000 independent points (standard error
+    about 0.0002): within 0.01 for every method of a known case, and within 4 of its own standard errors; every
+    standard error is at most 1/(2√20,000) ≈ 0.0035, and at the page's default at most the quoted 0.002."""
+    single = lesson.one_run("log-uniform", 64, 100_000, 1.0, 1e-6, 3)
+    reference, reference_error = pd.tv_monte_carlo(single.truth, run_estimates(single), 1_000_000, rng=2024)
+    assert reference_error.max() < 3e-4
+    for found, exact in zip(single.distances, reference):
+        assert abs(found.value - exact) < min(0.01, 4 * found.standard_error + 1e-3), found.method
+        assert 0 < found.standard_error <= 0.5 / math.sqrt(lesson.ONE_RUN_TV_POINTS)
+    default = lesson.one_run("log-uniform", 1024, 10**6, 1.0, 1e-6, 0)
+    assert max(found.standard_error for found in default.distances) <= lesson.ONE_RUN_TV_ERROR
+
+
+def test_the_tv_point_cache_is_bounded_and_keeps_the_latest(monkeypatch):
+    """The cache of TV point sets holds at most _TV_POINTS_BYTES beyond the latest set, which it always keeps."""
+    monkeypatch.setattr(lesson, "_tv_point_sets", type(lesson._tv_point_sets)())
+    monkeypatch.setattr(lesson, "_TV_POINTS_BYTES", 1)
+    first = lesson.one_run_tv_points("all tiny", 64)
+    assert lesson.one_run_tv_points("all tiny", 64) is first
+    second = lesson.one_run_tv_points("all tiny", 256)
+    assert list(lesson._tv_point_sets) == [("all tiny", 256)] and lesson.one_run_tv_points("all tiny", 256) is second
+    assert lesson.one_run_tv_points("all tiny", 64) is not first  # evicted, drawn again: the same points
+    np.testing.assert_array_equal(lesson.one_run_tv_points("all tiny", 64).points.toarray(), first.points.toarray())
 
 
 def test_one_run_tables_and_caption_quote_the_run(default_run):
@@ -237,6 +292,10 @@ def test_one_run_tables_and_caption_quote_the_run(default_run):
     assert f"non-private {tv[product.NON_PRIVATE]:.3f};" in caption
     assert (f"{len(trace.rounds)} rounds placed {int(trace.heavy.coordinates.sum())} heavy coordinates, "
             f"{int(trace.final.coordinates.sum())} went to the final round") in caption
+    assert caption.endswith("Each TV distance is estimated from 20,000 random points drawn from P (the same points "
+                            "for every seed), so it carries a Monte Carlo error of about ± 0.002 (the table below "
+                            "gives each one's).")
+    assert "random points" not in lesson.run_caption(PARTITION_RUN)  # d = 16: exact, no Monte Carlo error
 
 
 def test_rate_curves_are_the_rate_shapes_and_the_fitted_laws():
