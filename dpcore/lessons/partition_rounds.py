@@ -244,9 +244,10 @@ class OneRun:
         return next(found for found in self.distances if found.method == method)
 
 
-# The one run's TV points (d > 16), keyed by (profile, dimension) and kept across seeds: the latest set always, older
-# ones while all of them hold at most _TV_POINTS_BYTES (a set at d = 4096 with every pⱼ = 1/2 holds about 0.5 GB).
-_TV_POINTS_BYTES = 2**28
+# The one run's TV points (d > 16), keyed by (profile, dimension) and kept across seeds while all of them hold at most
+# _TV_POINTS_BYTES (128 MiB), the least recently used dropped first: the default setting's set holds 21 MB; a larger
+# set (every pⱼ = 1/2 at d ≥ 1024: 160–630 MB) is drawn for its run and not kept, as before.
+_TV_POINTS_BYTES = 2**27
 _tv_point_sets: OrderedDict[tuple[str, int], products.TVMonteCarlo] = OrderedDict()
 _tv_points_lock = threading.Lock()
 
@@ -267,7 +268,7 @@ def one_run_tv_points(profile: str, dimension: int) -> products.TVMonteCarlo:
     with _tv_points_lock:
         found = _tv_point_sets.setdefault(key, drawn)  # another session may have drawn the same points meanwhile
         _tv_point_sets.move_to_end(key)
-        while len(_tv_point_sets) > 1 and sum(points.nbytes for points in _tv_point_sets.values()) > _TV_POINTS_BYTES:
+        while _tv_point_sets and sum(points.nbytes for points in _tv_point_sets.values()) > _TV_POINTS_BYTES:
             _tv_point_sets.popitem(last=False)
     return found
 

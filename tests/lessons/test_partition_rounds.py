@@ -252,15 +252,22 @@ def test_one_run_tv_is_within_its_monte_carlo_error_of_a_precise_reference():
     assert max(found.standard_error for found in default.distances) <= lesson.ONE_RUN_TV_ERROR
 
 
-def test_the_tv_point_cache_is_bounded_and_keeps_the_latest(monkeypatch):
-    """The cache of TV point sets holds at most _TV_POINTS_BYTES beyond the latest set, which it always keeps."""
+def test_the_tv_point_cache_is_bounded_and_keeps_no_set_above_its_budget(monkeypatch):
+    """The cache of TV point sets holds at most _TV_POINTS_BYTES, least recently used dropped first; a set above the
+    budget is drawn for its run and not kept; a set drawn again holds the same points."""
     monkeypatch.setattr(lesson, "_tv_point_sets", type(lesson._tv_point_sets)())
-    monkeypatch.setattr(lesson, "_TV_POINTS_BYTES", 1)
+    small, large = lesson.one_run_tv_points("all tiny", 64), lesson.one_run_tv_points("log-uniform", 64)
+    assert small.nbytes < large.nbytes
+    monkeypatch.setattr(lesson, "_tv_point_sets", type(lesson._tv_point_sets)())
+    monkeypatch.setattr(lesson, "_TV_POINTS_BYTES", small.nbytes + large.nbytes)
     first = lesson.one_run_tv_points("all tiny", 64)
     assert lesson.one_run_tv_points("all tiny", 64) is first
-    second = lesson.one_run_tv_points("all tiny", 256)
-    assert list(lesson._tv_point_sets) == [("all tiny", 256)] and lesson.one_run_tv_points("all tiny", 256) is second
-    assert lesson.one_run_tv_points("all tiny", 64) is not first  # evicted, drawn again: the same points
+    second = lesson.one_run_tv_points("log-uniform", 64)
+    assert list(lesson._tv_point_sets) == [("all tiny", 64), ("log-uniform", 64)]
+    monkeypatch.setattr(lesson, "_TV_POINTS_BYTES", large.nbytes)
+    assert lesson.one_run_tv_points("log-uniform", 64) is second  # used last: kept; the other one dropped
+    lesson.one_run_tv_points("log-uniform", 256)  # above the budget: not kept, and it pushed out what was there
+    assert list(lesson._tv_point_sets) == []
     np.testing.assert_array_equal(lesson.one_run_tv_points("all tiny", 64).points.toarray(), first.points.toarray())
 
 
