@@ -35,7 +35,11 @@ poll of 60 voters reading (``--poll 60 --ramp 20 --think 3 8``), every interacti
 
 Run: ``./lab.sh load N`` (one level), or ``.venv/bin/python benchmarks/load.py [--sessions 10,25] [--changes 4]
 [--ramp 20 --think 3 8] [--sequential 200] [--poll 60] [--replicas 2] [--url ws://127.0.0.1:8501 [--pid PID]]
-[--json out.json]``;
+[--keynote] [--json out.json]``;
+``--keynote`` is a conference audience scanning the projector's code: 500 sessions over 20 s through ``./lab.sh serve``
+(2 replicas), 2 moves each after 3-8 s of reading, on a fresh server (targets: open p95 and every interaction p95
+<= 3 s); ``--keynote --poll 500``, a poll of 500 voters through ``./lab.sh serve`` (targets: vote p95 <= 1 s, the
+reveal on every phone within 5 s);
 ``--replicas N`` starts nginx and N Streamlit replicas (``deploy/replicas.py``) instead of one server; ``--url``
 measures a running server (or nginx) instead of starting one (its CPU and RSS only with ``--pid``). Exits 1 when a
 wave had an exception or a disconnect (a poll also on a timeout).
@@ -500,7 +504,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--unwarmed", action="store_true", help="do not open every page once on the fresh server "
                         "first (./lab.sh serve does; ./lab.sh app does not)")
     parser.add_argument("--json", default="", help="also write the results here")
-    return parser.parse_args(argv)
+    parser.add_argument("--keynote", action="store_true", help="a keynote's audience: 500 sessions over 20 s through "
+                        "./lab.sh serve (2 replicas), each reading 3-8 s before each of 2 moves, on a fresh server; "
+                        "with --poll N, a poll of N voters through ./lab.sh serve instead")
+    args = parser.parse_args(argv)
+    if args.keynote:  # the scenario's settings, where the command line left the defaults
+        defaults = {"sessions": "500", "ramp": 20.0, "changes": 2, "think": [3.0, 8.0], "replicas": 2,
+                    "states": "cold"}
+        for name, value in defaults.items():
+            if getattr(args, name) == parser.get_default(name) and not (args.poll and name in ("changes", "states")):
+                setattr(args, name, value)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
