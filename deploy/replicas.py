@@ -103,6 +103,21 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
     static_files = "" if static is None else f"""
         location /static/ {{
             root {static};
+            types {{
+                application/javascript js mjs;
+                text/css css;
+                application/json json map;
+                image/svg+xml svg;
+                image/png png;
+                image/gif gif;
+                font/woff2 woff2;
+                font/woff woff;
+                font/ttf ttf;
+                application/wasm wasm;
+                text/plain txt;
+                text/html html;
+            }}
+            default_type application/octet-stream;
             gzip_static on;{brotli}
             add_header Cache-Control "public, immutable, max-age=31536000" always;
             try_files $uri @lab;

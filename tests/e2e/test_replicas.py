@@ -527,6 +527,7 @@ def test_static_files_leave_nginx_compressed_once_and_immutable_and_the_page_gzi
             headers, body = _get(f"{deployment.url}/{script}", encoding)
             assert headers.get("content-encoding", "") == encoding.rpartition(" ")[2].strip(",")
             assert decode(body) == original
+            assert headers["content-type"] == ("text/css" if script.endswith(".css") else "application/javascript")
             assert headers["cache-control"] == "public, immutable, max-age=31536000"
             assert "X-Replica".lower() not in headers  # sent by nginx itself, not asked of a replica
         raw, sent = raw + len(original), sent + len(_get(f"{deployment.url}/{script}", "br")[1])
