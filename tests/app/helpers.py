@@ -93,6 +93,11 @@ def decode(array) -> np.ndarray:
     return np.asarray(array)
 
 
+def as_sent(values) -> np.ndarray:
+    """``values`` as a figure sends them to the browser: float32 (:attr:`ui.drawn.Drawn.sent`)."""
+    return np.asarray(values, dtype=float).astype(np.float32)
+
+
 def texts(elements) -> list[str]:
     """The ``.value`` of each element (markdown, alerts, captions)."""
     return [element.value for element in elements]

@@ -41,13 +41,13 @@ def _last_place(number: str) -> float:
 
 def same_words(told: str, drawn: str) -> bool:
     """Whether the words under a chart (made from the figure at full precision) say what its drawn data says (the
-    browser gets the data as float32, ui.drawn): the same text, each number the same or one in its last written digit
-    (0.09305 is "0.093" at full precision and "0.0931" as float32)."""
+    browser gets the data as float32, ui.drawn): the same text, each number the same or one unit apart in the last
+    digit of the longer (0.09305 is "0.093" at full precision and "0.0931" as float32)."""
     told_numbers, drawn_numbers = NUMBER.findall(told), NUMBER.findall(drawn)
     if NUMBER.sub("#", told) != NUMBER.sub("#", drawn) or len(told_numbers) != len(drawn_numbers):
         return False
     value = lambda number: float(number.replace("−", "-").replace(",", ""))  # noqa: E731
-    return all(abs(value(a) - value(b)) <= max(_last_place(a), _last_place(b)) * 1.0000001
+    return all(abs(value(a) - value(b)) <= min(_last_place(a), _last_place(b)) * 1.0000001
                for a, b in zip(told_numbers, drawn_numbers))
 
 

@@ -29,6 +29,7 @@ from dpcore.lessons import noise_tradeoff
 from registry import PAGES
 from tests.processes import kill_left, process_tree, sweep_helpers, wait_until_gone
 from ui import progressive
+from ui.drawn import Drawn
 
 PARAMS = dict(n_values=[100, 1000], dimensions=[1, 8], epsilons=[0.5, 1.0], delta=1e-6, trials=400, seed=3)
 
@@ -108,8 +109,8 @@ def assert_refines_to_the_cold_run(at, gate):
     shown = charts(at)
     for key, (builder, kwargs) in at.session_state[ui.FIGURE_CALLS].items():
         runner = {"run": run_now} if "run" in inspect.signature(builder).parameters else {}
-        cold = builder(**kwargs, **runner)
-        assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(cold), key
+        cold = Drawn.of(builder(**kwargs, **runner)).sent  # as the browser is sent it (float32)
+        assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(go.Figure(cold)), key
 
 
 def test_a_fresh_monte_carlo_run_is_previewed_by_the_stored_one_then_replaced_by_its_own_numbers(quick):
