@@ -13,6 +13,11 @@ as 32-bit floats (Plotly's typed array ``f4``): seven significant digits, a thou
 pixel or its hover label, and half the bytes of the largest part of a page's websocket traffic. An array with a value
 float32 cannot hold (beyond 3.4e38, or a nonzero one below 1.2e-38) is sent as it is. The kept dictionary keeps full
 precision for everything else: the downloads (CSV, HTML), the chart's words and its data table.
+
+**Frames say what changes.** An animated figure's frames repeat each trace whole (its name, style, x, hover), though
+plotly.js draws a frame as the trace at its position updated by what the frame names. What the figure's trace and
+every frame's trace at that position hold alike is left out of the frames sent (their ``type`` kept): the same
+picture at every frame, for a third of the bytes on the animated pages.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ class Drawn(dict):
         """
         sent = self.__dict__.get("_sent")
         if sent is None:
-            sent = self.__dict__["_sent"] = _as_drawn(self)
+            sent = self.__dict__["_sent"] = _lean_frames(_as_drawn(self))
         return sent
 
     def chart(self) -> go.Figure:
@@ -82,6 +87,25 @@ def _as_drawn(value):
         elements = [_as_drawn(item) for item in value]
         return value if all(new is old for new, old in zip(elements, value)) else elements
     return value
+
+
+def _lean_frames(fig: dict) -> dict:
+    """``fig`` with each frame's traces holding only what differs from the figure's trace at their position in the
+    figure or in some frame (``type`` always kept); as it is when a frame names its traces (``traces``)."""
+    frames, base = fig.get("frames") or [], fig.get("data") or []
+    if not frames or any("traces" in frame or len(frame.get("data") or []) > len(base) for frame in frames):
+        return fig
+    shared = [{key for key in trace if key != "type" and all(
+        position >= len(frame.get("data") or []) or frame["data"][position].get(key, _ABSENT) == trace[key]
+        for frame in frames)} for position, trace in enumerate(base)]
+    if not any(shared):
+        return fig
+    lean = [{**frame, "data": [{key: value for key, value in trace.items() if key not in shared[position]}
+                               for position, trace in enumerate(frame.get("data") or [])]} for frame in frames]
+    return {**fig, "frames": lean}
+
+
+_ABSENT = object()
 
 
 def _float32(typed: dict) -> dict:

@@ -58,9 +58,9 @@ def test_the_browser_gets_each_float_array_as_float32_and_everything_else_as_it_
     """Sent: every 64-bit float array (traces and animation frames) as the float32 of its values, half the bytes;
     the rest the same objects; made once. Kept: full precision (downloads, words, tables)."""
     kept = drawn.Drawn.of(figure)
-    full, sent = _arrays(kept), _arrays(kept.sent)
+    full, sent = _arrays(kept), _arrays(drawn._as_drawn(kept))  # frames whole (their lean form: the next test)
     assert len(full) == len(sent) > 10 and {array["dtype"] for array in full} == {"f8"}
-    assert {array["dtype"] for array in sent} == {"f4"}
+    assert {array["dtype"] for array in sent} == {array["dtype"] for array in _arrays(kept.sent)} == {"f4"}
     for before, after in zip(full, sent):
         values = decode_array(before)
         assert np.array_equal(decode_array(after), values.astype(np.float32).astype(np.float64))
@@ -77,3 +77,24 @@ def test_an_array_float32_cannot_hold_is_sent_as_it_is(values):
     assert kept.sent["data"][0]["x"] is kept["data"][0]["x"]  # beyond float32's range: left at 64 bits
     assert kept.sent["data"][0]["y"]["dtype"] == "f4"  # zero and NaN are float32's too
     assert np.isnan(decode_array(kept.sent["data"][0]["y"])[1])
+
+
+def test_frames_are_sent_with_only_what_changes_and_complete_to_the_frames_kept(figure):
+    """plotly.js draws a frame as the trace at its position updated by what the frame names: the lean frames,
+    completed so, are the kept frames as sent (float32), and hold fewer bytes."""
+    kept = drawn.Drawn.of(figure)
+    full = drawn._as_drawn(kept)  # float32, frames whole
+    sent = kept.sent
+    for whole, lean in zip(full["frames"], sent["frames"]):
+        assert [{**base, **trace} for base, trace in zip(sent["data"], lean["data"])] == [
+            {**base, **trace} for base, trace in zip(full["data"], whole["data"])]
+        assert all("type" in trace for trace in lean["data"])
+    assert len(plotly.io.to_json(sent, validate=False)) < 0.8 * len(plotly.io.to_json(full, validate=False))
+    assert [frame["name"] for frame in sent["frames"]] == [frame["name"] for frame in kept["frames"]]
+
+
+def test_a_property_one_frame_changes_stays_in_every_frame():
+    frames = [go.Frame(name=str(k), data=[go.Scatter(x=[0, 1], y=[k, k], name="a" if k else "b")]) for k in range(3)]
+    kept = drawn.Drawn.of(go.Figure(data=[go.Scatter(x=[0, 1], y=[0, 0], name="b")], frames=frames))
+    lean = [frame["data"][0] for frame in kept.sent["frames"]]
+    assert all("name" in trace and "y" in trace and "x" not in trace for trace in lean)

@@ -1,7 +1,8 @@
 """Every page draws the same numbers as before the server's work per interaction was cut (issue: a class of 100 on
 one 2-core server): each figure's data at fixed URLs, rounded as drawn (to float32, the precision the browser is sent
 (ui.drawn), then to 6 significant digits, finer than any screen shows), against fingerprints taken from the code
-before that work (and again, with this rounding, from the code before arrays were sent as float32: the same).
+before that work (and again, with this rounding, from the code before arrays were sent as float32: the same; and
+with frames completed as plotly.js completes them, from the code before frames left out what every frame shares).
 
 A deliberate change to a figure changes its fingerprint: regenerate them with
 ``.venv/bin/python tests/app/test_figure_data.py`` and say in the commit which figures changed and why.
@@ -47,9 +48,19 @@ def _drawn(value):
     return value
 
 
+def _complete_frames(spec: dict) -> dict:
+    """``spec`` with each animation frame's traces as plotly.js draws them: the figure's trace at the same position,
+    updated by what the frame names (a frame need not repeat what it shares with every other, ui.drawn)."""
+    base = spec.get("data") or []
+    frames = [{**frame, "data": [{**(base[i] if i < len(base) else {}), **trace}
+                                 for i, trace in enumerate(frame.get("data") or [])]}
+              for frame in spec.get("frames") or []]
+    return {**spec, "frames": frames} if frames else spec
+
+
 def fingerprint(spec: dict) -> str:
-    """SHA-256 of the figure's drawn data (:func:`_drawn`) as canonical JSON."""
-    return hashlib.sha256(json.dumps(_drawn(spec), sort_keys=True).encode()).hexdigest()
+    """SHA-256 of the figure's drawn data (:func:`_drawn` of :func:`_complete_frames`) as canonical JSON."""
+    return hashlib.sha256(json.dumps(_drawn(_complete_frames(spec)), sort_keys=True).encode()).hexdigest()
 
 
 def page_fingerprints(script: str, query: dict[str, str]) -> dict[str, str]:

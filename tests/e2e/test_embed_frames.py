@@ -136,3 +136,35 @@ def test_play_writes_the_link_once_it_stops_and_a_sidebar_move_takes_the_frame_b
     page.wait_for_function("() => !new URLSearchParams(location.search).has('frame_home_densities')", timeout=10_000)
     assert frame_label(page) == "1.5"
     assert console_errors == []
+
+
+ERROR_CHART = ".st-key-error_vs_n .js-plotly-plot"  #: pure vs approximate's error vs n, animated over ε
+
+
+def drawn_traces(page: Page) -> str:
+    """What the chart draws, trace by trace: name, legend, style, x and y as plotly.js holds them."""
+    return page.locator(ERROR_CHART).evaluate("""gd => JSON.stringify(gd.data.map(t => [t.name, t.legendgroup,
+        t.showlegend, t.mode, t.line && t.line.color, t.line && t.line.dash, t.fill, Array.from(t.x || []),
+        Array.from(t.y || [])]))""")
+
+
+def test_every_frame_played_in_the_browser_draws_what_the_server_draws_on_it(page: Page, base_url: str,
+                                                                           console_errors):
+    """Frames are sent lean (ui.drawn: only what changes); plotly.js, going to a frame, must draw exactly the traces
+    the server puts on the chart when a link opens it on that frame (the full traces, merged on the server)."""
+    page.goto(base_url + "/pure-vs-approximate", timeout=PAGE_TIMEOUT)
+    page.wait_for_selector(f"{ERROR_CHART} .main-svg", timeout=PAGE_TIMEOUT)
+    settled(page)
+    labels = page.locator(ERROR_CHART).evaluate("gd => gd._fullLayout.sliders[0].steps.map(step => step.label)")
+    assert len(labels) > 3
+    other = page.context.new_page()
+    for label in [labels[-1], labels[1], labels[0]]:  # forwards to the end, back, and to the first
+        page.locator(ERROR_CHART).evaluate("(gd, label) => Plotly.animate(gd, [label], {mode: 'immediate', "
+                                           "transition: {duration: 0}, frame: {duration: 0, redraw: true}})", label)
+        page.wait_for_timeout(300)
+        other.goto(f"{base_url}/pure-vs-approximate?frame_error_vs_n={label}", timeout=PAGE_TIMEOUT)
+        other.wait_for_selector(f"{ERROR_CHART} .main-svg", timeout=PAGE_TIMEOUT)
+        settled(other)
+        assert drawn_traces(page) == drawn_traces(other), label
+    other.close()
+    assert console_errors == []
