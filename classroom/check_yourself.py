@@ -13,6 +13,7 @@ The section is a fragment: a check reruns it alone, not the page's figures.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -39,9 +40,17 @@ _STATES = {"new": "not started", "tried": "tried", "solved": "solved", "mastered
 def variant_of(exercise: exercises.Exercise, url_path: str, progress: Progress | None) -> exercises.Variant:
     """The variant of ``exercise`` this student is at (seed 0's first variant before the browser has answered)."""
     if progress is None:
-        return exercise.variant(exercises.variant_seed(0, url_path, exercise.key, 0))
+        return _variant(exercise, exercises.variant_seed(0, url_path, exercise.key, 0))
     attempt = progress.page(url_path).exercise(exercise.key).attempt
-    return exercise.variant(exercises.variant_seed(progress.seed, url_path, exercise.key, attempt))
+    return _variant(exercise, exercises.variant_seed(progress.seed, url_path, exercise.key, attempt))
+
+
+@functools.lru_cache(maxsize=1024)
+def _variant(exercise: exercises.Exercise, seed: int) -> exercises.Variant:
+    """``exercise.variant(seed)``, remembered for the last 1,024 (exercise, seed) pairs: every run of a page puts each
+    exercise's variant in the handout's outline and the section draws it again, and drawing one (its numbers, its
+    checks) took a few milliseconds per run. A variant is frozen and a function of its seed alone."""
+    return exercise.variant(seed)
 
 
 def show(url_path: str, params: Mapping[str, Any], teacher: bool) -> None:

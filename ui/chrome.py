@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import textwrap
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,6 +74,26 @@ def asset(name: str) -> str:
     return (ASSETS / name).read_text(encoding="utf-8")
 
 
+class _Prepared:
+    """HTML for ``st.html`` as ``st.html`` makes a string (dedented and stripped: Streamlit's ``clean_text``), made
+    once: ``st.html`` takes an object's ``_repr_html_`` as it is. The chrome's style sheet and scripts are 43 kB on
+    every run of every page; cleaning them took about 1 ms a run."""
+
+    def __init__(self, html: str) -> None:
+        self._html = textwrap.dedent(html).strip()
+
+    def _repr_html_(self) -> str:
+        return self._html
+
+
+@functools.cache
+def _chrome(part: str) -> _Prepared:
+    """The chrome's ``part`` ("style", "scripts", "present") for ``st.html``, made once per server."""
+    if part == "scripts":
+        return _Prepared(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>")
+    return _Prepared(f"<style>{asset('present.css' if part == 'present' else 'style.css')}</style>")
+
+
 def setup_page(title: str, icon: str) -> None:
     """Shared chrome: CSS (larger in presentation mode), the keyboard and screen-reader help (``assets/a11y.js``)
     and the page title, whose icon is decoration (hidden from screen readers, not in the anchor). Call it first in
@@ -85,13 +106,13 @@ def setup_page(title: str, icon: str) -> None:
         for key in [key for key in st.session_state if str(key).startswith("w_")]:
             del st.session_state[key]
         st.session_state["_ui_page"] = title
-    st.html(f"<style>{asset('style.css')}</style>")
+    st.html(_chrome("style"))
     # One script element for both: formulas fit their column; every control by keyboard, every change announced.
     # Streamlit's sanitiser drops a script whose text holds "<" before a letter, "/" or "!": the scripts hold none.
-    st.html(f"<script>{asset('fit_formulas.js')}\n{asset('a11y.js')}</script>", unsafe_allow_javascript=True)
+    st.html(_chrome("scripts"), unsafe_allow_javascript=True)
     presenting, asked, teaching = presentation_mode(), _sticky_flag(TEACHER, _TEACHING), teacher_mode()
     if presenting:
-        st.html(f"<style>{asset('present.css')}</style>")
+        st.html(_chrome("present"))
     if presenting or asked:  # one row of buttons, each leaving its mode and keeping every other setting
         with st.container(horizontal=True, gap="small", key="leave_modes"):
             if presenting:

@@ -361,19 +361,48 @@ def validated(**constraints: Constraint) -> Callable[[Callable[_P, _R]], Callabl
 
     def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
         signature = inspect.signature(func)
-        optional = {name for name, parameter in signature.parameters.items() if parameter.default is None}
-        unknown = set(constraints) - set(signature.parameters)
+        parameters = signature.parameters
+        optional = {name for name, parameter in parameters.items() if parameter.default is None}
+        unknown = set(constraints) - set(parameters)
         if unknown:
             raise InvalidParameterError(f"{func.__qualname__}: constraints for unknown parameters {sorted(unknown)}")
+        checks = tuple((name, constraints[name]) for name in parameters if name in constraints)  # parameter order
+        # A signature of plain parameters (no positional-only, no *args or **kwargs) is bound by hand: the same
+        # arguments as Signature.bind gives, without its cost (~5 µs a call, thousands of calls per page run).
+        plain = all(parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+                    for parameter in parameters.values())
+        positional = tuple(name for name, parameter in parameters.items()
+                           if parameter.kind is parameter.POSITIONAL_OR_KEYWORD)
+        required = tuple(name for name, parameter in parameters.items() if parameter.default is parameter.empty)
+
+        def bound_by_hand(args: tuple, kwargs: dict) -> dict[str, Any] | None:
+            # The arguments by name, as signature.bind binds them; None for any call it would refuse (too many
+            # arguments, an unknown or repeated name, a required one missing), left to it to say why.
+            if len(args) > len(positional):
+                return None
+            arguments = dict(zip(positional, args))
+            for name, value in kwargs.items():
+                if name in arguments or name not in parameters:
+                    return None
+                arguments[name] = value
+            return arguments if all(name in arguments for name in required) else None
 
         @functools.wraps(func)
         def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-            bound = signature.bind(*args, **kwargs)
-            for name, value in bound.arguments.items():
-                constraint = constraints.get(name)
-                if constraint is not None and not (value is None and name in optional):
-                    bound.arguments[name] = constraint.check(name, value)
-            return func(*bound.args, **bound.kwargs)
+            arguments = bound_by_hand(args, kwargs) if plain else None
+            if arguments is None:
+                bound = signature.bind(*args, **kwargs)
+                for name, value in bound.arguments.items():
+                    constraint = constraints.get(name)
+                    if constraint is not None and not (value is None and name in optional):
+                        bound.arguments[name] = constraint.check(name, value)
+                return func(*bound.args, **bound.kwargs)
+            for name, constraint in checks:
+                if name in arguments:
+                    value = arguments[name]
+                    if not (value is None and name in optional):
+                        arguments[name] = constraint.check(name, value)
+            return func(**arguments)  # type: ignore[call-arg]
 
         # Set by name: typeshed's type of a functools.wraps wrapper declares no such attribute.
         setattr(wrapper, "__constraints__", dict(constraints))  # noqa: B010

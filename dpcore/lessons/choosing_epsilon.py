@@ -12,6 +12,7 @@ curves of the figures, the question and the takeaways.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from typing import Any
@@ -240,8 +241,26 @@ def removed(plan: str, index: int) -> str:
 
 
 # --------------------------------------------------------------------------------------------- each release
+@functools.lru_cache(maxsize=32)
 def _plan(plan: str, delta: float) -> planning.Plan:
+    """The plan calibrated (:func:`dpcore.planning.plan_for`), remembered for the last 32 settings: the page's
+    tables, captions and takeaways all read it (frozen; shared read-only)."""
     return planning.plan_for(releases(plan), delta)
+
+
+@functools.lru_cache(maxsize=32)
+def _split(plan: str, delta: float, budget: float) -> planning.Plan:
+    """:func:`dpcore.planning.split_budget` of the plan's releases, remembered for the last 32 settings: a split
+    takes up to a few tenths of a second (a root search over the composed privacy loss), and the budget's table, its
+    caption and every seed's takeaways read the same one."""
+    return planning.split_budget(releases(plan), budget, delta)
+
+
+@functools.lru_cache(maxsize=32)
+def _attacker(plan: str, delta: float) -> planning.Risk:
+    """:func:`dpcore.planning.attacker_risk` of the calibrated plan, remembered for the last 32 settings (its arrays
+    shared read-only)."""
+    return planning.attacker_risk(_plan(plan, delta))
 
 
 @validated(plan=PLAN, delta=DELTA, index=_INDEX)
@@ -466,7 +485,7 @@ def split_rows(plan: str, delta: float, budget: float) -> list[dict[str, str]]:
     >>> [row["accuracy reached"] for row in split_rows(WORKED, 1e-6, 1.0)]
     ['±6.59 (target ±10)', '±0.659 (target ±1)']
     """
-    split = planning.split_budget(releases(plan), budget, delta)
+    split = _split(plan, delta, budget)
     rows = []
     for index, item in enumerate(split.items):
         release = item.release
@@ -485,7 +504,7 @@ def split_caption(plan: str, delta: float, budget: float) -> str:
     >>> split_caption(WORKED, 1e-6, 1.0)[:72]
     'A budget of ε = 1 spent by basic composition: every release reaches 0.65'
     """
-    split = planning.split_budget(releases(plan), budget, delta)
+    split = _split(plan, delta, budget)
     ratio = split.worst_ratio
     how = ("basic composition" if not any(item.gaussian for item in split.items)
            else f"zCDP (a release adds Gaussian noise), at δ = {delta:.0e}")
@@ -506,12 +525,13 @@ def _too_large(epsilon: float) -> str:
             "nothing an attacker would notice. Loosen the targets to see what a total risks.")
 
 
-def _risk(calibrated: planning.Plan) -> planning.Risk:
-    """The attacker against ``calibrated`` (:func:`dpcore.planning.attacker_risk`), or ``InvalidParameterError`` in
-    words when its total is beyond :data:`MAX_RISK_EPSILON`."""
+def _risk(plan: str, delta: float) -> planning.Risk:
+    """The attacker against the calibrated plan (:func:`dpcore.planning.attacker_risk`), or
+    ``InvalidParameterError`` in words when its total is beyond :data:`MAX_RISK_EPSILON`."""
+    calibrated = _plan(plan, delta)
     if calibrated.best.epsilon > MAX_RISK_EPSILON:
         raise InvalidParameterError(_too_large(calibrated.best.epsilon))
-    return planning.attacker_risk(calibrated)
+    return _attacker(plan, delta)
 
 
 @validated(plan=PLAN, delta=DELTA)
@@ -522,7 +542,7 @@ def risk_rows(plan: str, delta: float) -> list[dict[str, str]]:
     >>> [row["says “in” for a member (true positives, at most)"] for row in risk_rows(WORKED, 1e-6)]
     ['1.9 %', '9.7 %']
     """
-    risk = _risk(_plan(plan, delta))
+    risk = _risk(plan, delta)
     return [{"says “in” for a non-member (false positives)": f"{100 * fpr:g} %",
              "says “in” for a member (true positives, at most)": _percent(tpr),
              "advantage (true − false positives)": _percent(tpr - fpr)}
@@ -536,8 +556,7 @@ def risk_caption(plan: str, delta: float) -> str:
     >>> risk_caption(WORKED, 1e-6)[-89:]
     'The largest advantage any test has, true-positive rate minus false-positive rate: 17.3 %.'
     """
-    calibrated = _plan(plan, delta)
-    risk = _risk(calibrated)
+    risk = _risk(plan, delta)
     belief = planning.posterior(risk, prior=0.01, fpr=0.01)
     how = ("exactly, from the releases' trade-off curve" if risk.exact else
            "an upper bound from the composed releases")
@@ -648,14 +667,14 @@ def takeaways(plan: str, delta: float, budget: float, seed: int, revealed: bool 
     best, basic = calibrated.best, calibrated.totals[0]
     total = (f"The plan's total is ε = {epsilon_text(best.epsilon)} by {_SHORT[best.method]}"
              + ("." if best.method == "basic" else f", against {epsilon_text(basic.epsilon)} by adding the ε's."))
-    split = planning.split_budget(plan_releases, budget, delta)
+    split = _split(plan, delta, budget)
     ratio = split.worst_ratio
     budget_line = (f"A budget of ε = {budget:g} gives every release {ratio:.3g} times its target "
                    + ("(more accurate than asked)." if ratio < 1 else "(less accurate than asked).")
                    if abs(ratio - 1) > 0.005 else f"A budget of ε = {budget:g} meets every target exactly.")
     if best.epsilon > MAX_RISK_EPSILON:
         return [accuracy, simulated, f"{total} {budget_line}", _too_large(best.epsilon)]
-    risk = planning.attacker_risk(calibrated)
+    risk = _attacker(plan, delta)
     belief = planning.posterior(risk, prior=0.01, fpr=0.01)
     attacker = (f"At that total an attacker flagging 1 % of non-members catches at most {_percent(risk.tpr_1)} of "
                 f"members: a 1 % suspicion grows to at most {_percent(belief)}.")
