@@ -66,7 +66,7 @@ from pathlib import Path
 from classroom import teacher_key
 
 from .public_url import ENV, parse_public_url
-from .static_files import compressed_copy
+from .static_files import chart_module, compressed_copy
 from .warm import healthy, warm
 
 __all__ = ["COOKIE", "UPLOAD_MB", "nginx_config", "Deployment", "parse_args", "main"]
@@ -85,7 +85,7 @@ UPLOAD_MB = 20
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1",
-                 static: Path | None = None, brotli_module: Path | None = None) -> str:
+                 static: Path | None = None, brotli_module: Path | None = None, preload: str | None = None) -> str:
     """The nginx configuration: listen on ``host:port``, pass each browser to one of ``replica_ports`` (on
     loopback) by the ``dplab_replica`` cookie, websockets included; runtime files under ``prefix``.
 
@@ -93,11 +93,18 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
     :func:`deploy.static_files.compressed_copy` makes), nginx sends Streamlit's static files itself, compressed once
     beforehand (``.gz``; ``.br`` too when ``brotli_module`` is nginx's brotli_static module, loaded), immutable for a
     year as Streamlit marks them (their names carry their content's hash); a file missing there is asked of a
-    replica."""
+    replica. With ``preload`` (:func:`deploy.static_files.chart_module`), the page's head names that module for the
+    browser to fetch at once (``<link rel="modulepreload">``, written in as the page passes)."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in replica_ports)
     temp = "\n".join(f"    {kind}_temp_path {prefix}/{kind};" for kind in
                      ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    proxy = _PROXY.replace("\n", "\n            ")
+    page = "" if preload is None else (
+        "\n# The page's head names the chart module (fetched from the start, not after the first chart arrives); the"
+        "\n# page asked of the replica uncompressed, so that nginx can write into it (then gzips it)."
+        '\nproxy_set_header Accept-Encoding "";'
+        f"\nsub_filter '</head>' '<link rel=\"modulepreload\" crossorigin href=\"./{preload}\"></head>';"
+        "\nsub_filter_once on;")
+    proxy = (_PROXY + page).replace("\n", "\n            ")
     load = f"load_module {brotli_module};\n" if brotli_module else ""
     brotli = "\n            brotli_static on;" if brotli_module else ""
     static_files = "" if static is None else f"""
@@ -249,7 +256,7 @@ class Deployment:
         config = self.logs / "nginx.conf"
         static = compressed_copy(say=lambda message: print(message, file=sys.stderr))
         config.write_text(nginx_config(self.port, self.replica_ports, self.logs, self.host, static,
-                                       BROTLI_MODULE if BROTLI_MODULE.exists() else None))
+                                       BROTLI_MODULE if BROTLI_MODULE.exists() else None, chart_module(static)))
         self.nginx = _spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
                              "-g", "daemon off;"], self.logs / "nginx.log")
         deadline = time.monotonic() + wait

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import streamlit
 
-__all__ = ["COMPRESSIBLE", "SOURCE", "brotli_available", "compressed_copy"]
+__all__ = ["COMPRESSIBLE", "SOURCE", "brotli_available", "chart_module", "compressed_copy"]
 
 SOURCE = Path(streamlit.__file__).resolve().parent / "static"  #: Streamlit's static folder
 COMPRESSIBLE = frozenset({".js", ".mjs", ".css", ".json", ".svg", ".html", ".txt"})  #: suffixes worth compressing
@@ -81,6 +81,21 @@ def compressed_copy(home: Path | None = None, say=lambda message: None) -> Path:
             say("Compressing Streamlit's static files once (gzip and brotli), about a minute...")
             _build(target)
     return target
+
+
+def chart_module(static: Path = SOURCE) -> str | None:
+    """The path a page asks for Streamlit's Plotly chart module by (``static/js/PlotlyChart.<hash>.js``), if
+    ``static`` (Streamlit's static folder or its copy) holds exactly one; else None.
+
+    A page loads it only once its first chart arrives over the websocket, after everything else: on a slow network
+    the chart waits for the largest file of all (1.4 MiB gzipped) to start downloading. Named in the page's head
+    (``modulepreload``), it downloads from the start, beside the rest.
+
+    >>> chart_module().startswith("static/js/PlotlyChart.") and chart_module().endswith(".js")
+    True
+    """
+    found = sorted((static / "static" / "js").glob("PlotlyChart.*.js"))
+    return found[0].relative_to(static).as_posix() if len(found) == 1 else None
 
 
 def _reachable_by_all(folder: Path) -> bool:

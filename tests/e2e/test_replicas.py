@@ -519,6 +519,10 @@ def test_static_files_leave_nginx_compressed_once_and_immutable_and_the_page_gzi
     page = gzip.decompress(page).decode()
     scripts = re.findall(r'(?:src|href)="\./(static/(?:js|css)/[^"]+)"', page)
     assert len(scripts) >= 5, page
+    # The chart module is named in the head, once, for the browser to fetch at once; it is Streamlit's own file.
+    chart = static_files.chart_module()
+    assert page.count(f'<link rel="modulepreload" crossorigin href="./{chart}">') == 1
+    assert page.index(chart) < page.index("</head>") and chart in scripts
     raw = sent = 0
     for script in scripts:
         original = (static_files.SOURCE / script).read_bytes()
@@ -565,3 +569,7 @@ def test_the_configuration_serves_static_files_precompressed_with_brotli_only_wh
     both = nginx_config(8501, [8502], tmp_path, static=tmp_path / "copy", brotli_module=module)
     assert both.startswith(f"load_module {module};\n") and "brotli_static on;" in both
     assert both.count("proxy_pass http://lab;") == 2  # the fallback passes a request on as / does
+    assert "sub_filter" not in both
+    named = nginx_config(8501, [8502], tmp_path, static=tmp_path / "copy", preload="static/js/PlotlyChart.x.js")
+    assert """sub_filter '</head>' '<link rel="modulepreload" crossorigin href="./static/js/PlotlyChart.x.js">""" \
+        """</head>';""" in named and 'proxy_set_header Accept-Encoding "";' in named
