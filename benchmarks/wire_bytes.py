@@ -48,6 +48,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,7 @@ class Traffic:
     ws_sent_bytes: int = 0
     ws_extensions: str = ""  #: the handshake's Sec-WebSocket-Extensions (permessage-deflate: the wire carries less)
     largest: list[tuple[int, str]] = field(default_factory=list)  #: the five largest responses: (bytes, url)
+    encodings: dict[str, int] = field(default_factory=dict)  #: responses by Content-Encoding ("identity" if none)
 
 
 class Meter:
@@ -153,6 +155,10 @@ class Meter:
 
     def _response(self, event: dict) -> None:
         response = event["response"]
+        if event["requestId"] in self.urls:
+            headers = {name.lower(): value for name, value in (response.get("headers") or {}).items()}
+            encoding = headers.get("content-encoding", "identity")
+            self.traffic.encodings[encoding] = self.traffic.encodings.get(encoding, 0) + 1
         if response.get("fromDiskCache") or response.get("fromPrefetchCache") or response.get("fromServiceWorker"):
             self.cached.add(event["requestId"])
 
@@ -230,10 +236,10 @@ def open_page(page: Page, meter: Meter, url: str, timeout: float, quiet: float) 
 
 
 def measure_page(browser: Browser, base: str, info: PageInfo, timeout: float, quiet: float,
-                 slow: bool) -> PageResult:
+                 slow: bool, headers: dict[str, str]) -> PageResult:
     following = next_page(info)
     result = PageResult(path_of(info), path_of(following))
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, extra_http_headers=headers)
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -253,16 +259,17 @@ def measure_page(browser: Browser, base: str, info: PageInfo, timeout: float, qu
     if slow and not result.problems:
         try:
             result.first_chart, result.slow_idle_only = first_chart(browser, base + result.page, result.has_chart,
-                                                                    timeout)
+                                                                    timeout, headers)
         except Exception as exc:  # noqa: BLE001
             result.problems.append(f"slow network: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     return result
 
 
-def first_chart(browser: Browser, url: str, has_chart: bool, timeout: float) -> tuple[float, bool]:
+def first_chart(browser: Browser, url: str, has_chart: bool, timeout: float,
+                headers: dict[str, str]) -> tuple[float, bool]:
     """Seconds from navigation start until the first chart is drawn, cold, at 4 Mbit/s and 100 ms (a page without a
     chart: until it has finished running); and whether it was the latter."""
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, extra_http_headers=headers)
     try:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
@@ -326,6 +333,9 @@ def worst(results: list[PageResult]) -> list[dict[str, Any]]:
 
 def print_summary(results: list[PageResult]) -> list[dict[str, Any]]:
     rows = worst(results)
+    encodings = sum((Counter(r.cold.encodings) for r in results if r.cold), Counter())
+    print("\ncold opens' HTTP responses by Content-Encoding: "
+          + ", ".join(f"{name} {count}" for name, count in encodings.most_common()))
     extensions = sorted({r.cold.ws_extensions or "none" for r in results if r.cold})
     print(f"\nwebsocket extensions negotiated: {', '.join(extensions) or '-'} (the ws column counts payloads as "
           "Chromium reports them: inflated, before any permessage-deflate saving)")
@@ -358,6 +368,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quiet", type=float, default=1.5, help="seconds without a request after the page has "
                         "finished, before its bytes are read (default 1.5)")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--gzip-only", action="store_true", help="the browser asks for gzip, not brotli, as it does "
+                        "over plain http to a classroom address (it offers brotli over https and on loopback)")
     return parser.parse_args(argv)
 
 
@@ -394,7 +406,8 @@ def main(argv: list[str] | None = None) -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 for info in pages:
-                    result = measure_page(browser, base, info, args.timeout, args.quiet, info.url_path in slow)
+                    result = measure_page(browser, base, info, args.timeout, args.quiet, info.url_path in slow,
+                                          {"Accept-Encoding": "gzip, deflate"} if args.gzip_only else {})
                     print_row(result)
                     results.append(result)
             finally:
