@@ -245,9 +245,9 @@ class OneRun:
 
 
 # The one run's TV points (d > 16), keyed by (profile, dimension) and kept across seeds while all of them hold at most
-# _TV_POINTS_BYTES (128 MiB), the least recently used dropped first: the default setting's set holds 21 MB; a larger
-# set (every pⱼ = 1/2 at d ≥ 1024: 160–630 MB) is drawn for its run and not kept, as before.
-_TV_POINTS_BYTES = 2**27
+# _TV_POINTS_BYTES (32 MiB), the least recently used dropped first: the default setting's set holds 21 MB; a larger
+# set (two-level at d = 1024: 78 MB; every pⱼ = 1/2 at d ≥ 1024: 160–630 MB) is drawn for its run and not kept.
+_TV_POINTS_BYTES = 2**25
 _tv_point_sets: OrderedDict[tuple[str, int], products.TVMonteCarlo] = OrderedDict()
 _tv_points_lock = threading.Lock()
 

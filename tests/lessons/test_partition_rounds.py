@@ -226,8 +226,8 @@ def test_a_fresh_seed_reuses_the_tv_points(default_run):
     for single in (default_run, fresh):
         np.testing.assert_array_equal([found.value for found in single.distances], points(run_estimates(single)))
     assert not np.array_equal(fresh.trace.estimate, default_run.trace.estimate)
-    other = lesson.one_run_tv_points("two-level", 1024)
-    assert other is not points and other is lesson.one_run_tv_points("two-level", 1024)
+    other = lesson.one_run_tv_points("all tiny", 1024)
+    assert other is not points and other is lesson.one_run_tv_points("all tiny", 1024)
     assert lesson.one_run_tv_points("log-uniform", 1024) is points  # still kept: both fit the cache's budget
 
 
