@@ -442,6 +442,65 @@ def test_ksu20_tournament_is_the_exponential_mechanism_on_the_scores():
     assert result.sensitivity == 1.0 and 0 <= result.index < 49 and result.guarantee == "0.7-DP (pure), Δ = 1"
 
 
+def ksu20_scores_reference(points, cover, alpha=0.05, groups=5, clip=4.0):
+    """ksu20_scores as first written: every ordered pair of cover points, played or not, projected, clipped, sorted."""
+    size = points.shape[0] // groups
+    used = points[:groups * size]
+    offsets = cover[None, :, :] - cover[:, None, :]
+    distance = np.linalg.norm(offsets, axis=-1)
+    half = distance / 2
+    playable = (distance > 20 * alpha) & (half <= clip)
+    direction = offsets / np.where(distance > 0, distance, 1.0)[..., None]
+    projected = np.einsum("nd,pqd->pqn", used, direction) - np.einsum("pd,pqd->pq", cover, direction)[..., None]
+    values = np.sort(np.clip(projected, -clip, clip).reshape(*distance.shape, groups, size), axis=-1)
+    deficit = half[..., None] * size - values.sum(axis=-1)
+    gains = np.cumsum(clip - values, axis=-1)
+    needed = np.where(deficit > 0, 1 + (gains < deficit[..., None]).sum(axis=-1), 0)
+    cost = np.sort(needed, axis=-1)[..., :(groups + 1) // 2].sum(axis=-1).astype(float)
+    cost = np.where(playable, cost, np.inf)
+    return np.minimum(float(used.shape[0]), cost.min(axis=1))
+
+
+def _reference_cases():
+    """(points, cover, alpha, groups, clip): the page's plane (7 × 7 cover, n = 600) and the extremes around it."""
+    rng = np.random.default_rng(64)
+    plane = cover_grid(0.25, 3)
+    t600 = KSU_MEAN + rng.standard_t(3, (600, 2))
+    yield "page", t600, plane, 0.05, 5, 4.0
+    yield "page, seed 2", KSU_MEAN + np.random.default_rng(2).standard_t(3, (600, 2)), plane, 0.05, 5, 4.0
+    yield "every pair plays", t600, plane, 0.001, 5, 4.0
+    yield "no pair plays", t600, plane, 0.25, 5, 4.0
+    yield "small clip: far pairs cannot play", t600, plane, 0.01, 5, 0.3
+    yield "one group", t600, plane, 0.05, 1, 4.0
+    yield "even groups, leftover points", t600[:603 - 6], plane, 0.02, 4, 2.0
+    yield "one point per group", t600[:7], plane, 0.02, 7, 4.0
+    yield "points on the cover (ties, zeros)", plane[rng.integers(49, size=300)], plane, 0.02, 5, 4.0
+    yield "integer points", rng.integers(-3, 4, (300, 2)).astype(float), plane, 0.02, 3, 1.0
+    yield "far data", 50.0 + t600, plane, 0.02, 5, 4.0
+    yield "random cover", t600, rng.uniform(-1, 1, (30, 2)), 0.01, 5, 4.0
+    yield "repeated cover points", t600, np.concatenate([plane[:10], plane[:10]]), 0.01, 5, 4.0
+    yield "three dimensions", rng.standard_t(3, (400, 3)), rng.normal(size=(20, 3)), 0.01, 5, 4.0
+
+
+@pytest.mark.parametrize("case", list(_reference_cases()), ids=lambda case: case[0])
+def test_ksu20_scores_equal_the_reference(case):
+    """ksu20_scores (each playable pair once, both directions from one sort) returns exactly the scores of the
+    original all-pairs computation, on the page's plane and at the extremes of every parameter."""
+    _, points, cover, alpha, groups, clip = case
+    np.testing.assert_array_equal(heavy_tailed_mean.ksu20_scores(points, cover, alpha, groups, clip),
+                                  ksu20_scores_reference(points, cover, alpha, groups, clip), strict=True)
+
+
+def test_ksu20_scores_equal_the_reference_on_many_datasets_of_the_page():
+    """40 datasets of the plane section (600 Student-t(3) points, 7 × 7 cover of spacing 0.25, α = 0.05): exactly the
+    original all-pairs scores."""
+    cover = cover_grid(0.25, 3)
+    for seed in range(40):
+        points = KSU_MEAN + np.random.default_rng(seed).standard_t(3, (600, 2))
+        np.testing.assert_array_equal(heavy_tailed_mean.ksu20_scores(points, cover, 0.05),
+                                      ksu20_scores_reference(points, cover, 0.05), strict=True)
+
+
 def test_ksu20_bad_inputs():
     """Dimension mismatch and fewer points than groups raise ValueError naming the problem."""
     with pytest.raises(ValueError, match="dimension"):

@@ -12,6 +12,8 @@ from dpcore.estimators import selection as sel
 from dpcore.experiments import fit_power_law, run_now, samples_needed
 from dpcore.lessons import tournament as tournament_lesson
 from dpcore.lessons.methods import LABELS
+from dpcore.mechanisms import exponential, exponential_probabilities
+from tests.estimators.test_heavy_tailed_mean import ksu20_scores_reference
 from tests.examples import stored
 from tests.lessons.answers import chosen
 
@@ -167,6 +169,22 @@ def test_one_run_and_its_caption():
     caption = tournament_lesson.run_caption(**DEFAULTS)
     assert f"private choice μ = **{run.means[run.chosen]:+.1f}** (TV {run.distances[run.chosen]:.3f})" in caption
     assert f"tournament winner μ = {run.means[run.winner]:+.1f}" in caption and "OPT = 0.012" in caption
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.1, 5.0])  # the ε control's low end, default and high end
+@pytest.mark.parametrize("seed", [0, 7, 1000, 2**31 - 1])
+def test_plane_run_is_the_reference_tournament(epsilon, seed):
+    """The plane section's run, exactly: the original all-pairs scores (tests/estimators/test_heavy_tailed_mean.py) on
+    the run's Student-t(3) points, their exponential-mechanism probabilities and the cover point drawn from them."""
+    data_rng, noise_rng = np.random.default_rng(seed).spawn(2)
+    points = np.array(tournament_lesson.PLANE_MEAN) + data_rng.standard_t(3, (tournament_lesson.PLANE_N, 2))
+    cover = np.array([(x, y) for y in tournament_lesson.COVER_AXIS for x in tournament_lesson.COVER_AXIS])
+    scores = ksu20_scores_reference(points, cover, ALPHA)
+    plane = tournament_lesson.plane_run(epsilon, seed)
+    np.testing.assert_array_equal(plane.scores.ravel(), scores, strict=True)
+    np.testing.assert_array_equal(plane.probabilities.ravel(), exponential_probabilities(scores, epsilon, 1.0),
+                                  strict=True)
+    assert plane.selected == tuple(cover[exponential(scores, epsilon, 1.0, rng=noise_rng)].tolist())
 
 
 def test_read_offs_of_the_sweeps():
