@@ -19,6 +19,7 @@ certifying on the other, keeps it (:func:`threshold_honesty`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,19 +35,29 @@ _CANARIES = Integer(low=1, high=1_000_000)
 _TOLERANCE = 1e-6  #: the bisection's width in ε
 
 
-def _p_value(canaries: int, guesses: int, correct: int, epsilon: float, delta: float) -> float:
-    """The p-value of :func:`one_run_p_value` (arguments already checked)."""
-    if correct == 0:
-        return 1.0
-    q = special.expit(epsilon)
-    tail = float(special.bdtrc(correct - 1, guesses, q))  # P[Binomial(guesses, q) >= correct]
-    if delta == 0.0:
-        return min(tail, 1.0)
+def _p_values(canaries: int, guesses: int, correct: int, delta: float) -> Callable[[float], float]:
+    """The p-value of :func:`one_run_p_value` as a function of ε (arguments already checked).
+
+    What ε plays no part in, the binomial coefficients of the counts below ``correct``, is computed once for every ε
+    a bisection tries.
+    """
+
+    def tail(epsilon: float) -> float:  # P[Binomial(guesses, expit(ε)) >= correct]
+        return float(special.bdtrc(correct - 1, guesses, special.expit(epsilon))) if correct else 1.0
+
+    if correct == 0 or delta == 0.0:
+        return lambda epsilon: min(tail(epsilon), 1.0)
     below = np.arange(correct - 1, -1, -1, dtype=float)  # v-1, v-2, ..., 0: the counts v - i for i = 1..v
-    log_pmf = (special.gammaln(guesses + 1.0) - special.gammaln(below + 1) - special.gammaln(guesses - below + 1)
-               + below * special.log_expit(epsilon) + (guesses - below) * special.log_expit(-epsilon))
-    spread = np.max(np.cumsum(np.exp(log_pmf)) / np.arange(1, correct + 1))  # max_i P[v-i <= B < v] / i
-    return min(tail + 2.0 * canaries * delta * float(spread), 1.0)
+    above = guesses - below
+    log_choose = special.gammaln(guesses + 1.0) - special.gammaln(below + 1) - special.gammaln(above + 1)
+    averages = np.arange(1, correct + 1)
+
+    def p_value(epsilon: float) -> float:
+        log_pmf = log_choose + below * special.log_expit(epsilon) + above * special.log_expit(-epsilon)
+        spread = np.max(np.cumsum(np.exp(log_pmf)) / averages)  # max_i P[v-i <= B < v] / i
+        return min(tail(epsilon) + 2.0 * canaries * delta * float(spread), 1.0)
+
+    return p_value
 
 
 def _check_counts(canaries: int, guesses: int, correct: int) -> None:
@@ -87,7 +98,7 @@ def one_run_p_value(canaries: int, guesses: int, correct: int, epsilon: float, d
         The p-value in :math:`[0, 1]` (1 when no guess is right).
     """
     _check_counts(canaries, guesses, correct)
-    return _p_value(canaries, guesses, correct, epsilon, delta)
+    return _p_values(canaries, guesses, correct, delta)(epsilon)
 
 
 @validated(canaries=_CANARIES, guesses=Integer(low=0), correct=Integer(low=0), delta=Real(0, 1, high_open=True),
@@ -136,8 +147,10 @@ def one_run_epsilon(canaries: int, guesses: int, correct: int, delta: float = 0.
     _check_counts(canaries, guesses, correct)
     level = 1.0 - confidence
 
+    p_value = _p_values(canaries, guesses, correct, delta)
+
     def rejected(epsilon: float) -> bool:
-        return _p_value(canaries, guesses, correct, epsilon, delta) < level
+        return p_value(epsilon) < level
 
     if not rejected(0.0):
         return 0.0
