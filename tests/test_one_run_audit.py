@@ -17,6 +17,7 @@ VALID_CALLS = {
     "one_run_epsilon": dict(canaries=100, guesses=20, correct=15, delta=1e-5, confidence=0.95),
     "one_run_audit": dict(m=200, guesses_in=20, guesses_out=20, epsilon=1.0, mode="isolated", bug=False, seed=0,
                           release="laplace", confidence=0.95),
+    "ranked_inclusion": dict(m=200, epsilon=1.0, mode="aggregate", bug=True, seed=0, release="randomized-response"),
     "threshold_honesty": dict(epsilon=1.0, canaries=100, repetitions=10, thresholds=5, confidence=0.95, seed=0),
 }
 
@@ -250,3 +251,19 @@ def test_the_p_value_and_the_bound_are_bit_for_bit_the_previous_ones():
         assert ora.one_run_p_value(m, r, v, epsilon, delta) == previous_p_value(m, r, v, epsilon, delta)
         assert ora.one_run_epsilon(m, r, v, delta, confidence) == previous_epsilon(m, r, v, delta, confidence)
 
+
+@pytest.mark.parametrize("mode, release", [("isolated", "randomized-response"), ("isolated", "laplace"),
+                                           ("aggregate", "randomized-response")])
+@pytest.mark.parametrize("bug", [False, True])
+def test_the_ranking_gives_every_audits_right_guesses(mode, release, bug):
+    """One ranking of the run gives the right guesses of one_run_audit with the same run for any k+ and k-, the
+    extremes (no guess, every canary guessed, all "in", all "out") among them."""
+    for m, epsilon, seed in [(100, 0.2, 0), (1000, 1.0, 7), (10_000, 5.0, 2**31 - 1)]:
+        ranked = ora.ranked_inclusion(m, epsilon, mode, bug, seed, release)
+        for guesses_in, guesses_out in [(0, 0), (m, 0), (0, m), (m // 2, m - m // 2), (10, 5), (3, m // 3)]:
+            audit = ora.one_run_audit(m, guesses_in, guesses_out, epsilon, mode, bug, seed, release)
+            assert int(ranked[m - guesses_in:].sum() + (~ranked[:guesses_out]).sum()) == audit.correct
+        audit = ora.one_run_audit(m, 0, 0, epsilon, mode, bug, seed, release)
+        assert ranked.dtype == bool and ranked.sum() == audit.included.sum()
+        if release == "laplace" or mode == "aggregate":  # scores without ties: the ranking is their order
+            np.testing.assert_array_equal(ranked, audit.included[np.argsort(audit.scores)])

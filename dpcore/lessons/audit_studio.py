@@ -32,7 +32,7 @@ import numpy as np
 from .. import accounting
 from ..audit import gaussian_dp_fit, threshold_counts, tradeoff_points
 from ..core.validation import EPSILON, SEED, Choice, Integer, Real, validated
-from ..one_run_audit import one_run_audit, one_run_epsilon, threshold_honesty
+from ..one_run_audit import one_run_epsilon, ranked_inclusion, threshold_honesty
 from . import audit_lab
 from .questions import HELD_BACK, Question, bucket
 
@@ -127,16 +127,32 @@ def guesses_warning(m: int, guesses_in: int, guesses_out: int) -> str:
             f"k₊ = {fitted[0]:,} and k₋ = {fitted[1]:,}.")
 
 
+@functools.lru_cache(maxsize=32)
+def _ranked(mode: str, m: int, epsilon: float, bug: bool, seed: int) -> np.ndarray:
+    """The canaries' inclusion ranked by score in the run of :func:`dpcore.one_run_audit.one_run_audit` (what any
+    number of guesses of one m, seed and claim share); read-only."""
+    ranked = ranked_inclusion(m, epsilon, mode="aggregate" if mode == "aggregate" else "isolated", bug=bug, seed=seed,
+                              release="laplace" if mode == "laplace" else "randomized-response")
+    ranked.flags.writeable = False
+    return ranked
+
+
+@functools.lru_cache(maxsize=4096)
+def _bound(m: int, guesses: int, correct: int, delta: float, confidence: float) -> float:
+    """:func:`dpcore.one_run_audit.one_run_epsilon` of ``correct`` right guesses of ``guesses``: the same counts give
+    the same bound at any seed."""
+    return one_run_epsilon(m, guesses, correct, delta, confidence)
+
+
 @functools.lru_cache(maxsize=4096)
 def _audit(mode: str, m: int, guesses_in: int, guesses_out: int, epsilon: float, delta: float, confidence: float,
            bug: bool, seed: int) -> tuple[int, int, float]:
-    """(r, v, bound) of one simulated one-run audit, the bound at the claimed ``delta``."""
-    audit = one_run_audit(m, guesses_in, guesses_out, epsilon, mode="aggregate" if mode == "aggregate" else "isolated",
-                          bug=bug, seed=seed, release="laplace" if mode == "laplace" else "randomized-response",
-                          confidence=confidence)
-    bound = audit.epsilon_lower_bound if delta == 0 else one_run_epsilon(m, audit.guesses, audit.correct, delta,
-                                                                          confidence)
-    return audit.guesses, audit.correct, bound
+    """(r, v, bound) of one simulated one-run audit, the bound at the claimed ``delta``: the counts of
+    :func:`dpcore.one_run_audit.one_run_audit` from its run's ranking, which every number of guesses shares."""
+    ranked = _ranked(mode, m, epsilon, bug, seed)
+    correct = int(ranked[m - guesses_in:].sum() + (~ranked[:guesses_out]).sum())
+    guesses = guesses_in + guesses_out
+    return guesses, correct, _bound(m, guesses, correct, delta, confidence)
 
 
 _ONE_RUN = dict(mode=_MODE, m=_M, guesses_in=_GUESSES, guesses_out=_GUESSES, epsilon=EPSILON, delta=_DELTA,
