@@ -198,7 +198,15 @@ def guess_grid(m: int) -> np.ndarray:
     >>> guess_grid(100).tolist()
     [10, 14, 19, 27, 37, 52, 72, 100]
     """
-    return np.unique(np.round(np.geomspace(10, m, 8)).astype(int))
+    return _guess_grid(m).copy()
+
+
+@functools.lru_cache(maxsize=len(CANARIES))
+def _guess_grid(m: int) -> np.ndarray:
+    """:func:`guess_grid`, computed once per m (no seed in it); read-only."""
+    grid = np.unique(np.round(np.geomspace(10, m, 8)).astype(int))
+    grid.flags.writeable = False
+    return grid
 
 
 def _split(total: int, guesses_in: int, guesses_out: int) -> tuple[int, int]:
@@ -210,7 +218,7 @@ def _split(total: int, guesses_in: int, guesses_out: int) -> tuple[int, int]:
 
 def _curve(mode: str, m: int, guesses_in: int, guesses_out: int, epsilon: float, delta: float, confidence: float,
            bug: bool, seed: int) -> np.ndarray:
-    grid = guess_grid(m)
+    grid = _guess_grid(m)
     return np.array([_audit(mode, m, *_split(int(total), guesses_in, guesses_out), epsilon, delta, confidence, bug,
                             seed)[2] for total in grid])
 
@@ -368,17 +376,27 @@ def tradeoff_curves(mechanism: str, epsilon: float, draws: int, confidence: floa
     (:func:`dpcore.accounting.dp_tradeoff` at ε and the claim's δ), the ``exact`` curve of the correct mechanism
     (:func:`dpcore.accounting.laplace_tradeoff`, or :func:`dpcore.accounting.gaussian_tradeoff` at the analytic
     Gaussian's μ), the ``points`` (:class:`dpcore.audit.TradeoffPoints`), which boxes lie wholly below the claimed
-    curve (``caught``: their upper-right corner below it) and their number (``caught_count``)."""
+    curve (``caught``: their upper-right corner below it) and their number (``caught_count``). The three curves are
+    shared by every call with the same claim: read-only."""
     run = many_run(mechanism, epsilon, draws, confidence, bug, seed)
+    points = run["points"]
+    caught = points.fnr_high < accounting.dp_tradeoff(points.fpr_high, epsilon, run["claim_delta"])
+    return _claim_curves(mechanism, epsilon, run["claim_delta"]) | {
+        "points": points, "caught": caught, "caught_count": int(caught.sum()), "claim": _claim(mechanism, epsilon),
+        "title": _WHAT[mechanism]}
+
+
+@functools.lru_cache(maxsize=16)
+def _claim_curves(mechanism: str, epsilon: float, delta: float) -> dict[str, np.ndarray]:
+    """The curves of :func:`tradeoff_curves` that no draw enters (``alpha``, ``claimed``, ``exact``), computed once per
+    claim; read-only."""
     alpha = np.linspace(0.0, 1.0, 201)
-    delta = run["claim_delta"]
     exact = (accounting.laplace_tradeoff(alpha, epsilon) if mechanism == "laplace-count"
              else accounting.gaussian_tradeoff(alpha, accounting.gaussian_mu(epsilon, MANY_DELTA)))
-    points = run["points"]
-    caught = points.fnr_high < accounting.dp_tradeoff(points.fpr_high, epsilon, delta)
-    return {"alpha": alpha, "claimed": accounting.dp_tradeoff(alpha, epsilon, delta), "exact": exact,
-            "points": points, "caught": caught, "caught_count": int(caught.sum()), "claim": _claim(mechanism, epsilon),
-            "title": _WHAT[mechanism]}
+    curves = {"alpha": alpha, "claimed": accounting.dp_tradeoff(alpha, epsilon, delta), "exact": exact}
+    for curve in curves.values():
+        curve.flags.writeable = False
+    return curves
 
 
 @validated(**_MANY_RUN)

@@ -223,3 +223,27 @@ def test_the_frames_are_the_librarys_audits_for_every_m_and_seed(setting):
             run = lesson.one_run(mode, m, guesses_in, guesses_out, epsilon, delta, confidence, bug, seed)
             assert (run["guesses"], run["correct"], run["bound"]) == chosen
 
+
+def test_the_guess_grid_is_computed_once_and_handed_out_as_a_copy():
+    grid = lesson.guess_grid(1000)
+    np.testing.assert_array_equal(grid, np.unique(np.round(np.geomspace(10, 1000, 8)).astype(int)))
+    grid[0] = -1  # the caller's own copy
+    assert lesson.guess_grid(1000)[0] == 10
+
+
+@pytest.mark.parametrize("mechanism", lesson.MANY)
+@pytest.mark.parametrize("epsilon", [0.2, 1.0, 5.0])
+def test_the_claims_curves_are_computed_once_per_claim_and_read_only(mechanism, epsilon):
+    curves = lesson.tradeoff_curves(mechanism, epsilon, 20_000, 0.95, "correct", 3)
+    alpha = np.linspace(0.0, 1.0, 201)
+    delta = audit_lab.MECHANISMS[mechanism].delta
+    exact = (accounting.laplace_tradeoff(alpha, epsilon) if mechanism == "laplace-count"
+             else accounting.gaussian_tradeoff(alpha, accounting.gaussian_mu(epsilon, lesson.MANY_DELTA)))
+    for name, expected in (("alpha", alpha), ("claimed", accounting.dp_tradeoff(alpha, epsilon, delta)),
+                           ("exact", exact)):
+        np.testing.assert_array_equal(curves[name], expected)
+        assert not curves[name].flags.writeable
+    other = lesson.tradeoff_curves(mechanism, epsilon, 50_000, 0.9, "bug", 4)  # another seed and run, one claim
+    assert other["exact"] is curves["exact"]
+    caught = curves["points"].fnr_high < accounting.dp_tradeoff(curves["points"].fpr_high, epsilon, delta)
+    np.testing.assert_array_equal(curves["caught"], caught)
