@@ -147,10 +147,11 @@ def one_run_epsilon(canaries: int, guesses: int, correct: int, delta: float = 0.
     _check_counts(canaries, guesses, correct)
     level = 1.0 - confidence
 
-    p_value = _p_values(canaries, guesses, correct, delta)
+    p_value, tail = _p_values(canaries, guesses, correct, delta), _p_values(canaries, guesses, correct, 0.0)
 
     def rejected(epsilon: float) -> bool:
-        return p_value(epsilon) < level
+        # The p-value adds a non-negative term to the tail: where the tail alone is not below level, neither is it.
+        return (delta == 0.0 or tail(epsilon) < level) and p_value(epsilon) < level
 
     if not rejected(0.0):
         return 0.0
