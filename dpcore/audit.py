@@ -159,13 +159,33 @@ def epsilon_lower_bound(counts, counts_neighbour, trials: int, delta: float = 0.
     return best
 
 
+def _thresholds_below(ordered: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """How many of the sorted thresholds ``ordered`` lie strictly below each sample, as ``np.searchsorted``.
+
+    The same integers as ``np.searchsorted(ordered, samples, side="left")``. On an evenly spaced grid the count is
+    guessed from the spacing and checked against the thresholds around it; a sample whose guess fails the check
+    (rounding at a threshold, or a grid far from even) is searched, so the answer is the search's on any grid.
+    """
+    span = float(ordered[-1] - ordered[0])
+    scale = (ordered.size - 1) / span if span > 0 else math.inf
+    if not math.isfinite(scale):
+        return np.searchsorted(ordered, samples, side="left")
+    with np.errstate(over="ignore"):  # a far sample's guess overflows to ±inf, clipped to the ends
+        below = np.clip(np.ceil((samples - ordered[0]) * scale), 0, ordered.size).astype(np.intp)
+    padded = np.concatenate([[-np.inf], ordered, [np.inf]])  # threshold b - 1 is padded[b], threshold b padded[b + 1]
+    wrong = np.flatnonzero((padded[below] >= samples) | (padded[1:][below] < samples))
+    below[wrong] = np.searchsorted(ordered, samples[wrong], side="left")
+    return below
+
+
 @validated(samples=Array(ndim=(1,)), thresholds=Array(ndim=(1,)))
 def threshold_counts(samples, thresholds) -> np.ndarray:
     r"""For scalar outputs: how many samples exceed each threshold (events :math:`\{y > t\}`).
 
     Each sample is placed among the sorted thresholds (``b`` of them lie below it: it exceeds exactly those), so the
     count of threshold ``j`` (in sorted order) is the number of samples with ``b > j``: O(n log k) for n samples and
-    k thresholds, where sorting the samples cost O(n log n).
+    k thresholds at worst, where sorting the samples cost O(n log n); O(n) for an evenly spaced grid (``b`` guessed
+    from the spacing, then checked exactly against the thresholds).
 
     Parameters
     ----------
@@ -185,7 +205,7 @@ def threshold_counts(samples, thresholds) -> np.ndarray:
     array([0, 3, 4])
     """
     order = np.argsort(thresholds, kind="stable")
-    below = np.searchsorted(thresholds[order], samples, side="left")  # thresholds strictly below each sample
+    below = _thresholds_below(thresholds[order], samples)
     exceeding = samples.size - np.cumsum(np.bincount(below, minlength=thresholds.size + 1))[:-1]
     counts = np.empty(thresholds.size, dtype=exceeding.dtype)
     counts[order] = exceeding

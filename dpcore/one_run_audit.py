@@ -19,6 +19,7 @@ certifying on the other, keeps it (:func:`threshold_honesty`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,26 +28,36 @@ from scipy import special
 from .core.validation import EPSILON, SEED, Choice, Integer, InvalidParameterError, Real, validated
 
 __all__ = ["OneRunAudit", "ThresholdHonesty", "one_run_epsilon", "one_run_p_value", "one_run_audit",
-           "threshold_honesty"]
+           "ranked_inclusion", "threshold_honesty"]
 
 _CONFIDENCE = Real(0, 1, low_open=True, high_open=True)
 _CANARIES = Integer(low=1, high=1_000_000)
 _TOLERANCE = 1e-6  #: the bisection's width in ε
 
 
-def _p_value(canaries: int, guesses: int, correct: int, epsilon: float, delta: float) -> float:
-    """The p-value of :func:`one_run_p_value` (arguments already checked)."""
-    if correct == 0:
-        return 1.0
-    q = special.expit(epsilon)
-    tail = float(special.bdtrc(correct - 1, guesses, q))  # P[Binomial(guesses, q) >= correct]
-    if delta == 0.0:
-        return min(tail, 1.0)
+def _p_values(canaries: int, guesses: int, correct: int, delta: float) -> Callable[[float], float]:
+    """The p-value of :func:`one_run_p_value` as a function of ε (arguments already checked).
+
+    What ε plays no part in, the binomial coefficients of the counts below ``correct``, is computed once for every ε
+    a bisection tries.
+    """
+
+    def tail(epsilon: float) -> float:  # P[Binomial(guesses, expit(ε)) >= correct]
+        return float(special.bdtrc(correct - 1, guesses, special.expit(epsilon))) if correct else 1.0
+
+    if correct == 0 or delta == 0.0:
+        return lambda epsilon: min(tail(epsilon), 1.0)
     below = np.arange(correct - 1, -1, -1, dtype=float)  # v-1, v-2, ..., 0: the counts v - i for i = 1..v
-    log_pmf = (special.gammaln(guesses + 1.0) - special.gammaln(below + 1) - special.gammaln(guesses - below + 1)
-               + below * special.log_expit(epsilon) + (guesses - below) * special.log_expit(-epsilon))
-    spread = np.max(np.cumsum(np.exp(log_pmf)) / np.arange(1, correct + 1))  # max_i P[v-i <= B < v] / i
-    return min(tail + 2.0 * canaries * delta * float(spread), 1.0)
+    above = guesses - below
+    log_choose = special.gammaln(guesses + 1.0) - special.gammaln(below + 1) - special.gammaln(above + 1)
+    averages = np.arange(1, correct + 1)
+
+    def p_value(epsilon: float) -> float:
+        log_pmf = log_choose + below * special.log_expit(epsilon) + above * special.log_expit(-epsilon)
+        spread = np.max(np.cumsum(np.exp(log_pmf)) / averages)  # max_i P[v-i <= B < v] / i
+        return min(tail(epsilon) + 2.0 * canaries * delta * float(spread), 1.0)
+
+    return p_value
 
 
 def _check_counts(canaries: int, guesses: int, correct: int) -> None:
@@ -87,7 +98,7 @@ def one_run_p_value(canaries: int, guesses: int, correct: int, epsilon: float, d
         The p-value in :math:`[0, 1]` (1 when no guess is right).
     """
     _check_counts(canaries, guesses, correct)
-    return _p_value(canaries, guesses, correct, epsilon, delta)
+    return _p_values(canaries, guesses, correct, delta)(epsilon)
 
 
 @validated(canaries=_CANARIES, guesses=Integer(low=0), correct=Integer(low=0), delta=Real(0, 1, high_open=True),
@@ -136,8 +147,11 @@ def one_run_epsilon(canaries: int, guesses: int, correct: int, delta: float = 0.
     _check_counts(canaries, guesses, correct)
     level = 1.0 - confidence
 
+    p_value, tail = _p_values(canaries, guesses, correct, delta), _p_values(canaries, guesses, correct, 0.0)
+
     def rejected(epsilon: float) -> bool:
-        return _p_value(canaries, guesses, correct, epsilon, delta) < level
+        # The p-value adds a non-negative term to the tail: where the tail alone is not below level, neither is it.
+        return (delta == 0.0 or tail(epsilon) < level) and p_value(epsilon) < level
 
     if not rejected(0.0):
         return 0.0
@@ -211,6 +225,27 @@ MODES = ("isolated", "aggregate")  #: one release per canary, or one shared nois
 RELEASES = ("randomized-response", "laplace")  #: the release of each canary in the isolated mode
 
 
+def _simulate(m: int, epsilon: float, mode: str, bug: bool, seed: int, release: str
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The one run of :func:`one_run_audit`: which canaries are in, their scores, and their ranking.
+
+    The ranking is by score, ascending, ties in random order; the guesses take no part in the run.
+    """
+    rng = np.random.default_rng([seed, 43])
+    included = rng.integers(0, 2, m, dtype=bool)
+    spent = 2.0 * epsilon if bug else epsilon  # BROKEN when bug: calibrated for sensitivity 1/2
+    if mode == "aggregate":
+        values = rng.uniform(-1.0, 1.0, m)
+        release_value = values[included].sum() + rng.laplace(0.0, 1.0 / spent)
+        scores = values * (release_value - values.sum() / 2)
+    elif release == "laplace":
+        scores = included + rng.laplace(0.0, 1.0 / spent, m)
+    else:
+        kept = rng.random(m) < special.expit(spent)
+        scores = np.where(kept, included, ~included).astype(float)
+    return included, scores, np.lexsort((rng.random(m), scores))
+
+
 @validated(m=Integer(low=1, high=100_000), guesses_in=Integer(low=0), guesses_out=Integer(low=0), epsilon=EPSILON,
            mode=Choice(MODES), bug=Choice((False, True)), seed=SEED, release=Choice(RELEASES),
            confidence=_CONFIDENCE)
@@ -265,19 +300,7 @@ def one_run_audit(m: int, guesses_in: int, guesses_out: int, epsilon: float, mod
     if guesses_in + guesses_out > m:
         raise InvalidParameterError(f"guesses_in + guesses_out must be at most m={m}; got {guesses_in} + "
                                     f"{guesses_out}")
-    rng = np.random.default_rng([seed, 43])
-    included = rng.integers(0, 2, m, dtype=bool)
-    spent = 2.0 * epsilon if bug else epsilon  # BROKEN when bug: calibrated for sensitivity 1/2
-    if mode == "aggregate":
-        values = rng.uniform(-1.0, 1.0, m)
-        release_value = values[included].sum() + rng.laplace(0.0, 1.0 / spent)
-        scores = values * (release_value - values.sum() / 2)
-    elif release == "laplace":
-        scores = included + rng.laplace(0.0, 1.0 / spent, m)
-    else:
-        kept = rng.random(m) < special.expit(spent)
-        scores = np.where(kept, included, ~included).astype(float)
-    order = np.lexsort((rng.random(m), scores))  # ascending score, ties in random order
+    included, scores, order = _simulate(m, epsilon, mode, bug, seed, release)
     guessed = np.zeros(m, dtype=np.int8)
     guessed[order[m - guesses_in:]] = 1
     guessed[order[:guesses_out]] = -1
@@ -285,6 +308,47 @@ def one_run_audit(m: int, guesses_in: int, guesses_out: int, epsilon: float, mod
     correct = int(np.sum(guessed[included] == 1) + np.sum(guessed[~included] == -1))
     bound = one_run_epsilon(m, guesses, correct, 0.0, confidence)
     return OneRunAudit(m, guesses, correct, bound, confidence, included, scores, guessed)
+
+
+@validated(m=Integer(low=1, high=100_000), epsilon=EPSILON, mode=Choice(MODES), bug=Choice((False, True)), seed=SEED,
+           release=Choice(RELEASES))
+def ranked_inclusion(m: int, epsilon: float, mode: str = "isolated", bug: bool = False, seed: int = 0,
+                     release: str = "randomized-response") -> np.ndarray:
+    r"""Which canaries were in, ranked as the auditor of :func:`one_run_audit` ranks them: the same simulated run.
+
+    The run (canaries, noise, the random order of ties) depends on the arguments here, not on the guesses, so one
+    ranking serves every :math:`(k_+, k_-)`: the audit of :func:`one_run_audit` with those guesses has
+    :math:`v` = ``ranked[m - k_+:].sum() + (~ranked[:k_-]).sum()`` right guesses (its top :math:`k_+` said "in",
+    its bottom :math:`k_-` said "out").
+
+    Parameters
+    ----------
+    m : int
+        The number of canaries, 1 to 100,000.
+    epsilon : float
+        The :math:`\varepsilon > 0` the mechanism claims.
+    mode : {"isolated", "aggregate"}, default "isolated"
+        One release per canary, or one shared noisy sum.
+    bug : bool, default False
+        Plant the bug of :func:`one_run_audit`.
+    seed : int, default 0
+        Seed of the simulation (non-negative).
+    release : {"randomized-response", "laplace"}, default "randomized-response"
+        The per-canary release of the isolated mode.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Shape ``(m,)``: whether each canary was in, from the lowest score to the highest.
+
+    Examples
+    --------
+    >>> ranked = ranked_inclusion(1000, 1.0, seed=0)
+    >>> int(ranked[-100:].sum() + (~ranked[:100]).sum()) == one_run_audit(1000, 100, 100, 1.0, seed=0).correct
+    True
+    """
+    included, _, order = _simulate(m, epsilon, mode, bug, seed, release)
+    return included[order]
 
 
 @dataclass(frozen=True)

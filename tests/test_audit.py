@@ -191,3 +191,23 @@ def test_tradeoff_boxes_hold_simultaneously():
 def test_inconsistent_tables_are_rejected_naming_the_parameter(call, name):
     with pytest.raises(InvalidParameterError, match=name):
         call()
+
+
+@pytest.mark.parametrize("grid", ["even", "uneven", "repeated", "one", "huge"])
+def test_threshold_counts_guessed_from_the_spacing_are_the_searchs(grid):
+    """The count of thresholds below each sample, guessed from an even grid's spacing and checked, is exactly
+    np.searchsorted's, on any grid: samples on the thresholds, a float's width either side of them, far outside."""
+    rng = np.random.default_rng(44)
+    for _ in range(40):
+        size = int(rng.integers(2, 60))
+        thresholds = {"even": np.linspace(rng.normal(), rng.normal() + rng.uniform(0.01, 20), size),
+                      "uneven": np.geomspace(1e-3, 1e3, size), "repeated": np.round(rng.normal(size=size), 1),
+                      "one": np.full(size, 0.5), "huge": np.linspace(-1e300, 1e300, size)}[grid]
+        ordered = np.sort(thresholds)
+        samples = np.r_[rng.normal(size=500) * rng.choice([0.1, 10, 1e300]), ordered, np.nextafter(ordered, np.inf),
+                        np.nextafter(ordered, -np.inf), 1e308, -1e308, 0.0]
+        below = audit._thresholds_below(ordered, samples)
+        assert below.dtype == np.intp
+        np.testing.assert_array_equal(below, np.searchsorted(ordered, samples, side="left"))
+        np.testing.assert_array_equal(audit.threshold_counts(samples, thresholds),
+                                      (samples[:, None] > thresholds).sum(axis=0))

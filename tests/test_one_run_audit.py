@@ -17,6 +17,7 @@ VALID_CALLS = {
     "one_run_epsilon": dict(canaries=100, guesses=20, correct=15, delta=1e-5, confidence=0.95),
     "one_run_audit": dict(m=200, guesses_in=20, guesses_out=20, epsilon=1.0, mode="isolated", bug=False, seed=0,
                           release="laplace", confidence=0.95),
+    "ranked_inclusion": dict(m=200, epsilon=1.0, mode="aggregate", bug=True, seed=0, release="randomized-response"),
     "threshold_honesty": dict(epsilon=1.0, canaries=100, repetitions=10, thresholds=5, confidence=0.95, seed=0),
 }
 
@@ -210,3 +211,59 @@ def test_threshold_honesty_bounds_are_one_run_bounds():
         ranked = included[row][np.argsort(-scores[row])]
         best = max(ora.one_run_epsilon(200, int(k), int(ranked[:k].sum())) for k in honesty.thresholds)
         assert honesty.naive[row] == pytest.approx(best, abs=2e-6)
+
+
+def previous_p_value(canaries, guesses, correct, epsilon, delta):
+    """The p-value as the module computed it before the binomial coefficients were computed once per bisection
+    (the same operations in the same order, for every ε)."""
+    if correct == 0:
+        return 1.0
+    q = special.expit(epsilon)
+    tail = float(special.bdtrc(correct - 1, guesses, q))
+    if delta == 0.0:
+        return min(tail, 1.0)
+    below = np.arange(correct - 1, -1, -1, dtype=float)
+    log_pmf = (special.gammaln(guesses + 1.0) - special.gammaln(below + 1) - special.gammaln(guesses - below + 1)
+               + below * special.log_expit(epsilon) + (guesses - below) * special.log_expit(-epsilon))
+    spread = np.max(np.cumsum(np.exp(log_pmf)) / np.arange(1, correct + 1))
+    return min(tail + 2.0 * canaries * delta * float(spread), 1.0)
+
+
+def previous_epsilon(canaries, guesses, correct, delta, confidence):
+    """The bisection of one_run_epsilon on :func:`previous_p_value`."""
+    rejected = lambda epsilon: previous_p_value(canaries, guesses, correct, epsilon, delta) < 1.0 - confidence
+    if not rejected(0.0):
+        return 0.0
+    low, high = 0.0, 1.0
+    while rejected(high):
+        low, high = high, 2.0 * high
+    while high - low > 1e-6:
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if rejected(middle) else (low, middle)
+    return low
+
+
+def test_the_p_value_and_the_bound_are_bit_for_bit_the_previous_ones():
+    rng = np.random.default_rng(44)
+    for m, r, v, delta, confidence in [*cases(150, 44), (10_000, 10_000, 10_000, 1e-4, 0.99), (1, 1, 1, 0.0, 0.9),
+                                       (1, 0, 0, 1e-8, 0.9), (10_000, 10_000, 0, 1e-6, 0.95)]:
+        epsilon = float(rng.uniform(0, 6))
+        assert ora.one_run_p_value(m, r, v, epsilon, delta) == previous_p_value(m, r, v, epsilon, delta)
+        assert ora.one_run_epsilon(m, r, v, delta, confidence) == previous_epsilon(m, r, v, delta, confidence)
+
+
+@pytest.mark.parametrize("mode, release", [("isolated", "randomized-response"), ("isolated", "laplace"),
+                                           ("aggregate", "randomized-response")])
+@pytest.mark.parametrize("bug", [False, True])
+def test_the_ranking_gives_every_audits_right_guesses(mode, release, bug):
+    """One ranking of the run gives the right guesses of one_run_audit with the same run for any k+ and k-, the
+    extremes (no guess, every canary guessed, all "in", all "out") among them."""
+    for m, epsilon, seed in [(100, 0.2, 0), (1000, 1.0, 7), (10_000, 5.0, 2**31 - 1)]:
+        ranked = ora.ranked_inclusion(m, epsilon, mode, bug, seed, release)
+        for guesses_in, guesses_out in [(0, 0), (m, 0), (0, m), (m // 2, m - m // 2), (10, 5), (3, m // 3)]:
+            audit = ora.one_run_audit(m, guesses_in, guesses_out, epsilon, mode, bug, seed, release)
+            assert int(ranked[m - guesses_in:].sum() + (~ranked[:guesses_out]).sum()) == audit.correct
+        audit = ora.one_run_audit(m, 0, 0, epsilon, mode, bug, seed, release)
+        assert ranked.dtype == bool and ranked.sum() == audit.included.sum()
+        if release == "laplace" or mode == "aggregate":  # scores without ties: the ranking is their order
+            np.testing.assert_array_equal(ranked, audit.included[np.argsort(audit.scores)])

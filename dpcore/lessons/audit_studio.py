@@ -32,7 +32,7 @@ import numpy as np
 from .. import accounting
 from ..audit import gaussian_dp_fit, threshold_counts, tradeoff_points
 from ..core.validation import EPSILON, SEED, Choice, Integer, Real, validated
-from ..one_run_audit import one_run_audit, one_run_epsilon, threshold_honesty
+from ..one_run_audit import one_run_epsilon, ranked_inclusion, threshold_honesty
 from . import audit_lab
 from .questions import HELD_BACK, Question, bucket
 
@@ -127,16 +127,32 @@ def guesses_warning(m: int, guesses_in: int, guesses_out: int) -> str:
             f"k₊ = {fitted[0]:,} and k₋ = {fitted[1]:,}.")
 
 
+@functools.lru_cache(maxsize=32)
+def _ranked(mode: str, m: int, epsilon: float, bug: bool, seed: int) -> np.ndarray:
+    """The canaries' inclusion ranked by score in the run of :func:`dpcore.one_run_audit.one_run_audit` (what any
+    number of guesses of one m, seed and claim share); read-only."""
+    ranked = ranked_inclusion(m, epsilon, mode="aggregate" if mode == "aggregate" else "isolated", bug=bug, seed=seed,
+                              release="laplace" if mode == "laplace" else "randomized-response")
+    ranked.flags.writeable = False
+    return ranked
+
+
+@functools.lru_cache(maxsize=4096)
+def _bound(m: int, guesses: int, correct: int, delta: float, confidence: float) -> float:
+    """:func:`dpcore.one_run_audit.one_run_epsilon` of ``correct`` right guesses of ``guesses``: the same counts give
+    the same bound at any seed."""
+    return one_run_epsilon(m, guesses, correct, delta, confidence)
+
+
 @functools.lru_cache(maxsize=4096)
 def _audit(mode: str, m: int, guesses_in: int, guesses_out: int, epsilon: float, delta: float, confidence: float,
            bug: bool, seed: int) -> tuple[int, int, float]:
-    """(r, v, bound) of one simulated one-run audit, the bound at the claimed ``delta``."""
-    audit = one_run_audit(m, guesses_in, guesses_out, epsilon, mode="aggregate" if mode == "aggregate" else "isolated",
-                          bug=bug, seed=seed, release="laplace" if mode == "laplace" else "randomized-response",
-                          confidence=confidence)
-    bound = audit.epsilon_lower_bound if delta == 0 else one_run_epsilon(m, audit.guesses, audit.correct, delta,
-                                                                          confidence)
-    return audit.guesses, audit.correct, bound
+    """(r, v, bound) of one simulated one-run audit, the bound at the claimed ``delta``: the counts of
+    :func:`dpcore.one_run_audit.one_run_audit` from its run's ranking, which every number of guesses shares."""
+    ranked = _ranked(mode, m, epsilon, bug, seed)
+    correct = int(ranked[m - guesses_in:].sum() + (~ranked[:guesses_out]).sum())
+    guesses = guesses_in + guesses_out
+    return guesses, correct, _bound(m, guesses, correct, delta, confidence)
 
 
 _ONE_RUN = dict(mode=_MODE, m=_M, guesses_in=_GUESSES, guesses_out=_GUESSES, epsilon=EPSILON, delta=_DELTA,
@@ -182,7 +198,15 @@ def guess_grid(m: int) -> np.ndarray:
     >>> guess_grid(100).tolist()
     [10, 14, 19, 27, 37, 52, 72, 100]
     """
-    return np.unique(np.round(np.geomspace(10, m, 8)).astype(int))
+    return _guess_grid(m).copy()
+
+
+@functools.lru_cache(maxsize=len(CANARIES))
+def _guess_grid(m: int) -> np.ndarray:
+    """:func:`guess_grid`, computed once per m (no seed in it); read-only."""
+    grid = np.unique(np.round(np.geomspace(10, m, 8)).astype(int))
+    grid.flags.writeable = False
+    return grid
 
 
 def _split(total: int, guesses_in: int, guesses_out: int) -> tuple[int, int]:
@@ -194,7 +218,7 @@ def _split(total: int, guesses_in: int, guesses_out: int) -> tuple[int, int]:
 
 def _curve(mode: str, m: int, guesses_in: int, guesses_out: int, epsilon: float, delta: float, confidence: float,
            bug: bool, seed: int) -> np.ndarray:
-    grid = guess_grid(m)
+    grid = _guess_grid(m)
     return np.array([_audit(mode, m, *_split(int(total), guesses_in, guesses_out), epsilon, delta, confidence, bug,
                             seed)[2] for total in grid])
 
@@ -352,17 +376,27 @@ def tradeoff_curves(mechanism: str, epsilon: float, draws: int, confidence: floa
     (:func:`dpcore.accounting.dp_tradeoff` at ε and the claim's δ), the ``exact`` curve of the correct mechanism
     (:func:`dpcore.accounting.laplace_tradeoff`, or :func:`dpcore.accounting.gaussian_tradeoff` at the analytic
     Gaussian's μ), the ``points`` (:class:`dpcore.audit.TradeoffPoints`), which boxes lie wholly below the claimed
-    curve (``caught``: their upper-right corner below it) and their number (``caught_count``)."""
+    curve (``caught``: their upper-right corner below it) and their number (``caught_count``). The three curves are
+    shared by every call with the same claim: read-only."""
     run = many_run(mechanism, epsilon, draws, confidence, bug, seed)
+    points = run["points"]
+    caught = points.fnr_high < accounting.dp_tradeoff(points.fpr_high, epsilon, run["claim_delta"])
+    return _claim_curves(mechanism, epsilon, run["claim_delta"]) | {
+        "points": points, "caught": caught, "caught_count": int(caught.sum()), "claim": _claim(mechanism, epsilon),
+        "title": _WHAT[mechanism]}
+
+
+@functools.lru_cache(maxsize=16)
+def _claim_curves(mechanism: str, epsilon: float, delta: float) -> dict[str, np.ndarray]:
+    """The curves of :func:`tradeoff_curves` that no draw enters (``alpha``, ``claimed``, ``exact``), computed once per
+    claim; read-only."""
     alpha = np.linspace(0.0, 1.0, 201)
-    delta = run["claim_delta"]
     exact = (accounting.laplace_tradeoff(alpha, epsilon) if mechanism == "laplace-count"
              else accounting.gaussian_tradeoff(alpha, accounting.gaussian_mu(epsilon, MANY_DELTA)))
-    points = run["points"]
-    caught = points.fnr_high < accounting.dp_tradeoff(points.fpr_high, epsilon, delta)
-    return {"alpha": alpha, "claimed": accounting.dp_tradeoff(alpha, epsilon, delta), "exact": exact,
-            "points": points, "caught": caught, "caught_count": int(caught.sum()), "claim": _claim(mechanism, epsilon),
-            "title": _WHAT[mechanism]}
+    curves = {"alpha": alpha, "claimed": accounting.dp_tradeoff(alpha, epsilon, delta), "exact": exact}
+    for curve in curves.values():
+        curve.flags.writeable = False
+    return curves
 
 
 @validated(**_MANY_RUN)

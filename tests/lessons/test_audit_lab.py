@@ -235,3 +235,33 @@ def test_each_round_says_whether_the_target_was_in():
     assert lesson.round_text(1.0, 0, True, 0) == ("Round 1: the released count was 50.22 and you said **in**. The "
                                                   "target was **out**: wrong.")
     assert lesson.round_text(1.0, 2, True, 0).endswith("The target was **in**: right.")
+
+
+def previous_counts(outputs, events):
+    """The event counts as the library found them before an even grid was binned by arithmetic: each output placed
+    among the sorted thresholds by a binary search (or, for discrete outputs, counted per outcome)."""
+    if isinstance(events, int):
+        return np.bincount(outputs.astype(int), minlength=events)[:events]
+    order = np.argsort(events, kind="stable")
+    below = np.searchsorted(events[order], outputs, side="left")
+    counts = np.empty(events.size, dtype=int)
+    counts[order] = outputs.size - np.cumsum(np.bincount(below, minlength=events.size + 1))[:-1]
+    return counts
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_the_path_is_bit_for_bit_the_previous_one(mechanism):
+    """Each prefix's bound and best event, from counts found as before, at the page's extremes (ε 0.1 and 5, 1,000
+    and 1,000,000 draws, confidence 0.9 and 0.99)."""
+    from dpcore.audit import epsilon_lower_bound
+
+    spec = lesson.MECHANISMS[mechanism]
+    for letter, epsilon, draws, confidence, seed in (("A", 0.1, 1_000, 0.9, 0), ("B", 5.0, 1_000_000, 0.99, 5),
+                                                     ("A", 1.0, 200_000, 0.95, 2**31 - 1)):
+        path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
+        for index, count in enumerate(path["draws"]):
+            best = epsilon_lower_bound(previous_counts(path["x"][:count], path["events"]),
+                                       previous_counts(path["neighbour"][:count], path["events"]), count, spec.delta,
+                                       confidence)
+            assert path["best"][index] == best.epsilon_lower_bound
+            assert (path["p_lower"][index], path["q_upper"][index]) == (best.p_lower, best.q_upper)

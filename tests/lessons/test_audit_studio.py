@@ -186,3 +186,64 @@ def test_the_takeaways_hold_the_aggregates_bound_back_until_the_guess():
     assert "one noisy sum of them only 0.00" in shown[1]
     assert HELD_BACK in held[1] and "0.00" not in held[1]
     assert shown[0] == held[0] and "ε ≥ 0.95" in shown[0]
+
+
+def audit_by_hand(mode, m, guesses_in, guesses_out, epsilon, delta, confidence, bug, seed):
+    """(r, v, bound) of the library's one_run_audit with these guesses, the bound at the claimed δ (the lesson's
+    computation before the runs' rankings were shared)."""
+    audit = one_run_audit(m, guesses_in, guesses_out, epsilon, mode="aggregate" if mode == "aggregate" else "isolated",
+                          bug=bug == "bug", seed=seed, confidence=confidence,
+                          release="laplace" if mode == "laplace" else "randomized-response")
+    bound = audit.epsilon_lower_bound if delta == 0 else one_run_epsilon(m, audit.guesses, audit.correct, delta,
+                                                                          confidence)
+    return audit.guesses, audit.correct, bound
+
+
+# The sidebar's extremes (app_pages/settings/audit_studio.py): guesses 0 and 10,000, ε 0.2 and 5, every δ and
+# confidence, both mechanisms
+SETTINGS = [("randomized-response", 100, 100, 1.0, 0.0, 0.95, "correct"), ("laplace", 0, 10_000, 0.2, 1e-4, 0.9, "bug"),
+            ("aggregate", 10_000, 0, 5.0, 1e-8, 0.99, "correct"), ("randomized-response", 0, 0, 5.0, 1e-6, 0.99, "bug"),
+            ("laplace", 5, 7000, 0.2, 0.0, 0.95, "correct"), ("aggregate", 10_000, 10_000, 0.2, 1e-4, 0.9, "bug")]
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_the_frames_are_the_librarys_audits_for_every_m_and_seed(setting):
+    """Every frame's curve and chosen audit are exactly the library's audits with those guesses (one ranking of each
+    run now serves every number of guesses)."""
+    mode, guesses_in, guesses_out, epsilon, delta, confidence, bug = setting
+    for seed in (0, 1, 1000, 2**31 - 1):
+        for frame in lesson.bound_frames(*setting, seed):
+            m = frame["m"]
+            expected = [audit_by_hand(mode, m, *lesson._split(int(total), guesses_in, guesses_out), epsilon, delta,
+                                      confidence, bug, seed)[2] for total in frame["guesses"]]
+            assert frame["bounds"].tolist() == expected
+            chosen = audit_by_hand(mode, m, *lesson.fit_guesses(m, guesses_in, guesses_out), epsilon, delta,
+                                   confidence, bug, seed)
+            assert (frame["chosen"], frame["chosen_bound"]) == (chosen[0], chosen[2])
+            run = lesson.one_run(mode, m, guesses_in, guesses_out, epsilon, delta, confidence, bug, seed)
+            assert (run["guesses"], run["correct"], run["bound"]) == chosen
+
+
+def test_the_guess_grid_is_computed_once_and_handed_out_as_a_copy():
+    grid = lesson.guess_grid(1000)
+    np.testing.assert_array_equal(grid, np.unique(np.round(np.geomspace(10, 1000, 8)).astype(int)))
+    grid[0] = -1  # the caller's own copy
+    assert lesson.guess_grid(1000)[0] == 10
+
+
+@pytest.mark.parametrize("mechanism", lesson.MANY)
+@pytest.mark.parametrize("epsilon", [0.2, 1.0, 5.0])
+def test_the_claims_curves_are_computed_once_per_claim_and_read_only(mechanism, epsilon):
+    curves = lesson.tradeoff_curves(mechanism, epsilon, 20_000, 0.95, "correct", 3)
+    alpha = np.linspace(0.0, 1.0, 201)
+    delta = audit_lab.MECHANISMS[mechanism].delta
+    exact = (accounting.laplace_tradeoff(alpha, epsilon) if mechanism == "laplace-count"
+             else accounting.gaussian_tradeoff(alpha, accounting.gaussian_mu(epsilon, lesson.MANY_DELTA)))
+    for name, expected in (("alpha", alpha), ("claimed", accounting.dp_tradeoff(alpha, epsilon, delta)),
+                           ("exact", exact)):
+        np.testing.assert_array_equal(curves[name], expected)
+        assert not curves[name].flags.writeable
+    other = lesson.tradeoff_curves(mechanism, epsilon, 50_000, 0.9, "bug", 4)  # another seed and run, one claim
+    assert other["exact"] is curves["exact"]
+    caught = curves["points"].fnr_high < accounting.dp_tradeoff(curves["points"].fpr_high, epsilon, delta)
+    np.testing.assert_array_equal(curves["caught"], caught)

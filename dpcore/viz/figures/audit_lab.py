@@ -24,11 +24,21 @@ ON_X, ON_NEIGHBOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
 RANGE = f"{100 * lesson.CONFIDENCE:g} %"  # the confidence of the players' ranges (the game's intervals)
 
 
-def _bins(events) -> np.ndarray:
-    """Histogram bin edges: one bin per outcome, or 60 bins over the event grid's range."""
+def _bins(events) -> tuple[int, float, float]:
+    """The histogram's evenly spaced bins, as their number and outer edges: one bin per outcome, or 60 bins over the
+    event grid's range."""
     if isinstance(events, int):
-        return np.arange(events + 1) - 0.5
-    return np.linspace(events[0], events[-1], 61)
+        return events, -0.5, events - 0.5
+    return 60, float(events[0]), float(events[-1])
+
+
+def _running_histograms(outputs: np.ndarray, bins: tuple[int, float, float], counts: list[int]) -> np.ndarray:
+    """The histogram of ``outputs[:c]`` (clipped to the outer edges) for each ``c`` of the increasing ``counts``: the
+    histograms of the pieces between them, summed. Given as a number of bins and a range, NumPy bins by arithmetic
+    (checked against the same edges, ``np.linspace`` of that range) instead of sorting every piece."""
+    number, low, high = bins
+    pieces = np.split(np.clip(outputs[:counts[-1]], low, high), counts[:-1])
+    return np.cumsum([np.histogram(piece, number, (low, high))[0] for piece in pieces], axis=0)
 
 
 @validated(mechanism=_MECHANISM, letter=_LETTER, epsilon=EPSILON, draws=_DRAWS, confidence=_CONFIDENCE, seed=SEED,
@@ -41,12 +51,11 @@ def audit_histograms(mechanism: str, letter: str, epsilon: float, draws: int, co
     ``revealed=False`` leaves the bound and the verdict out of the titles, for a student who has not guessed yet
     (the answer of :func:`~dpcore.lessons.audit_lab.broken_question` waits for the guess)."""
     path = lesson.audit_path(mechanism, letter, epsilon, draws, confidence, seed)
-    edges = _bins(path["events"])
+    bins = _bins(path["events"])
+    edges = np.linspace(bins[1], bins[2], bins[0] + 1)
     centres = (edges[:-1] + edges[1:]) / 2
     counts = path["draws"]
-    running = [np.cumsum([np.histogram(piece, edges)[0] for piece in  # the histogram of each prefix, piece by piece
-                          np.split(np.clip(outputs[:counts[-1]], edges[0], edges[-1]), counts[:-1])], axis=0)
-               for outputs in (path["x"], path["neighbour"])]
+    running = [_running_histograms(outputs, bins, counts) for outputs in (path["x"], path["neighbour"])]
     frames = []
     for index, (count, bound, event) in enumerate(zip(counts, path["best"], path["event"])):
         shares = [histogram[index] / count for histogram in running]

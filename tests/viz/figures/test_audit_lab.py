@@ -35,3 +35,33 @@ def test_the_players_point_comes_with_its_confidence_cross():
     assert len(attacker_plane(1.0, {player: [0.2, 0.8]}).data) == len(fig.data) - 2
     undefined = [float("nan"), 0.8, float("nan"), float("nan"), low_t, high_t]  # no round with the target out
     assert player not in {trace.name for trace in attacker_plane(1.0, {player: undefined}).data}
+
+
+def previous_histograms(outputs, events, counts):
+    """The running histograms as the figure computed them before: explicit edges (one per outcome, or 61 over the
+    event grid), each prefix's pieces sorted by np.histogram."""
+    import numpy as np
+
+    edges = np.arange(events + 1) - 0.5 if isinstance(events, int) else np.linspace(events[0], events[-1], 61)
+    pieces = np.split(np.clip(outputs[:counts[-1]], edges[0], edges[-1]), counts[:-1])
+    return edges, np.cumsum([np.histogram(piece, edges)[0] for piece in pieces], axis=0)
+
+
+def test_the_running_histograms_are_bit_for_bit_the_previous_ones():
+    """Binned by arithmetic on the same evenly spaced edges, every mechanism's histograms are the integers the
+    sorted binning gave, at the page's extremes (ε 0.1 and 5, 1,000 and 1,000,000 draws) and on clipped outputs."""
+    import numpy as np
+
+    from dpcore.lessons import audit_lab as lesson
+    from dpcore.viz.figures import audit_lab as figures
+
+    for mechanism in lesson.MECHANISMS:
+        for letter, epsilon, draws, seed in (("A", 0.1, 1_000, 0), ("B", 5.0, 20_000, 3), ("A", 1.0, 1_000_000, 7)):
+            path = lesson.audit_path(mechanism, letter, epsilon, draws, 0.95, seed)
+            bins = figures._bins(path["events"])
+            for outputs in (path["x"], path["neighbour"]):
+                edges, expected = previous_histograms(outputs, path["events"], path["draws"])
+                np.testing.assert_array_equal(np.linspace(bins[1], bins[2], bins[0] + 1), edges)
+                histograms = figures._running_histograms(outputs, bins, path["draws"])
+                assert histograms.dtype == expected.dtype
+                np.testing.assert_array_equal(histograms, expected)
