@@ -104,8 +104,19 @@ def texts(elements) -> list[str]:
 
 
 def charts(at: AppTest) -> dict[str, dict]:
-    """Figure JSON of every plotly chart on the page, by element key."""
-    return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
+    """Figure JSON of every plotly chart on the page, by element key; an animation's frames completed as plotly.js
+    draws them (:func:`complete_frames`)."""
+    return {chart.key: complete_frames(json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")}
+
+
+def complete_frames(spec: dict) -> dict:
+    """``spec`` with each animation frame's traces as plotly.js draws them: the figure's trace at the same position,
+    updated by what the frame names (frames are sent holding only what changes, :mod:`ui.drawn`)."""
+    base = spec.get("data") or []
+    frames = [{**frame, "data": [{**(base[i] if i < len(base) else {}), **trace}
+                                 for i, trace in enumerate(frame.get("data") or [])]}
+              for frame in spec.get("frames") or []]
+    return {**spec, "frames": frames} if frames else spec
 
 
 def widget_values(at: AppTest, select_sliders=(), radios=()) -> dict:

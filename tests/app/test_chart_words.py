@@ -10,7 +10,7 @@ import pytest
 
 from dpcore.viz.summary import figure_name, figure_summary
 from registry import PAGES
-from tests.app.helpers import ROOT, active_frame, charts, decode, page_path, run
+from tests.app.helpers import ROOT, active_frame, charts, complete_frames, decode, page_path, run
 
 NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?")
 
@@ -89,7 +89,8 @@ def pages():
         assert not at.exception, (info.url_path, at.exception)
         words = [caption.value.removeprefix("In words: ") for caption in at.caption
                  if caption.value.startswith("In words: ")]
-        charts = [(chart.key, json.loads(chart.proto.spec), chart.proto.alt) for chart in at.get("plotly_chart")]
+        charts = [(chart.key, complete_frames(json.loads(chart.proto.spec)), chart.proto.alt)
+                  for chart in at.get("plotly_chart")]
         shown[info.url_path or "home"] = charts, words, _words_boxes(at)
     return shown
 

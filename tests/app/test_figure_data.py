@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import ROOT, charts, decode, run  # noqa: E402
+from helpers import ROOT, charts, complete_frames, decode, run  # noqa: E402
 
 from registry import PAGES  # noqa: E402
 
@@ -48,19 +48,10 @@ def _drawn(value):
     return value
 
 
-def _complete_frames(spec: dict) -> dict:
-    """``spec`` with each animation frame's traces as plotly.js draws them: the figure's trace at the same position,
-    updated by what the frame names (a frame need not repeat what it shares with every other, ui.drawn)."""
-    base = spec.get("data") or []
-    frames = [{**frame, "data": [{**(base[i] if i < len(base) else {}), **trace}
-                                 for i, trace in enumerate(frame.get("data") or [])]}
-              for frame in spec.get("frames") or []]
-    return {**spec, "frames": frames} if frames else spec
-
-
 def fingerprint(spec: dict) -> str:
-    """SHA-256 of the figure's drawn data (:func:`_drawn` of :func:`_complete_frames`) as canonical JSON."""
-    return hashlib.sha256(json.dumps(_drawn(_complete_frames(spec)), sort_keys=True).encode()).hexdigest()
+    """SHA-256 of the figure's drawn data (:func:`_drawn`, of frames completed as plotly.js draws them: the
+    :func:`helpers.charts` of a page) as canonical JSON."""
+    return hashlib.sha256(json.dumps(_drawn(complete_frames(spec)), sort_keys=True).encode()).hexdigest()
 
 
 def page_fingerprints(script: str, query: dict[str, str]) -> dict[str, str]:
