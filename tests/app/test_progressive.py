@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from helpers import charts, page_path, run, texts
+from helpers import charts, complete_frames, page_path, run, texts
 
 import ui
 from dpcore import viz
@@ -109,7 +109,7 @@ def assert_refines_to_the_cold_run(at, gate):
     shown = charts(at)
     for key, (builder, kwargs) in at.session_state[ui.FIGURE_CALLS].items():
         runner = {"run": run_now} if "run" in inspect.signature(builder).parameters else {}
-        cold = Drawn.of(builder(**kwargs, **runner)).sent  # as the browser is sent it (float32)
+        cold = complete_frames(Drawn.of(builder(**kwargs, **runner)).sent)  # as the browser draws it (float32)
         assert viz.figure_table_csv(go.Figure(shown[key])) == viz.figure_table_csv(go.Figure(cold)), key
 
 
