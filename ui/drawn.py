@@ -67,6 +67,13 @@ class Drawn(dict):
             sent = self.__dict__["_sent"] = _lean_frames(_as_drawn(self))
         return sent
 
+    def with_layout(self, layout: dict) -> Drawn:
+        """This figure with ``layout`` instead of its own (a new dictionary); what it sends is made from this one's
+        (:attr:`sent`): its arrays and frames are not converted again at every run that marks a chart's layout."""
+        changed = Drawn({**self, "layout": layout})
+        changed.__dict__["_sent"] = {**self.sent, "layout": _as_drawn(layout)}
+        return changed
+
     def chart(self) -> go.Figure:
         """What to hand ``st.plotly_chart`` to draw this figure as sent (:attr:`sent`: no validation, no copy)."""
         return _Chart(self.sent)

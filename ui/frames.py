@@ -89,7 +89,7 @@ def on_frame(fig: dict, label: str) -> Drawn:
 def _with_meta(fig: dict, chart: str, start: str) -> Drawn:
     layout = dict(fig.get("layout") or {})
     layout["meta"] = {**(layout.get("meta") or {}), "dplab_frame": {"key": frame_key(chart), "start": start}}
-    return Drawn({**fig, "layout": layout})
+    return (fig if isinstance(fig, Drawn) else Drawn(fig)).with_layout(layout)
 
 
 def from_link(fig: dict, chart: str) -> tuple[Drawn | dict, str | None]:

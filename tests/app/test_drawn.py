@@ -98,3 +98,19 @@ def test_a_property_one_frame_changes_stays_in_every_frame():
     kept = drawn.Drawn.of(go.Figure(data=[go.Scatter(x=[0, 1], y=[0, 0], name="b")], frames=frames))
     lean = [frame["data"][0] for frame in kept.sent["frames"]]
     assert all("name" in trace and "y" in trace and "x" not in trace for trace in lean)
+
+
+def test_a_new_layout_reuses_what_is_sent_of_the_figure(figure):
+    """Marking an animated chart's layout (every run, ui.frames) converts no array again: the new figure sends the
+    same data and frames objects, with the new layout."""
+    kept = drawn.Drawn.of(figure)
+    layout = {**kept["layout"], "meta": {"mark": 1}}
+    marked = kept.with_layout(layout)
+    assert marked == {**kept, "layout": layout} and marked.sent["layout"] == layout
+    assert marked.sent["data"] is kept.sent["data"] and marked.sent["frames"] is kept.sent["frames"]
+    assert marked.sent == {**_lean(kept), "layout": layout}
+
+
+def _lean(kept: drawn.Drawn) -> dict:
+    """What ``kept`` sends, made afresh."""
+    return drawn._lean_frames(drawn._as_drawn(kept))
