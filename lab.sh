@@ -127,7 +127,11 @@ case "$command" in
     "$VENV/bin/python" benchmarks/fuzz_links.py                                    # bad links: no traceback, no markup
     "$VENV/bin/python" benchmarks/faults.py                                        # a killed worker, a killed replica
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1
-    "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 2 ;;
+    "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 2
+    "$VENV/bin/python" benchmarks/wire_bytes.py                     # bytes to a phone through serve, first chart
+    "$VENV/bin/python" benchmarks/wire_bytes.py --gzip-only                     # a classroom over plain http
+    "$VENV/bin/python" benchmarks/load.py --keynote               # 500 over 20 s through serve, 2 moves each
+    "$VENV/bin/python" benchmarks/load.py --keynote --poll 500 ;;                 # a poll of 500 voters
   load)
     install requirements-dev.txt
     install_nginx
