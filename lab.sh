@@ -96,7 +96,7 @@ case "$command" in
     if [ -n "${DPLAB_PUBLIC_URL:-}" ]; then
       export DPLAB_PUBLIC_URL
       echo "For a class, prefer ./lab.sh serve --public-url URL: it sends Streamlit's files compressed (a phone's" \
-           "first page about 2 MiB instead of 8, minutes on a busy Wi-Fi) and uses every core. This one process" \
+           "first page 2.4–2.9 MiB instead of 8, seconds instead of minutes on a busy Wi-Fi) and uses every core. This one process" \
            "sends them uncompressed."
     fi
     teacher_key
