@@ -53,14 +53,17 @@ install_chromium() {
 # Debian's nginx for `serve` and its tests (only the binary is used; it runs with the lab's own configuration), and
 # its brotli_static module where Debian has it (without it nginx sends the gzip files only: a few more bytes).
 install_nginx() {
-  local sudo="" packages=()
+  local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
-  [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || packages+=(libnginx-mod-http-brotli-static)
-  [ ${#packages[@]} -eq 0 ] && return
-  echo "Installing Debian's ${packages[*]} for ./lab.sh serve..."
-  { $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${packages[@]}"; } ||
-    { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; }  # the brotli module is optional; nginx is not
+  if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    echo "Installing Debian's nginx for ./lab.sh serve..."
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q nginx-light
+  fi
+  [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] && return
+  echo "Installing Debian's brotli module for nginx (optional: without it nginx sends gzip only)..."
+  { $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
+      libnginx-mod-http-brotli-static; } || echo "No brotli module for nginx here: gzip only."
 }
 
 # The lab's teacher key (classroom/teacher_key.py): DPLAB_TEACHER_KEY if set (checked), else a new one, printed once;
