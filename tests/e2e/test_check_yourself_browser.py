@@ -158,7 +158,9 @@ def start_afresh(page: Page) -> dict:
 
 def check(page: Page, typed: str, said: str) -> None:
     """Type ``typed`` and press "Check"; wait for the exercise's first alert to say ``said`` and the run to end (words
-    the alert did not say before, or the caller waits for what else changes)."""
+    the alert did not say before, or the caller waits for what else changes). A tab that reruns (another tab answered)
+    briefly shows the old variant's box beside the new one: the box is typed in once it is the only one."""
+    expect(answer_box(page)).to_have_count(1, timeout=PAGE_TIMEOUT)
     answer_box(page).fill(typed)
     button(page, "check").click()
     expect(alerts(page).first).to_contain_text(said)
