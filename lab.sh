@@ -3,13 +3,16 @@
 #   ./lab.sh app     [streamlit options]   install into .venv and open the app; --public-url URL: the address
 #                                          students reach, for the pages' QR codes (DPLAB_PUBLIC_URL); prints the
 #                                          teacher key (or takes DPLAB_TEACHER_KEY)
-#   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium), lint (ruff), run every
-#                                          test and every docstring example on every core (pytest-xdist; -n 0: one)
+#   ./lab.sh test    [pytest options]      install test dependencies (and Debian's chromium, nginx, PostgreSQL), lint
+#                                          (ruff), start a throw-away PostgreSQL cluster, run every test and every
+#                                          docstring example on every core (pytest-xdist; -n 0: one)
 #   ./lab.sh bench                         print the benchmark figures
 #   ./lab.sh load N [--replicas R]         N sessions at once against a fresh server, then a warm one
 #   ./lab.sh serve [--replicas N]          N app processes behind nginx on 127.0.0.1:8501 (default: one per core),
 #                                          one teacher key for all (printed, or DPLAB_TEACHER_KEY);
 #                  [--public-url URL]      the address students reach (their QR codes; nginx then on 0.0.0.0)
+#                  [--poll-store URL]      the class poll in a PostgreSQL database several machines share (app too;
+#                                          DPLAB_POLL_STORE; default: SQLite in .lab-data), see docs/deploy.md
 #   ./lab.sh sweep PAGE --trials T         store PAGE's sweeps at T trials (beyond its slider) for the app to serve;
 #                  [--scheduler ADDRESS]   computed on a Dask cluster if given (pip install .[dask])
 #   ./lab.sh precompute                    store every page's sweeps at its defaults and one move away from them
@@ -66,6 +69,37 @@ install_nginx() {
       libnginx-mod-http-brotli-static; } || echo "No brotli module for nginx here: gzip only."
 }
 
+# Debian's PostgreSQL for the tests of the class poll on PostgreSQL (its programs only: the tests run a throw-away
+# cluster of their own, tests/postgres_cluster.py).
+install_postgres() {
+  command -v initdb >/dev/null && return
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing Debian's PostgreSQL for the tests of the class poll on several machines..."
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q postgresql
+}
+
+# --poll-store URL (or --poll-store=URL): the class poll's PostgreSQL database, for a lab on several machines
+# (DPLAB_POLL_STORE; unset: SQLite in this machine's data folder). Opened once here: a wrong URL or a server out of
+# reach stops the start with a sentence. The other options are left in the array `rest`.
+poll_store_option() {
+  rest=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --poll-store) [ $# -ge 2 ] || { echo "--poll-store needs a URL" >&2; exit 2; }
+                    DPLAB_POLL_STORE=$2; shift 2 ;;
+      --poll-store=*) DPLAB_POLL_STORE=${1#*=}; shift ;;
+      *) rest+=("$1"); shift ;;
+    esac
+  done
+  if [ -n "${DPLAB_POLL_STORE:-}" ]; then
+    export DPLAB_POLL_STORE
+    "$VENV/bin/python" -m classroom.poll_store || exit 2
+  fi
+}
+
 # The lab's teacher key (classroom/teacher_key.py): DPLAB_TEACHER_KEY if set (checked), else a new one, printed once;
 # exported, so every replica has the same.
 teacher_key() {
@@ -85,6 +119,8 @@ shift || true
 case "$command" in
   app)
     install requirements.txt
+    poll_store_option "$@"
+    set -- "${rest[@]}"
     # --public-url URL (or --public-url=URL) is the lab's, checked here and passed as DPLAB_PUBLIC_URL; the rest
     # goes to streamlit.
     options=()
@@ -108,9 +144,15 @@ case "$command" in
     install requirements-dev.txt
     install_chromium
     install_nginx
+    install_postgres
     "$VENV/bin/ruff" check .
+    # a throw-away PostgreSQL cluster for the poll store's tests on PostgreSQL, stopped when the tests end
+    cluster=$(mktemp -d)
+    trap '"$VENV/bin/python" -m tests.postgres_cluster stop "$cluster"' EXIT
+    DPLAB_TEST_POSTGRES=$("$VENV/bin/python" -m tests.postgres_cluster start "$cluster")
+    export DPLAB_TEST_POSTGRES
     # one worker per core; the browser tests stay together on one worker, each AppTest module on one (tests/conftest.py)
-    exec "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@" ;;
+    "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@" ;;
   bench)
     install requirements-dev.txt
     install_nginx
@@ -142,8 +184,9 @@ case "$command" in
   serve)
     install requirements.txt
     install_nginx
+    poll_store_option "$@"
     teacher_key
-    exec "$VENV/bin/python" -m deploy.replicas "$@" ;;
+    exec "$VENV/bin/python" -m deploy.replicas "${rest[@]}" ;;
   sweep)
     install requirements-dev.txt
     exec "$VENV/bin/python" -m ui.reproduce "$@" ;;

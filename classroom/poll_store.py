@@ -11,10 +11,12 @@ The store also counts a client's **attempts** per minute (unknown codes, votes, 
 pages can limit them across replicas (:mod:`classroom.limits`); a client is an opaque token, never an address.
 
 The interface (:class:`PollStore`) is nine operations on plain values: ``create_room``, ``rooms``, ``room``,
-``vote``, ``voted``, ``tally``, ``reveal``, ``close``, ``attempts`` (and ``purge``). Every failure a visitor can
+``vote``, ``voted``, ``tally``, ``reveal``, ``close``, ``attempts`` (and ``purge``, and ``secret``, a secret every
+replica shares, e.g. the receipts'). Every failure a visitor can
 cause raises a :class:`PollError` subclass whose message can be shown as it is (it never repeats what was typed); a
-fault of the database itself (a locked, damaged, deleted or full file, a folder it cannot write) raises
-``sqlite3.Error`` or ``OSError``, which the page shows as a message (:func:`fault_message`).
+fault of the database itself (a locked, damaged, deleted or full file, a folder it cannot write; a database server out
+of reach, full or read-only) raises one of :data:`FAULTS` (``sqlite3.Error``, ``OSError``, :class:`StoreFault`), which
+the page shows as a message (:func:`fault_message`).
 
 **SQLite backend** (:class:`SqlitePollStore`, the default): one file, ``polls.sqlite3``, in the data directory
 (``DPLAB_DATA_DIR``, default ``.lab-data/`` at the repository root; git ignores it), in WAL mode so readers never block
@@ -28,21 +30,20 @@ its own connection, so a file or folder deleted under the store is made again by
 aside as ``polls.sqlite3.damaged-<time>`` and a new one started; a lock held by another program is waited for at most
 :data:`BUSY_SECONDS`.
 
-**Another backend** for several machines implements the same operations with the same atomicity:
+**PostgreSQL backend** for several machines (:class:`classroom.postgres_poll_store.PostgresPollStore`), chosen by
+``DPLAB_POLL_STORE=postgresql://user:password@host/database`` (``./lab.sh serve --poll-store URL``;
+:func:`default_store`): the same tables and constraints, the same statements (:class:`SqlPollStore` holds them for
+both), with row locks where SQLite locks the file: ``vote`` locks its room's row, ``reveal`` too (two machines
+revealing at once agree on one seed), ``create_room`` an advisory lock while it counts the open rooms.
 
-* *PostgreSQL*: the same two tables and constraints (``rooms.code`` primary key, ``votes`` primary key
-  ``(code, tab)``, ``ON DELETE CASCADE``); ``vote`` is one transaction that locks the room row
-  (``SELECT ... FOR UPDATE``), checks it is open and not full, then ``INSERT ... ON CONFLICT (code, tab) DO NOTHING``;
-  ``reveal`` is ``UPDATE rooms SET ... WHERE code = $1 AND revealed_at IS NULL`` then a re-read, so concurrent reveals
-  agree on one seed; ``purge`` a ``DELETE ... WHERE expires < now()`` (or pg_cron).
-* *Redis*: a hash ``room:{code}`` (question, choices, expires, key hash, revealed, ε, seed) created with ``HSETNX``/
-  ``SET NX`` on the code and ``EXPIREAT`` its expiry (Redis then removes expired rooms itself); a hash
-  ``votes:{code}`` of tab -> choice with the same expiry. ``vote`` is one Lua script (atomic on the server): check the
-  room exists and is not revealed, ``HLEN`` below :data:`MAX_VOTES`, then ``HSETNX votes:{code} tab choice`` (0 means
-  a replay: compare the stored choice). ``tally`` reads ``HVALS``; ``reveal`` is a script that sets ε and the seed
-  only if unset; the count of open rooms is a sorted set by expiry, trimmed with ``ZREMRANGEBYSCORE``.
+**Another backend**, e.g. *Redis*: a hash ``room:{code}`` (question, choices, expires, key hash, revealed, ε, seed)
+created with ``HSETNX``/``SET NX`` on the code and ``EXPIREAT`` its expiry (Redis then removes expired rooms itself); a
+hash ``votes:{code}`` of tab -> choice with the same expiry. ``vote`` is one Lua script (atomic on the server): check
+the room exists and is not revealed, ``HLEN`` below :data:`MAX_VOTES`, then ``HSETNX votes:{code} tab choice`` (0
+means a replay: compare the stored choice). ``tally`` reads ``HVALS``; ``reveal`` is a script that sets ε and the seed
+only if unset; the count of open rooms is a sorted set by expiry, trimmed with ``ZREMRANGEBYSCORE``.
 
-The contract every backend must meet is ``tests/app/test_poll_store.py``.
+The contract every backend must meet is ``tests/classroom/test_poll_store.py`` (run on SQLite and PostgreSQL).
 """
 
 from __future__ import annotations
@@ -56,22 +57,26 @@ import os
 import re
 import secrets
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+from urllib.parse import parse_qsl, urlsplit
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "MAX_ROOMS", "MAX_ROOMS_PER_KEY", "MAX_VOTES", "ATTEMPT_SECONDS", "BUSY_SECONDS",
            "MAX_CHOICES", "MAX_MINUTES", "DEFAULT_MINUTES",
            "PollError", "BadCode", "UnknownRoom", "RoomClosed", "VotingClosed", "AlreadyVoted", "BadVote",
-           "NotTeacher", "StoreFull", "Room", "Tally", "VoteReceipt", "PollStore", "SqlitePollStore", "new_tab_id",
-           "normalise_code", "default_data_dir", "default_store", "shared_store", "fault_message"]
+           "NotTeacher", "StoreFull", "StoreFault", "FAULTS", "STORE_ENV", "Room", "Tally", "VoteReceipt", "PollStore",
+           "SqlPollStore", "SqlitePollStore", "new_tab_id", "normalise_code", "default_data_dir", "default_store",
+           "shared_store", "fault_message", "describe", "main"]
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  #: a code's characters: no 0/O, 1/I/L, so it reads from a wall
 CODE_LENGTH = 5  #: 31^5 ≈ 29 million codes
 MAX_ROOMS = 200  #: rooms open at once on the machine
 MAX_ROOMS_PER_KEY = 20  #: rooms one teacher key may have open at once
+STORE_ENV = "DPLAB_POLL_STORE"  #: a PostgreSQL URL for a store several machines share; unset: SQLite here
 ATTEMPT_SECONDS = 60  #: attempts are counted per minute (a fixed window: minute m is [60 m, 60 m + 60) in Unix time)
 BUSY_SECONDS = 5.0  #: the longest wait for a lock another connection holds (a write takes about a millisecond)
 MAX_VOTES = 1000  #: votes per room
@@ -214,6 +219,10 @@ class PollStore(Protocol):
         """Remove expired rooms, their votes and past attempts; return how many rooms were removed."""
         ...
 
+    def secret(self, name: str) -> bytes:
+        """A secret every replica of this store shares, made at the first call (e.g. the receipts')."""
+        ...
+
 
 def new_tab_id() -> str:
     """A random voter id (22 URL-safe characters) that one browser keeps: all the poll knows of a voter."""
@@ -245,29 +254,51 @@ def default_data_dir() -> Path:
     return Path(configured) if configured else Path(__file__).resolve().parents[1] / ".lab-data"
 
 
-def default_store() -> SqlitePollStore:
-    """The machine's store: SQLite in :func:`default_data_dir`."""
-    return SqlitePollStore(default_data_dir())
+def default_store() -> SqlPollStore:
+    """The store the environment names: PostgreSQL when ``DPLAB_POLL_STORE`` is a ``postgresql://`` URL
+    (:class:`classroom.postgres_poll_store.PostgresPollStore`, shared by several machines), else SQLite in
+    :func:`default_data_dir` (one machine). Raises ``ValueError`` for a URL of another kind (naming its scheme only:
+    a URL may hold a password) and :class:`StoreFault` when the database cannot be reached."""
+    url = os.environ.get(STORE_ENV, "").strip()
+    if not url:
+        return SqlitePollStore(default_data_dir())
+    from .postgres_poll_store import PostgresPollStore, check_url  # psycopg is imported only when named
+
+    return PostgresPollStore(check_url(url))
 
 
 @functools.lru_cache(maxsize=1)
-def shared_store() -> SqlitePollStore:
+def shared_store() -> SqlPollStore:
     """This server's store (:func:`default_store`), opened once. After a fault, ``shared_store.cache_clear()`` makes
     the next call open it again: the folder, the file and its tables are made again if they went.
     """
     return default_store()
 
 
+class StoreFault(Exception):
+    """A fault of a database server (not of the visitor): ``what`` says it in a few words for the page (see
+    :func:`fault_message`); the server's own error is its ``__cause__``."""
+
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what = what
+
+
+FAULTS = (sqlite3.Error, OSError, StoreFault)  #: what a page catches as a fault of the store's database
+
+
 def fault_message(error: BaseException) -> str:
-    """What a fault of the store's database (``sqlite3.Error`` or ``OSError``) means for the page, in a sentence
-    that names no file and no server path.
+    """What a fault of the store's database (one of :data:`FAULTS`) means for the page, in a sentence that names no
+    file, no server and no path.
 
     >>> print(fault_message(PermissionError(13, "Permission denied")))  # doctest: +NORMALIZE_WHITESPACE
     The class poll cannot work just now: its data folder cannot be written. Nothing was recorded and the rest of
     this page works. Try again in a minute; if it goes on, tell whoever runs the lab.
     """
     name = getattr(error, "sqlite_errorname", "") or ""
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+    if isinstance(error, StoreFault):
+        what = error.what
+    elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         what = "its database is locked by another program"
     elif name.startswith("SQLITE_FULL") or getattr(error, "errno", None) == 28:
         what = "the server's disk is full"
@@ -321,17 +352,247 @@ CREATE TABLE IF NOT EXISTS attempts (
 """
 
 
-class SqlitePollStore:
+class SqlPollStore:
+    """The nine operations in SQL, for a backend to run on its database (:class:`SqlitePollStore`,
+    :class:`classroom.postgres_poll_store.PostgresPollStore`).
+
+    A backend provides three connections as context managers: :meth:`_connect` (one read), :meth:`_snapshot` (reads
+    that see one state of the database) and :meth:`_write` (one transaction, rolled back on any error, during which
+    the rows it reads with ``FOR UPDATE`` stay locked); :attr:`_FOR_UPDATE` (the clause that locks a row, empty where
+    the transaction locks the whole file) and :meth:`_lock_rooms` (held by a transaction that counts the open rooms
+    before it adds one). Statements are written with ``?`` placeholders, each backend's connection takes them. Times
+    are the store's ``clock`` (``time.time``; tests pass their own), never the database's, so that every backend
+    expires a room at the same moment.
+    """
+
+    _FOR_UPDATE = ""
+
+    def __init__(self, clock: Callable[[], float] = time.time):
+        self.clock = clock
+
+    def _connect(self) -> contextlib.AbstractContextManager:
+        raise NotImplementedError
+
+    def _snapshot(self) -> contextlib.AbstractContextManager:
+        raise NotImplementedError
+
+    def _write(self) -> contextlib.AbstractContextManager:
+        raise NotImplementedError
+
+    def _lock_rooms(self, connection) -> None:
+        """Hold the right to add a room until the transaction ends (nothing to do where a write locks the file)."""
+
+    def secret(self, name: str) -> bytes:
+        """A secret shared by every replica of this store (64 hexadecimal characters, made at the first call, the same
+        for every later one), e.g. the receipts' (:mod:`classroom.receipts`)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------------------------------------- reading a room
+    def _row(self, connection, code: str, lock: bool = False) -> tuple:
+        """The room's row; with ``lock``, locked until the transaction ends (:attr:`_FOR_UPDATE`)."""
+        row = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE code = ?{self._FOR_UPDATE if lock else ''}",
+                                 (code,)).fetchone()
+        if row is None:
+            raise UnknownRoom("No poll has this code. It may have ended: ask the teacher for the code on the "
+                              "projector.")
+        return row
+
+    def _room(self, row: tuple) -> Room:
+        (code, page, question, question_key, answer, choices, created, expires, revealed_at, epsilon, seed,
+         closed) = row[:-1]
+        return Room(code=code, page=page, question=question, question_key=question_key, answer=answer,
+                    choices=tuple(json.loads(choices)), created=created,
+                    expires=expires, revealed=revealed_at is not None, epsilon=epsilon, seed=seed,
+                    closed=bool(closed) or self.clock() >= expires)
+
+    def _open_room(self, connection, code: str, lock: bool = False) -> tuple:
+        row = self._row(connection, code, lock)
+        if self._room(row).closed:
+            raise RoomClosed("This poll has ended.")
+        return row
+
+    # ---------------------------------------------------------------------------------------------- the interface
+    def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
+                    minutes: float = DEFAULT_MINUTES, question_key: str = "", answer: int | None = None) -> Room:
+        """Open a room for ``question`` (named ``question_key`` on its page, its right choice ``answer`` if it has
+        one) on ``page`` with ``choices``, open for ``minutes``, owned by the teacher ``key`` (kept as its hash).
+        Raises :class:`BadVote` for bad texts, :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open, or
+        :data:`MAX_ROOMS_PER_KEY` of this key's."""
+        if not isinstance(page, str) or not _PAGE.fullmatch(page):
+            raise BadVote("A poll needs the page it belongs to.")
+        if not isinstance(question, str) or not 0 < len(question) <= MAX_TEXT:
+            raise BadVote(f"A poll's question has 1 to {MAX_TEXT} characters.")
+        choices = list(choices) if not isinstance(choices, str) else []
+        if not 2 <= len(choices) <= MAX_CHOICES or not all(isinstance(c, str) and 0 < len(c) <= MAX_TEXT
+                                                           for c in choices):
+            raise BadVote(f"A poll has 2 to {MAX_CHOICES} choices, each 1 to {MAX_TEXT} characters.")
+        if not isinstance(minutes, int | float) or not 0 < minutes <= MAX_MINUTES:
+            raise BadVote(f"A poll stays open for more than 0 and at most {MAX_MINUTES:g} minutes.")
+        if not isinstance(key, str) or not key:
+            raise NotTeacher("Only a teacher with the lab's teacher key can open a poll.")
+        if not isinstance(question_key, str) or not _QUESTION_KEY.fullmatch(question_key):
+            raise BadVote("A poll's question is named by lower-case letters, digits and '_'.")
+        if answer is not None and (isinstance(answer, bool) or not isinstance(answer, int)
+                                   or not 0 <= answer < len(choices)):
+            raise BadVote("A poll's right answer is one of its choices.")
+        now = self.clock()
+        with self._write() as connection:
+            self._lock_rooms(connection)
+            self._purge(connection, now)
+            if connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] >= MAX_ROOMS:
+                raise StoreFull(f"{MAX_ROOMS} polls are open on this server already: close one, or try again later.")
+            if connection.execute("SELECT COUNT(*) FROM rooms WHERE key_digest = ? AND closed = 0",
+                                  (_digest(key),)).fetchone()[0] >= MAX_ROOMS_PER_KEY:
+                raise StoreFull(f"You have {MAX_ROOMS_PER_KEY} polls open: end one under “Your class polls” first.")
+            for _ in range(20):  # a code that is taken adds no row: draw another
+                code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+                if connection.execute("INSERT INTO rooms (code, page, question, question_key, answer, choices, "
+                                      "key_digest, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                      "ON CONFLICT (code) DO NOTHING",
+                                      (code, page, question, question_key, answer, json.dumps(choices),
+                                       _digest(key), now, now + 60.0 * minutes)).rowcount == 1:
+                    break
+            else:  # pragma: no cover - 20 collisions among 29 million codes
+                raise StoreFull("No free room code was found: try again.")
+            return self._room(self._row(connection, code))
+
+    def rooms(self, key: str) -> tuple[Room, ...]:
+        """The rooms of the teacher ``key`` that have not expired, newest first: open, revealed or closed."""
+        if not isinstance(key, str) or not key:
+            return ()
+        with self._connect() as connection:
+            rows = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE key_digest = ? AND expires > ? "
+                                      "ORDER BY created DESC, code", (_digest(key), self.clock())).fetchall()
+        return tuple(self._room(row) for row in rows)
+
+    def room(self, code: str) -> Room:
+        """The room of ``code`` while it exists, open or not (see :attr:`Room.closed`)."""
+        code = normalise_code(code)
+        with self._connect() as connection:
+            return self._room(self._row(connection, code))
+
+    def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
+        """Count the vote of ``tab`` for choice number ``choice`` (0-based), once. The same vote again is not counted
+        again (a replay, a double click, a reconnection to another replica); another choice from the same tab is
+        refused (:class:`AlreadyVoted`).
+        """
+        code = normalise_code(code)
+        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
+            raise BadVote("This browser tab has no valid voter id: reload the page.")
+        with self._write() as connection:
+            row = self._open_room(connection, code, lock=True)  # votes into one room one after another
+            room = self._room(row)
+            if room.revealed:
+                raise VotingClosed("The teacher has revealed the results: voting is over.")
+            if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(room.choices):
+                raise BadVote(f"Pick one of the {len(room.choices)} answers.")
+            earlier = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
+            if earlier is not None:
+                if earlier[0] == choice:
+                    return VoteReceipt(False, "Your vote was already counted.")
+                raise AlreadyVoted("This browser has voted already: one vote per browser.")
+            if connection.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (code,)).fetchone()[0] >= MAX_VOTES:
+                raise StoreFull(f"This poll has {MAX_VOTES} votes, its limit.")
+            connection.execute("INSERT INTO votes (code, tab, choice) VALUES (?, ?, ?)", (code, tab, choice))
+        return VoteReceipt(True, "Your vote is counted.")
+
+    def voted(self, code: str, tab: str) -> int | None:
+        """The choice ``tab`` voted for in the room of ``code`` (0-based), or None: a browser that comes back (a
+        reload, another replica) finds its vote.
+        """
+        code = normalise_code(code)
+        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
+            return None
+        with self._connect() as connection:
+            row = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
+        return None if row is None else int(row[0])
+
+    def tally(self, code: str) -> Tally:
+        """The room and its votes per choice, in one consistent read."""
+        code = normalise_code(code)
+        with self._snapshot() as connection:  # the room and its votes as one state of the database
+            room = self._room(self._row(connection, code))
+            counts = [0] * len(room.choices)
+            for choice, count in connection.execute("SELECT choice, COUNT(*) FROM votes WHERE code = ? "
+                                                    "GROUP BY choice", (code,)).fetchall():
+                counts[choice] = count
+        return Tally(room=room, counts=tuple(counts), answered=sum(counts))
+
+    def reveal(self, code: str, key: str, epsilon: float) -> Room:
+        """End the voting and fix ``epsilon`` and a random seed for the release. The first reveal wins: a second one
+        (another replica, a double click) returns the room as the first left it.
+        """
+        code = normalise_code(code)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < float("inf"):
+            raise BadVote("ε must be a number above 0.")
+        with self._write() as connection:
+            row = self._open_room(connection, code, lock=True)  # two reveals at once: the second waits, then reads
+            self._check_key(row, key)
+            connection.execute("UPDATE rooms SET revealed_at = ?, epsilon = ?, seed = ? "
+                               "WHERE code = ? AND revealed_at IS NULL",
+                               (self.clock(), float(epsilon), secrets.randbits(63), code))
+            return self._room(self._row(connection, code))
+
+    def close(self, code: str, key: str) -> None:
+        """Close the room now (its tally stays readable until it expires)."""
+        code = normalise_code(code)
+        with self._write() as connection:
+            self._check_key(self._row(connection, code, lock=True), key)
+            connection.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+
+    def attempts(self, client: str, action: str, record: bool = False) -> int:
+        """How many times ``client`` (an opaque token, :func:`classroom.limits.client_token`) attempted ``action``
+        (a lower-case word) in the current minute; with ``record``, this attempt is counted first, in the same
+        transaction, so that replicas racing on one client agree.
+        """
+        if not isinstance(client, str) or not _CLIENT.fullmatch(client):
+            raise BadVote("This connection has no valid client token.")
+        if not isinstance(action, str) or not _ACTION.fullmatch(action):
+            raise BadVote("An attempt is named by a lower-case word.")
+        minute = int(self.clock() // ATTEMPT_SECONDS)
+        if not record:
+            with self._connect() as connection:
+                row = connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
+                                         (client, action, minute)).fetchone()
+            return 0 if row is None else int(row[0])
+        with self._write() as connection:
+            connection.execute("INSERT INTO attempts (client, action, minute, count) VALUES (?, ?, ?, 1) "
+                               "ON CONFLICT (client, action, minute) DO UPDATE SET count = attempts.count + 1",
+                               (client, action, minute))
+            return int(connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
+                                          (client, action, minute)).fetchone()[0])
+
+    def purge(self) -> int:
+        """Remove every expired room and its votes, and the attempts of past minutes; return how many rooms went."""
+        with self._write() as connection:
+            return self._purge(connection, self.clock())
+
+    @staticmethod
+    def _purge(connection, now: float) -> int:
+        connection.execute("DELETE FROM attempts WHERE minute < ?", (int(now // ATTEMPT_SECONDS),))
+        connection.execute("DELETE FROM votes WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
+        return connection.execute("DELETE FROM rooms WHERE expires <= ?", (now,)).rowcount
+
+    @staticmethod
+    def _check_key(row: tuple, key: str) -> None:
+        if not isinstance(key, str) or not hmac.compare_digest(_digest(key), row[-1]):
+            raise NotTeacher("Only the teacher who opened this poll can reveal or end it.")
+
+
+class SqlitePollStore(SqlPollStore):
     """The poll store in one SQLite file (WAL mode) under ``directory``, shared by every process that opens it.
 
-    ``clock`` returns the time in seconds (``time.time``; the tests pass their own to make rooms expire).
+    ``clock`` returns the time in seconds (``time.time``; the tests pass their own to make rooms expire). Each
+    operation opens its own connection; each write is one ``BEGIN IMMEDIATE`` transaction, which holds the file's
+    write lock from its start, so no row lock is needed.
     """
 
     def __init__(self, directory: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+        super().__init__(clock)
         self.directory = Path(directory)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = self.directory / "polls.sqlite3"
-        self.clock = clock
+        self._secrets: dict[str, bytes] = {}
         try:
             self._create()
         except sqlite3.DatabaseError as error:
@@ -364,6 +625,16 @@ class SqlitePollStore:
             connection.close()
 
     @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every statement in it sees the file as it was at the first."""
+        with self._connect() as connection:
+            connection.execute("BEGIN")
+            try:
+                yield connection
+            finally:
+                connection.execute("COMMIT")
+
+    @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE``: the write lock from the start, so check-then-insert is atomic
         across processes); rolled back on any error.
@@ -378,196 +649,52 @@ class SqlitePollStore:
                 raise
             connection.execute("COMMIT")
 
-    # ---------------------------------------------------------------------------------------------- reading a room
-    def _row(self, connection: sqlite3.Connection, code: str) -> tuple:
-        row = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE code = ?", (code,)).fetchone()
-        if row is None:
-            raise UnknownRoom("No poll has this code. It may have ended: ask the teacher for the code on the "
-                              "projector.")
-        return row
-
-    def _room(self, row: tuple) -> Room:
-        (code, page, question, question_key, answer, choices, created, expires, revealed_at, epsilon, seed,
-         closed) = row[:-1]
-        return Room(code=code, page=page, question=question, question_key=question_key, answer=answer,
-                    choices=tuple(json.loads(choices)), created=created,
-                    expires=expires, revealed=revealed_at is not None, epsilon=epsilon, seed=seed,
-                    closed=bool(closed) or self.clock() >= expires)
-
-    def _open_room(self, connection: sqlite3.Connection, code: str) -> tuple:
-        row = self._row(connection, code)
-        if self._room(row).closed:
-            raise RoomClosed("This poll has ended.")
-        return row
-
-    # ---------------------------------------------------------------------------------------------- the interface
-    def create_room(self, page: str, question: str, choices: Sequence[str], key: str,
-                    minutes: float = DEFAULT_MINUTES, question_key: str = "", answer: int | None = None) -> Room:
-        """Open a room for ``question`` (named ``question_key`` on its page, its right choice ``answer`` if it has
-        one) on ``page`` with ``choices``, open for ``minutes``, owned by the teacher ``key`` (kept as its hash).
-        Raises :class:`BadVote` for bad texts, :class:`StoreFull` when :data:`MAX_ROOMS` rooms are open, or
-        :data:`MAX_ROOMS_PER_KEY` of this key's."""
-        if not isinstance(page, str) or not _PAGE.fullmatch(page):
-            raise BadVote("A poll needs the page it belongs to.")
-        if not isinstance(question, str) or not 0 < len(question) <= MAX_TEXT:
-            raise BadVote(f"A poll's question has 1 to {MAX_TEXT} characters.")
-        choices = list(choices) if not isinstance(choices, str) else []
-        if not 2 <= len(choices) <= MAX_CHOICES or not all(isinstance(c, str) and 0 < len(c) <= MAX_TEXT
-                                                           for c in choices):
-            raise BadVote(f"A poll has 2 to {MAX_CHOICES} choices, each 1 to {MAX_TEXT} characters.")
-        if not isinstance(minutes, int | float) or not 0 < minutes <= MAX_MINUTES:
-            raise BadVote(f"A poll stays open for more than 0 and at most {MAX_MINUTES:g} minutes.")
-        if not isinstance(key, str) or not key:
-            raise NotTeacher("Only a teacher with the lab's teacher key can open a poll.")
-        if not isinstance(question_key, str) or not _QUESTION_KEY.fullmatch(question_key):
-            raise BadVote("A poll's question is named by lower-case letters, digits and '_'.")
-        if answer is not None and (isinstance(answer, bool) or not isinstance(answer, int)
-                                   or not 0 <= answer < len(choices)):
-            raise BadVote("A poll's right answer is one of its choices.")
-        now = self.clock()
-        with self._write() as connection:
-            self._purge(connection, now)
-            if connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] >= MAX_ROOMS:
-                raise StoreFull(f"{MAX_ROOMS} polls are open on this server already: close one, or try again later.")
-            if connection.execute("SELECT COUNT(*) FROM rooms WHERE key_digest = ? AND closed = 0",
-                                  (_digest(key),)).fetchone()[0] >= MAX_ROOMS_PER_KEY:
-                raise StoreFull(f"You have {MAX_ROOMS_PER_KEY} polls open: end one under “Your class polls” first.")
-            for _ in range(20):
-                code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
-                try:
-                    connection.execute("INSERT INTO rooms (code, page, question, question_key, answer, choices, "
-                                       "key_digest, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                       (code, page, question, question_key, answer, json.dumps(choices),
-                                        _digest(key), now, now + 60.0 * minutes))
-                    break
-                except sqlite3.IntegrityError:  # the code is taken: draw another
-                    continue
-            else:  # pragma: no cover - 20 collisions among 29 million codes
-                raise StoreFull("No free room code was found: try again.")
-            return self._room(self._row(connection, code))
-
-    def rooms(self, key: str) -> tuple[Room, ...]:
-        """The rooms of the teacher ``key`` that have not expired, newest first: open, revealed or closed."""
-        if not isinstance(key, str) or not key:
-            return ()
-        with self._connect() as connection:
-            rows = connection.execute(f"SELECT {_COLUMNS} FROM rooms WHERE key_digest = ? AND expires > ? "
-                                      "ORDER BY created DESC, code", (_digest(key), self.clock())).fetchall()
-        return tuple(self._room(row) for row in rows)
-
-    def room(self, code: str) -> Room:
-        """The room of ``code`` while it exists, open or not (see :attr:`Room.closed`)."""
-        code = normalise_code(code)
-        with self._connect() as connection:
-            return self._room(self._row(connection, code))
-
-    def vote(self, code: str, tab: str, choice: int) -> VoteReceipt:
-        """Count the vote of ``tab`` for choice number ``choice`` (0-based), once. The same vote again is not counted
-        again (a replay, a double click, a reconnection to another replica); another choice from the same tab is
-        refused (:class:`AlreadyVoted`).
-        """
-        code = normalise_code(code)
-        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
-            raise BadVote("This browser tab has no valid voter id: reload the page.")
-        with self._write() as connection:
-            row = self._open_room(connection, code)
-            room = self._room(row)
-            if room.revealed:
-                raise VotingClosed("The teacher has revealed the results: voting is over.")
-            if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(room.choices):
-                raise BadVote(f"Pick one of the {len(room.choices)} answers.")
-            earlier = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
-            if earlier is not None:
-                if earlier[0] == choice:
-                    return VoteReceipt(False, "Your vote was already counted.")
-                raise AlreadyVoted("This browser has voted already: one vote per browser.")
-            if connection.execute("SELECT COUNT(*) FROM votes WHERE code = ?", (code,)).fetchone()[0] >= MAX_VOTES:
-                raise StoreFull(f"This poll has {MAX_VOTES} votes, its limit.")
-            connection.execute("INSERT INTO votes (code, tab, choice) VALUES (?, ?, ?)", (code, tab, choice))
-        return VoteReceipt(True, "Your vote is counted.")
-
-    def voted(self, code: str, tab: str) -> int | None:
-        """The choice ``tab`` voted for in the room of ``code`` (0-based), or None: a browser that comes back (a
-        reload, another replica) finds its vote.
-        """
-        code = normalise_code(code)
-        if not isinstance(tab, str) or not _TAB.fullmatch(tab):
-            return None
-        with self._connect() as connection:
-            row = connection.execute("SELECT choice FROM votes WHERE code = ? AND tab = ?", (code, tab)).fetchone()
-        return None if row is None else int(row[0])
-
-    def tally(self, code: str) -> Tally:
-        """The room and its votes per choice, in one consistent read."""
-        code = normalise_code(code)
-        with self._connect() as connection:
-            connection.execute("BEGIN")  # one snapshot for the room and its votes
+    def secret(self, name: str) -> bytes:
+        """The secret in the file ``name`` of the data folder (readable by the lab's user only), made at the first
+        call with an exclusive create, so replicas starting together agree on one."""
+        if name not in self._secrets:
+            path = self.directory / name
             try:
-                room = self._room(self._row(connection, code))
-                counts = [0] * len(room.choices)
-                for choice, count in connection.execute("SELECT choice, COUNT(*) FROM votes WHERE code = ? "
-                                                        "GROUP BY choice", (code,)):
-                    counts[choice] = count
-            finally:
-                connection.execute("COMMIT")
-        return Tally(room=room, counts=tuple(counts), answered=sum(counts))
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                pass
+            else:
+                with os.fdopen(descriptor, "w") as file:
+                    file.write(secrets.token_hex(32))
+            self._secrets[name] = path.read_bytes().strip()
+        return self._secrets[name]
 
-    def reveal(self, code: str, key: str, epsilon: float) -> Room:
-        """End the voting and fix ``epsilon`` and a random seed for the release. The first reveal wins: a second one
-        (another replica, a double click) returns the room as the first left it.
-        """
-        code = normalise_code(code)
-        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < float("inf"):
-            raise BadVote("ε must be a number above 0.")
-        with self._write() as connection:
-            row = self._open_room(connection, code)
-            self._check_key(row, key)
-            connection.execute("UPDATE rooms SET revealed_at = ?, epsilon = ?, seed = ? "
-                               "WHERE code = ? AND revealed_at IS NULL",
-                               (self.clock(), float(epsilon), secrets.randbits(63), code))
-            return self._room(self._row(connection, code))
 
-    def close(self, code: str, key: str) -> None:
-        """Close the room now (its tally stays readable until it expires)."""
-        code = normalise_code(code)
-        with self._write() as connection:
-            self._check_key(self._row(connection, code), key)
-            connection.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+def describe(url: str) -> str:
+    """What ``url`` names, without its password: ``PostgreSQL database polls on db.example.org``, or ``SQLite in
+    this machine's data folder`` for an empty one."""
+    if not url:
+        return "SQLite in this machine's data folder"
+    parts = urlsplit(url)
+    where = parts.hostname or dict(parse_qsl(parts.query)).get("host", "a local socket")
+    return f"PostgreSQL database {parts.path.lstrip('/') or '(default)'} on {where}"
 
-    def attempts(self, client: str, action: str, record: bool = False) -> int:
-        """How many times ``client`` (an opaque token, :func:`classroom.limits.client_token`) attempted ``action``
-        (a lower-case word) in the current minute; with ``record``, this attempt is counted first, in the same
-        transaction, so that replicas racing on one client agree.
-        """
-        if not isinstance(client, str) or not _CLIENT.fullmatch(client):
-            raise BadVote("This connection has no valid client token.")
-        if not isinstance(action, str) or not _ACTION.fullmatch(action):
-            raise BadVote("An attempt is named by a lower-case word.")
-        minute = int(self.clock() // ATTEMPT_SECONDS)
-        if not record:
-            with self._connect() as connection:
-                row = connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
-                                         (client, action, minute)).fetchone()
-            return 0 if row is None else int(row[0])
-        with self._write() as connection:
-            connection.execute("INSERT INTO attempts (client, action, minute, count) VALUES (?, ?, ?, 1) "
-                               "ON CONFLICT (client, action, minute) DO UPDATE SET count = count + 1",
-                               (client, action, minute))
-            return int(connection.execute("SELECT count FROM attempts WHERE client = ? AND action = ? AND minute = ?",
-                                          (client, action, minute)).fetchone()[0])
 
-    def purge(self) -> int:
-        """Remove every expired room and its votes, and the attempts of past minutes; return how many rooms went."""
-        with self._write() as connection:
-            return self._purge(connection, self.clock())
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m classroom.poll_store [URL]``: open the store ``URL`` names (default: ``DPLAB_POLL_STORE``) once,
+    making its tables, and say which it is; exit 2 with a sentence (never the URL's password) when it cannot be
+    opened. ``./lab.sh app`` and ``serve`` run it for ``--poll-store URL`` before they start."""
+    url = (list(argv) if argv is not None else sys.argv[1:2] or [os.environ.get(STORE_ENV, "")])[0].strip()
+    os.environ[STORE_ENV] = url
+    try:
+        default_store()
+    except ValueError as wrong:
+        print(wrong, file=sys.stderr)
+        return 2
+    except FAULTS as fault:
+        print(f"The class poll's store ({describe(url)}) cannot be opened: "
+              f"{getattr(fault, 'what', None) or 'its folder cannot be written'}.", file=sys.stderr)
+        return 2
+    print(f"Class poll store: {describe(url)}.")
+    return 0
 
-    @staticmethod
-    def _purge(connection: sqlite3.Connection, now: float) -> int:
-        connection.execute("DELETE FROM attempts WHERE minute < ?", (int(now // ATTEMPT_SECONDS),))
-        connection.execute("DELETE FROM votes WHERE code IN (SELECT code FROM rooms WHERE expires <= ?)", (now,))
-        return connection.execute("DELETE FROM rooms WHERE expires <= ?", (now,)).rowcount
 
-    @staticmethod
-    def _check_key(row: tuple, key: str) -> None:
-        if not isinstance(key, str) or not hmac.compare_digest(_digest(key), row[-1]):
-            raise NotTeacher("Only the teacher who opened this poll can reveal or end it.")
+if __name__ == "__main__":  # run as the module classroom.poll_store, whose StoreFault the backends raise
+    from classroom.poll_store import main as module_main
+
+    sys.exit(module_main())

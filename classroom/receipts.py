@@ -11,8 +11,9 @@ that each run was counted from the lab's own earlier tokens of the same student'
 typed into the file, or a classmate's token pasted into it, counts for nothing). What it does not prove: who typed
 the answers, or that a student did not go back to an older copy of their progress after a wrong answer.
 
-The secret is ``DPLAB_SECRET`` (at least 32 characters) when set, else one made once into the lab's data folder
-(``receipt-secret``, readable by the lab's user only) and read by every replica sharing that folder.
+The secret is ``DPLAB_SECRET`` (at least 32 characters) when set, else one made once by the poll store, where every
+replica finds it: a file of the lab's data folder (``receipt-secret``, readable by the lab's user only) with SQLite, a
+row of the database with PostgreSQL (several machines, ``DPLAB_POLL_STORE``), never a machine's folder then.
 """
 
 from __future__ import annotations
@@ -22,10 +23,7 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
 from . import poll_store
 from .progress import IN_A_ROW
@@ -80,27 +78,15 @@ def student_tag(seed: int) -> str:
 
 
 def lab_secret() -> bytes:
-    """The lab's secret: ``DPLAB_SECRET``, else the data folder's ``receipt-secret`` (made at the first call, with
-    an exclusive create so replicas starting together agree on one)."""
+    """The lab's secret: ``DPLAB_SECRET``, else the poll store's shared secret :data:`SECRET_FILE`
+    (:meth:`classroom.poll_store.SqlPollStore.secret`: a file of the data folder that every replica of one machine
+    reads, or a row of the PostgreSQL database that every machine reads), made at the first call."""
     configured = os.environ.get(SECRET_ENV, "")
     if configured:
         if len(configured) < 32:
             raise ValueError(f"{SECRET_ENV} must be at least 32 characters long")
         return configured.encode()
-    return _folder_secret(poll_store.default_data_dir())
-
-
-@cache
-def _folder_secret(folder: Path) -> bytes:
-    path = folder / SECRET_FILE
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_bytes().strip()
-    with os.fdopen(descriptor, "w") as file:
-        file.write(secrets.token_hex(32))
-    return path.read_bytes().strip()
+    return poll_store.shared_store().secret(SECRET_FILE)
 
 
 def _b64(data: bytes) -> str:

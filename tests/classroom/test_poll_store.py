@@ -1,14 +1,18 @@
-"""The class poll's vote store (classroom.poll_store): its contract, run against every backend (SQLite here; a second
-backend adds itself to BACKENDS and must pass the same tests).
+"""The class poll's vote store (classroom.poll_store): its contract, run against every backend (SQLite, and
+PostgreSQL in a throw-away cluster, tests/postgres_cluster.py; another backend adds itself to BACKENDS and must pass the
+same tests).
 
 Bad input gets a PollError whose message is clear and never repeats what was typed; nothing is double-counted;
 several processes (the replicas of ./lab.sh serve) voting into one room at once give exact counts.
 """
 
+import hashlib
 import multiprocessing
 import sqlite3
 import threading
+import time
 
+import psycopg
 import pytest
 
 from classroom import poll_store
@@ -24,6 +28,8 @@ from classroom.poll_store import (
     VotingClosed,
     new_tab_id,
 )
+from classroom.postgres_poll_store import PostgresPollStore
+from tests import postgres_cluster
 
 CHOICES = ["fewer than 10", "10 to 100", "more than 100"]
 KEY = "K7QX2ABCDEFG"  # a teacher key
@@ -49,7 +55,19 @@ def sqlite_store(directory, clock):
     return poll_store.SqlitePollStore(directory, clock=clock)
 
 
-BACKENDS = {"sqlite": sqlite_store}
+def postgres_store(directory, clock):
+    """A PostgreSQL store whose database stands for ``directory``: two stores of one directory share a database."""
+    name = "t_" + hashlib.sha256(str(directory).encode()).hexdigest()[:24]
+    return PostgresPollStore(postgres_cluster.new_database(postgres_cluster.cluster_url(), name), clock=clock)
+
+
+BACKENDS = {"sqlite": sqlite_store, "postgresql": postgres_store}
+
+
+def rows_in(store, table):
+    """How many rows ``table`` of the store's database holds (through the store's own connection)."""
+    with store._connect() as connection:
+        return connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -309,8 +327,7 @@ def test_attempts_are_counted_per_client_action_and_minute_and_purged(store, clo
     clock.now += 1
     assert store.attempts(CLIENT, "code") == 0  # the next one
     store.purge()
-    with sqlite3.connect(store.path) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 0
+    assert rows_in(store, "attempts") == 0
 
 
 @pytest.mark.parametrize("client, action", [("", "code"), ("short", "code"), ("1.2.3.4 with spaces", "code"),
@@ -360,7 +377,7 @@ def test_the_data_directory_is_configurable_and_ignored_by_git(monkeypatch, tmp_
 
 
 # ---------------------------------------------------------------------------------------------------- processes
-VOTERS_PER_PROCESS = 30
+VOTERS_PER_PROCESS = 200
 FLOOD = 25
 
 
@@ -368,10 +385,10 @@ def choice_of(voter: int) -> int:
     return (voter * 7) % 3
 
 
-def vote_from_a_process(directory: str, code: str, first: int, barrier, results) -> None:
-    """One replica: its voters vote at once with the other replica's, each twice (the second a replay), and one tab
-    shared by both replicas floods the room."""
-    store = poll_store.SqlitePollStore(directory)
+def vote_from_a_process(name: str, directory: str, code: str, first: int, barrier, results) -> None:
+    """One replica (or one machine): its voters vote at once with the other's, each twice (the second a replay), and
+    one tab shared by both floods the room."""
+    store = BACKENDS[name](directory, time.time)
     barrier.wait()
     counted = refused = 0
     for voter in range(first, first + VOTERS_PER_PROCESS):
@@ -386,35 +403,57 @@ def vote_from_a_process(directory: str, code: str, first: int, barrier, results)
     results.put((counted, refused))
 
 
-def test_sixty_voters_in_two_processes_give_exact_counts(tmp_path):
-    store = poll_store.SqlitePollStore(tmp_path)
-    created, key = open_room(store, "home", "Q?", CHOICES)
-    # fork: the children start at once (spawn would import Streamlit with ui, seconds each); no connection is open
-    # when they fork, since every operation opens and closes its own, so each process opens the file itself
+def in_two_processes(target, arguments) -> list:
+    """``target(*arguments(i), barrier, results)`` in two processes (i = 0, 1) that start together; what each put in
+    ``results``."""
+    # fork: the children start at once (spawn would import Streamlit with ui, seconds each); a child opens its own
+    # connections (SQLite: every operation opens its own; PostgreSQL: a store's connections belong to its process)
     context = multiprocessing.get_context("fork")
     barrier, results = context.Barrier(2), context.Queue()
-    processes = [context.Process(target=vote_from_a_process,
-                                 args=(str(tmp_path), created.code, first, barrier, results))
-                 for first in (0, VOTERS_PER_PROCESS)]
+    processes = [context.Process(target=target, args=(*arguments(index), barrier, results)) for index in range(2)]
     for process in processes:
         process.start()
     outcomes = [results.get(timeout=120) for _ in processes]
     for process in processes:
         process.join(timeout=30)
         assert process.exitcode == 0
+    return outcomes
+
+
+def test_four_hundred_voters_in_two_processes_count_exactly_four_hundred(backend, tmp_path):
+    name = next(name for name, made in BACKENDS.items() if made is backend)
+    store = backend(tmp_path, time.time)
+    created, key = open_room(store, "home", "Q?", CHOICES)
+    outcomes = in_two_processes(vote_from_a_process,
+                                lambda index: (name, str(tmp_path), created.code, index * VOTERS_PER_PROCESS))
     expected = [0, 0, 0]
     for voter in range(2 * VOTERS_PER_PROCESS):
         expected[choice_of(voter)] += 1
     expected[0] += 1  # the shared tab, once
     tally = store.tally(created.code)
-    assert list(tally.counts) == expected and tally.answered == 2 * VOTERS_PER_PROCESS + 1
+    assert list(tally.counts) == expected and tally.answered == 2 * VOTERS_PER_PROCESS + 1 == 401
     assert sum(counted for counted, _ in outcomes) == tally.answered
     assert sum(refused for _, refused in outcomes) == 0  # the flood repeats one choice: replays, never refusals
 
 
-def test_sessions_in_threads_of_one_process_give_exact_counts(tmp_path):
+def reveal_from_a_process(name: str, directory: str, code: str, key: str, barrier, results) -> None:
+    store = BACKENDS[name](directory, time.time)
+    barrier.wait()
+    results.put(store.reveal(code, key, 1.0).seed)
+
+
+def test_two_reveals_at_once_agree_on_one_seed(backend, tmp_path):
+    name = next(name for name, made in BACKENDS.items() if made is backend)
+    store = backend(tmp_path, time.time)
+    for _ in range(5):
+        created, key = open_room(store, "home", "Q?", CHOICES)
+        where = (name, str(tmp_path), created.code, key)
+        seeds = in_two_processes(reveal_from_a_process, lambda index, where=where: where)
+        assert seeds[0] == seeds[1] == store.room(created.code).seed is not None
+
+
+def test_sessions_in_threads_of_one_process_give_exact_counts(store):
     """Streamlit runs each session in a thread of its replica: 8 threads of 10 voters each, plus replays."""
-    store = poll_store.SqlitePollStore(tmp_path)
     created, _ = open_room(store, "home", "Q?", CHOICES)
     start = threading.Barrier(8)
 
@@ -524,3 +563,82 @@ def test_every_fault_reads_as_a_sentence_without_paths(error, words):
     message = poll_store.fault_message(error)
     assert words in message and "/srv" not in message and "sqlite" not in message.lower()
     assert message.startswith("The class poll cannot work just now")
+
+
+# ---------------------------------------------------------------------------------------------------- PostgreSQL
+def test_the_environment_names_the_backend(monkeypatch, tmp_path):
+    monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv(poll_store.STORE_ENV, raising=False)
+    assert isinstance(poll_store.default_store(), poll_store.SqlitePollStore)
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    monkeypatch.setenv(poll_store.STORE_ENV, url)
+    monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "host"))
+    store = poll_store.default_store()
+    assert isinstance(store, PostgresPollStore) and "host=" not in repr(store)
+    created, _ = open_room(store, "home", "Q?", ["a", "b"])
+    assert PostgresPollStore(url).room(created.code) == store.room(created.code)  # another machine sees it
+    assert not (tmp_path / "host").exists()  # nothing in this machine's folder
+    monkeypatch.setenv(poll_store.STORE_ENV, "mysql://lab:hunter2@db/polls")
+    with pytest.raises(ValueError, match="PostgreSQL") as refused:
+        poll_store.default_store()
+    assert "hunter2" not in str(refused.value)
+
+
+def test_an_unreachable_server_is_a_fault_with_a_sentence_that_names_no_server(tmp_path):
+    url = f"postgresql://lab:hunter2@/polls?host={tmp_path}"  # no server listens in this folder
+    with pytest.raises(poll_store.StoreFault) as fault:
+        PostgresPollStore(url)
+    message = poll_store.fault_message(fault.value)
+    assert "cannot be reached" in message and "rest of this page works" in message
+    assert not {"hunter2", str(tmp_path), "polls", "postgres"} & set(message.replace(".", " ").split())
+
+
+def test_a_read_only_database_refuses_votes_with_a_sentence_and_still_shows_the_room():
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    created, _ = open_room(PostgresPollStore(url), "home", "Q?", ["a", "b"])
+    name = url.split("@/")[1].split("?")[0]
+    with psycopg.connect(postgres_cluster.cluster_url(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    store = PostgresPollStore(url)  # a machine starting now: its connections are read-only
+    with pytest.raises(poll_store.StoreFault) as fault:
+        store.vote(created.code, new_tab_id(), 0)
+    assert "read-only" in poll_store.fault_message(fault.value)
+    assert store.tally(created.code).answered == 0  # the projector still shows the room
+
+
+def test_a_connection_the_server_ended_is_one_fault_then_the_store_works_on():
+    """A restarted or failed-over server ends every connection: the next operation says so, the one after works."""
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    store = PostgresPollStore(url)
+    created, _ = open_room(store, "home", "Q?", ["a", "b"])
+    name = url.split("@/")[1].split("?")[0]
+    with psycopg.connect(postgres_cluster.cluster_url(), autocommit=True) as admin:
+        ended = admin.execute("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                              (name,)).fetchone()[0]
+    assert ended >= 1
+    with pytest.raises(poll_store.StoreFault) as fault:
+        store.tally(created.code)
+    assert "cannot be reached" in poll_store.fault_message(fault.value)
+    assert store.vote(created.code, new_tab_id(), 1).counted and store.tally(created.code).counts == (0, 1)
+
+
+def test_the_receipt_secret_is_shared_through_the_database_not_a_folder(tmp_path):
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    first, second = PostgresPollStore(url), PostgresPollStore(url)  # two machines
+    assert first.secret("receipt-secret") == second.secret("receipt-secret")
+    assert len(first.secret("receipt-secret")) == 64 and first.secret("other") != first.secret("receipt-secret")
+    sqlite = poll_store.SqlitePollStore(tmp_path)
+    assert sqlite.secret("receipt-secret") == poll_store.SqlitePollStore(tmp_path).secret("receipt-secret")
+    assert (tmp_path / "receipt-secret").stat().st_mode & 0o077 == 0
+
+
+def test_the_start_check_says_which_store_and_never_the_password(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    assert poll_store.main([url]) == 0
+    assert capsys.readouterr().out.startswith(f"Class poll store: PostgreSQL database {url.split('@/')[1][:34]}")
+    assert poll_store.main(["postgresql://lab:hunter2@/polls?host=/nowhere"]) == 2
+    said = capsys.readouterr().err
+    assert "cannot be reached" in said and "hunter2" not in said and "Traceback" not in said
+    assert poll_store.main(["mysql://lab:hunter2@db/polls"]) == 2 and "hunter2" not in capsys.readouterr().err
+    assert poll_store.main([""]) == 0 and "SQLite" in capsys.readouterr().out
