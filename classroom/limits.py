@@ -1,11 +1,13 @@
 """How often a client may try: unknown room codes, answers, wrong teacher keys, counted per minute.
 
 A client is the address the visitor's connection comes from: Streamlit's peer address, or, when the peer is this
-machine (nginx in front of the replicas, ``./lab.sh serve``), the ``X-Real-IP`` nginx sets (a header is trusted
-only from this machine, so a visitor cannot forge it). The store never sees the address: it counts per
-:func:`client_token`, a keyed hash of it (the key is the lab's teacher key, which every replica shares), in the
-poll store (:meth:`classroom.poll_store.SqlitePollStore.attempts`), so every replica counts together. A visitor on
-this machine itself (the teacher's laptop, the load tests) is not limited.
+machine (nginx in front of the replicas, ``./lab.sh serve``) or a proxy named in ``DPLAB_TRUSTED_PROXIES`` (the
+addresses or networks, comma-separated, of a proxy on another machine: compose's nginx, a Kubernetes ingress,
+:func:`trusted_proxies`), the ``X-Real-IP`` that proxy sets (a header is believed only from these, so a visitor
+cannot forge it; behind a proxy not named there, the whole class would count as the proxy's one address). The store
+never sees the address: it counts per :func:`client_token`, a keyed hash of it (the key is the lab's teacher key,
+which every replica shares), in the poll store (:meth:`classroom.poll_store.SqlitePollStore.attempts`), so every
+replica counts together. A visitor on this machine itself (the teacher's laptop, the load tests) is not limited.
 
 Per client and minute (:data:`LIMITS`): 30 unknown room codes (a right code is never counted: a class behind one
 address, a campus NAT, can mistype 30 codes a minute between them and still join), 200 answers (a class of 200
@@ -16,17 +18,22 @@ than the universe's age to guess). When the store itself is at fault, nothing is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import ipaddress
-import sqlite3
+import os
 from collections.abc import Callable
 
 import streamlit as st
 
+from .poll_store import FAULTS
 from .teacher_key import lab_key
 
-__all__ = ["LIMITS", "REFUSALS", "client_address", "client_token", "exceeded", "record"]
+__all__ = ["LIMITS", "REFUSALS", "PROXIES_ENV", "trusted_proxies", "client_address", "client_token", "exceeded",
+           "record"]
+
+PROXIES_ENV = "DPLAB_TRUSTED_PROXIES"  #: addresses or networks of the proxies whose X-Real-IP is believed
 
 LIMITS = {"code": 30, "vote": 200, "key": 10}  #: attempts per client and minute
 REFUSALS = {  #: what a limited client reads
@@ -37,16 +44,48 @@ REFUSALS = {  #: what a limited client reads
 }
 
 
+def trusted_proxies(value: str | None = None) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """The networks of ``value`` (default: ``DPLAB_TRUSTED_PROXIES``), e.g. ``"10.0.0.0/8, 172.28.0.5"``; ``ValueError``
+    naming the variable and the entry that is not an address or a network.
+
+    >>> trusted_proxies("172.28.0.0/24, 2001:db8::1")
+    (IPv4Network('172.28.0.0/24'), IPv6Network('2001:db8::1/128'))
+    """
+    return _networks(os.environ.get(PROXIES_ENV, "") if value is None else value)
+
+
+@functools.lru_cache(maxsize=4)
+def _networks(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    networks = []
+    for entry in filter(None, (part.strip() for part in value.split(","))):
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{PROXIES_ENV} lists addresses or networks such as 10.0.0.0/8, separated by commas; "
+                             f"{entry[:40]!r} is neither") from None
+    return tuple(networks)
+
+
 def client_address() -> str | None:
     """The visitor's address, or None for a visitor on this machine itself (see the module docstring)."""
     peer = st.context.ip_address  # None when the peer is loopback
-    if peer is None:  # this machine: nginx (which says who it serves) or a visitor on it
-        peer = st.context.headers.get("X-Real-IP")
+    if peer is None or _is_trusted(peer):  # nginx here, or a named proxy (which says who it serves); or a local visitor
+        peer = st.context.headers.get("X-Real-IP") or peer
     try:
         address = ipaddress.ip_address(peer.strip() if isinstance(peer, str) else "")
     except ValueError:
         return None
     return None if address.is_loopback else str(address)
+
+
+def _is_trusted(peer: str) -> bool:
+    """Whether ``peer`` is a proxy of :func:`trusted_proxies` (none when the variable is malformed: every visitor is
+    then counted by its peer, the safe side; the container's entry script refuses a malformed one at start)."""
+    try:
+        address, networks = ipaddress.ip_address(peer), trusted_proxies()
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
 
 
 def client_token(address: str) -> str:
@@ -60,7 +99,7 @@ def _count(attempts: Callable[..., int], action: str, record: bool) -> int:
         return 0
     try:
         return attempts(client_token(address), action, record=record)
-    except (sqlite3.Error, OSError):
+    except FAULTS:
         return 0
 
 

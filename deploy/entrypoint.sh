@@ -9,6 +9,7 @@
 #        DPLAB_SECRET       the receipts' secret, at least 32 characters (classroom/receipts.py), optional
 #        DPLAB_POLL_STORE   postgresql://user:pass@host:5432/db for a poll store shared by several hosts, optional
 #                           (unset: SQLite in DPLAB_DATA_DIR)
+#        DPLAB_TRUSTED_PROXIES  the proxies whose X-Real-IP names the student (classroom/limits.py), optional
 #   2. Starts `streamlit run app.py` on 0.0.0.0:${PORT:-8501} in the background (extra arguments go to streamlit),
 #      waits for its health check (/_stcore/health), then opens every page once (python -m deploy.warm).
 #   3. Writes DPLAB_READY_FILE (default /tmp/dplab-ready; Kubernetes' startupProbe waits for it), prints "Ready" and
@@ -42,6 +43,12 @@ fi
 if [ -n "${DPLAB_SECRET:-}" ] \
    && ! "$PYTHON" -c 'import os, sys; sys.exit(len(os.environ["DPLAB_SECRET"]) < 32)'; then
   say "DPLAB_SECRET must be at least 32 characters long."
+  exit 2
+fi
+if [ -n "${DPLAB_TRUSTED_PROXIES:-}" ] \
+   && ! "$PYTHON" -c "$(printf '%s\n' 'import sys' 'from classroom.limits import trusted_proxies' \
+          'try: trusted_proxies()' 'except ValueError as wrong: sys.exit(str(wrong))')"; then
+  say "DPLAB_TRUSTED_PROXIES is not usable (above)."
   exit 2
 fi
 case "${DPLAB_POLL_STORE:-}" in

@@ -11,7 +11,7 @@
   the servers the browser tests start). ``tests/app/test_progressive.py`` turns it on where it is the subject.
 * ``computed_sweeps`` (AppTest suites): the sweeps a page computed rather than served stored or already computed.
 * On several cores (``./lab.sh test`` runs ``-n auto --dist loadgroup``, pytest-xdist; ``pytest_xdist_make_scheduler``
-  below): the browser tests (tests/e2e) are one group, run one after another by one worker, since they start
+  below): the browser tests (tests/e2e) and the container's (tests/deploy) are one group, run one after another by one worker, since they start
   Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest module (tests/app) stays
   whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
   tests and docstring examples go one by one to whichever worker is free.
@@ -51,7 +51,7 @@ def pytest_xdist_make_scheduler(config, log):
     class ByFolder(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.partition("::")[0]
-            if path.startswith("tests/e2e/"):
+            if path.startswith(("tests/e2e/", "tests/deploy/")):  # servers, nginx, Chromium: one at a time
                 return "tests/e2e"
             if path.startswith("tests/app/"):
                 return path

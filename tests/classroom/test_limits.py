@@ -1,5 +1,5 @@
 """Limits per client (classroom.limits): who the client is (the peer, or nginx's X-Real-IP only when the peer is this
-machine), its token (never the address), and the counts in the store."""
+machine or a proxy named in DPLAB_TRUSTED_PROXIES), its token (never the address), and the counts in the store."""
 
 from types import SimpleNamespace
 
@@ -49,3 +49,32 @@ def test_a_store_at_fault_limits_nothing(monkeypatch):
     monkeypatch.setattr(limits, "st", connection("203.0.113.7"))
     limits.record(broken, "vote")
     assert not limits.exceeded(broken, "vote")
+
+
+@pytest.mark.parametrize("peer, headers, address", [
+    ("172.28.0.5", {"X-Real-IP": "198.51.100.1"}, "198.51.100.1"),  # compose's nginx says who it serves
+    ("10.1.2.3", {"X-Real-IP": "198.51.100.2"}, "198.51.100.2"),  # an ingress in the pods' network
+    ("172.28.0.5", {}, "172.28.0.5"),  # a named proxy that says nothing: counted as itself
+    ("172.29.0.5", {"X-Real-IP": "198.51.100.1"}, "172.29.0.5"),  # a peer outside the named networks: not believed
+])
+def test_a_named_proxy_on_another_machine_is_believed_and_only_it(monkeypatch, peer, headers, address):
+    monkeypatch.setenv(limits.PROXIES_ENV, "172.28.0.0/24, 10.0.0.0/8")
+    monkeypatch.setattr(limits, "st", connection(peer, headers))
+    assert limits.client_address() == address
+
+
+@pytest.mark.parametrize("value", ["10.0.0.0/33", "nginx", "10.0.0.0/8;172.28.0.1"])
+def test_a_malformed_proxy_list_is_refused_by_name_and_believes_no_one(monkeypatch, value):
+    with pytest.raises(ValueError, match="DPLAB_TRUSTED_PROXIES"):
+        limits.trusted_proxies(value)
+    monkeypatch.setenv(limits.PROXIES_ENV, value)
+    monkeypatch.setattr(limits, "st", connection("10.1.2.3", {"X-Real-IP": "198.51.100.2"}))
+    assert limits.client_address() == "10.1.2.3"
+
+
+def test_a_database_server_at_fault_limits_nothing(monkeypatch):
+    def unreachable(*args, **kwargs):
+        raise poll_store.StoreFault("its database server cannot be reached")
+    monkeypatch.setattr(limits, "st", connection("203.0.113.7"))
+    limits.record(unreachable, "vote")
+    assert not limits.exceeded(unreachable, "vote")

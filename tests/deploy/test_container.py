@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from classroom import teacher_key
+from classroom import limits, teacher_key
 from deploy.public_url import parse_public_url
 from deploy.replicas import COOKIE, NGINX, UPLOAD_MB
 from deploy.warm import QUERIES
@@ -38,7 +38,7 @@ from tests.processes import kill_left, process_tree, wait_until_gone
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = "deploy/entrypoint.sh"
 #: what the app reads from its environment, which every replica of a deployment must be given
-APP_ENV = ("DPLAB_POLL_STORE", "DPLAB_SECRET", "DPLAB_TEACHER_KEY", "DPLAB_PUBLIC_URL")
+APP_ENV = ("DPLAB_POLL_STORE", "DPLAB_SECRET", "DPLAB_TEACHER_KEY", "DPLAB_PUBLIC_URL", "DPLAB_TRUSTED_PROXIES")
 LESSON_SECONDS = 3600  #: a websocket must stay open this long through a proxy (a lesson)
 
 
@@ -214,6 +214,7 @@ def example_secret() -> dict[str, str]:
     ("DPLAB_TEACHER_KEY", "short", "at least 12 letters and digits"),
     ("DPLAB_SECRET", "s" * 31, "at least 32 characters"),
     ("DPLAB_POLL_STORE", "mysql://lab@db/lab", "must be a PostgreSQL address"),
+    ("DPLAB_TRUSTED_PROXIES", "10.0.0.0/33", "DPLAB_TRUSTED_PROXIES lists addresses or networks"),
     ("DPLAB_TEACHER_KEY", example_secret()["DPLAB_TEACHER_KEY"], "at least 12 letters and digits"),
     ("DPLAB_SECRET", example_secret()["DPLAB_SECRET"], "at least 32 characters"),
 ])
@@ -258,7 +259,12 @@ def test_compose_runs_replicas_of_the_image_on_postgresql_with_every_variable_th
         for required in ("DPLAB_SECRET", "DPLAB_TEACHER_KEY"):  # one value for every replica, or compose refuses
             assert re.fullmatch(rf"\$\{{{required}:\?[^}}]+\}}", environment[required])
         assert replica["depends_on"]["postgres"]["condition"] == "service_healthy"
+        # the replicas believe nginx's X-Real-IP from the compose network, and only from it
+        subnet = compose()["networks"]["lab"]["ipam"]["config"][0]["subnet"]
+        assert environment["DPLAB_TRUSTED_PROXIES"] == subnet and replica["networks"] == ["lab"]
+        assert limits.trusted_proxies(subnet)[0].num_addresses == 256
     nginx = services["nginx"]
+    assert nginx["networks"] == ["lab"] and "X-Real-IP $remote_addr" in nginx_compose_conf()
     assert any(volume.startswith("./nginx-compose.conf:") for volume in nginx["volumes"])
     assert set(nginx["depends_on"]) == set(replicas)
 
@@ -344,8 +350,9 @@ def test_the_deployment_takes_every_variable_the_app_reads_from_the_secret_or_th
     for name in ("DPLAB_POLL_STORE", "DPLAB_SECRET", "DPLAB_TEACHER_KEY"):
         assert environment[name]["secretKeyRef"] == {"name": secret["metadata"]["name"], "key": name}
         assert name in secret["stringData"]
-    assert environment["DPLAB_PUBLIC_URL"]["configMapKeyRef"] == {"name": config["metadata"]["name"],
-                                                                  "key": "DPLAB_PUBLIC_URL"}
+    for name in ("DPLAB_PUBLIC_URL", "DPLAB_TRUSTED_PROXIES"):
+        assert environment[name]["configMapKeyRef"] == {"name": config["metadata"]["name"], "key": name}
+    assert limits.trusted_proxies(config["data"]["DPLAB_TRUSTED_PROXIES"])  # a list the entry script accepts
     url = config["data"]["DPLAB_PUBLIC_URL"]
     assert parse_public_url(url) == url
     assert url.split("://")[1] == manifests["Ingress"]["spec"]["rules"][0]["host"]
