@@ -11,10 +11,10 @@
   the servers the browser tests start). ``tests/app/test_progressive.py`` turns it on where it is the subject.
 * ``computed_sweeps`` (AppTest suites): the sweeps a page computed rather than served stored or already computed.
 * On several cores (``./lab.sh test`` runs ``-n auto --dist loadgroup``, pytest-xdist; ``pytest_xdist_make_scheduler``
-  below): the browser tests (tests/e2e) and the container's (tests/deploy) are one group, run one after another by one worker, since they start
-  Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest module (tests/app) stays
-  whole on one worker, as its tests share module-scoped page runs and the app's in-process caches in order; the unit
-  tests and docstring examples go one by one to whichever worker is free.
+  below): the browser tests (tests/e2e) and the container's (tests/deploy) are one group, run one after another by one
+  worker, since they start Streamlit servers, nginx and Chromium and some measure how fast pages answer; each AppTest
+  module (tests/app) stays whole on one worker, as its tests share module-scoped page runs and the app's in-process
+  caches in order; the unit tests and docstring examples go one by one to whichever worker is free.
 * The class poll's votes (``DPLAB_DATA_DIR``) go to a temporary folder of each test process, never the repository's.
 * The lab's teacher key (``DPLAB_TEACHER_KEY``, :mod:`classroom.teacher_key`) is one made for the test process, so
   the tests and the servers they start agree on it.
