@@ -27,6 +27,8 @@
 ===================  ================================================================================================
 """
 
+from classroom.table import show_table
+
 from .chrome import ASSETS, footer, guard, navigation_pages, page_link, presentation_mode, setup_page
 from .compute import figure, shared, snippet, sweep
 from .membership_game import attacker_game
@@ -44,12 +46,10 @@ from .params import (
                      seed_spec,
                      trials_spec,
 )
-from .poll import join_box
-from .table import show_table
 from .text import PageText
 from .upload import column_of
 
 __all__ = ["ASSETS", "footer", "guard", "navigation_pages", "page_link", "presentation_mode", "setup_page", "shared",
            "figure", "snippet", "sweep", "FIGURE_CALLS", "Page", "show_figure", "ParamSpec", "controls", "delta_spec",
            "epsilon_spec", "log_grid", "monte_carlo_spec", "n_spec", "nearest", "parse_param", "seed_spec",
-           "trials_spec", "PageText", "attacker_game", "show_table", "join_box", "column_of"]
+           "trials_spec", "PageText", "attacker_game", "show_table", "column_of"]

@@ -1,6 +1,7 @@
 """The class poll on a page: the class answers a predict question from their phones, and the teacher reveals the
 class's answer counts released with differential privacy (:mod:`dpcore.lessons.class_poll`). The state it stands on
-(the store, the teacher key, the voter id, the limits per client) is :mod:`classroom`'s.
+is its neighbours' in :mod:`classroom`: the store (:mod:`classroom.poll_store`), the teacher key, the voter id, the
+limits per client.
 
 **Teacher** (the teacher view, ``?teacher=1``, shown only to a browser that holds the lab's teacher key:
 :mod:`classroom.teacher`): under a *Predict first* question, "Poll the class" opens a room owned by the lab's key, for
@@ -26,12 +27,12 @@ from typing import Any
 
 import streamlit as st
 
-from classroom import limits, poll_store, teacher_key, voter
-from classroom.poll_store import PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from dpcore.lessons import class_poll
 from dpcore.lessons.questions import Question
 from registry import PAGES
 
+from . import limits, poll_store, teacher_key, voter
+from .poll_store import PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from .share import class_link, home_address, join_html
 from .table import show_table
 
