@@ -6,7 +6,7 @@ import streamlit as st
 import registry
 import ui
 from app_pages.settings import home as settings
-from classroom import check_yourself, course_map, progress_storage
+from classroom import check_yourself, course_map, poll, progress_storage
 from dpcore.lessons import home
 from dpcore.viz.figures import home as figures
 from registry import PAGES, TITLES, papers
@@ -38,7 +38,7 @@ page = ui.Page(__file__, settings.SPECS)
 epsilon = page["eps"]
 page.intro()
 if not page.present:  # students type the projector's room code here
-    ui.join_box()
+    poll.join_box()
 with page.section("one-count", count=home.COUNT, count_prime=home.COUNT + 1):
     page.figure("home_densities", figures.neighbouring_densities, animated=True, download=True, start=f"{epsilon:g}")
     page.takeaways(home.takeaways, epsilon)

@@ -296,7 +296,7 @@
   };
 
   // ------------------------------------------------------------------ after Join, Send my answer, a file chosen, Check
-  // Streamlit keys: the poll's box class_poll, its button poll_send (ui.poll); the join form's field join_code and
+  // Streamlit keys: the poll's box class_poll, its button poll_send (classroom.poll); the join form's field join_code and
   // its submit button (FormSubmitter-join_poll-Join); the uploader upload_file and the column's choice upload_column
   // (ui.upload); an exercise's container exercise_KEY and its buttons check_KEY, show_KEY and new_KEY, its answer
   // box answer_KEY_ATTEMPT (classroom.check_yourself). The answer is looked for once the run the action started is

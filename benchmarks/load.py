@@ -18,9 +18,10 @@ What it measures
     tenth of the way: caches are bounded, so it levels off.
     ``--poll N`` instead runs a class poll (``benchmarks/poll_client.py``) on a fresh poll store: a teacher opens
     ``/truncation-bias?teacher=1`` and a room on its question; N students open the poll's link (over ``--ramp``),
-    read the question (``--think``), vote, and let their page check for the reveal every ``ui.poll.STUDENT_SECONDS``
-    (each check an interaction); the projector counts every ``ui.poll.TEACHER_SECONDS``; once all have answered the
-    teacher reveals and every student's next check shows the release. Printed per interaction kind
+    read the question (``--think``), vote, and let their page check for the reveal every
+    ``classroom.poll.STUDENT_SECONDS`` (each check an interaction); the projector counts every
+    ``classroom.poll.TEACHER_SECONDS``; once all have answered the teacher reveals and every student's next check shows
+    the release. Printed per interaction kind
     (teacher opens the page and the room, student opens the room, votes, teacher count, student check, teacher
     reveals, reveal shown): runs, p50 / p95 / max, then the server CPU-seconds per interaction and the failures.
 
@@ -78,9 +79,9 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from classroom import teacher_key  # noqa: E402 (after interaction_latency puts the repository on sys.path)
+from classroom.poll import STUDENT_SECONDS, TEACHER_SECONDS  # noqa: E402
 from deploy.replicas import Deployment  # noqa: E402
 from deploy.warm import warm  # noqa: E402
-from ui.poll import STUDENT_SECONDS, TEACHER_SECONDS  # noqa: E402
 
 BAR_P95 = 3.0  # seconds: open and rerun p95 at 50 sessions at once
 BAR_READING = (1.0, 3.0)  # seconds: every interaction's p95 and max, 100 sessions with reading time
@@ -394,7 +395,7 @@ class PollRecord:
 def poll_student(url: str, code: str, seed: int, start: float, think: tuple[float, float], timeout: float,
                  record: PollRecord, until: float) -> None:
     """One student: opens the poll's link after ``start`` seconds, reads the question ``think`` seconds (uniform,
-    seeded), votes, then lets the page check for the reveal every ``ui.poll.STUDENT_SECONDS`` until it shows the
+    seeded), votes, then lets the page check for the reveal every ``classroom.poll.STUDENT_SECONDS`` until it shows the
     release (or the monotonic time ``until``)."""
     rng = random.Random(seed)
     time.sleep(start)
@@ -419,7 +420,7 @@ def poll_student(url: str, code: str, seed: int, start: float, think: tuple[floa
 
 
 def poll_teacher(teacher: Teacher, voters: int, record: PollRecord, until: float) -> None:
-    """The projector counts every ``ui.poll.TEACHER_SECONDS`` until ``voters`` answered (or ``until``), shows the
+    """The projector counts every ``classroom.poll.TEACHER_SECONDS`` until ``voters`` answered (or ``until``), shows the
     count :data:`REVEAL_PAUSE` seconds, and the teacher reveals."""
     while time.monotonic() < until:
         if not teacher.interval:

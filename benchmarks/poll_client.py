@@ -3,9 +3,9 @@
 The teacher's tab is a browser that holds the lab's teacher key (the cookie the teacher view keeps,
 :mod:`classroom.teacher`; the server's ``DPLAB_TEACHER_KEY`` must be this process's): it opens
 ``/truncation-bias?teacher=1``, clicks "Poll the class" under the question keyed ``radius``, reads
-the room's code from the page, watches the count (the page's fragment, every ``ui.poll.TEACHER_SECONDS``) and
+the room's code from the page, watches the count (the page's fragment, every ``classroom.poll.TEACHER_SECONDS``) and
 reveals. A student opens ``/truncation-bias?room=CODE``, picks an answer, sends it, and waits for the reveal (the
-page's fragment, every ``ui.poll.STUDENT_SECONDS``), which then draws the released counts.
+page's fragment, every ``classroom.poll.STUDENT_SECONDS``), which then draws the released counts.
 
 Used by ``tests/e2e/test_poll_replicas.py`` (60 voters over two replicas: exact counts, replays, refusals, one release
 on every screen) and ``benchmarks/load.py --poll N`` (a room of N voters: seconds per interaction).

@@ -3,8 +3,8 @@
 The teacher's own browser often opens the lab at ``http://localhost:8501``, an address that means "this very device"
 on every device: a student's phone scanning it would look for the lab on the phone. The public URL names the machine
 as the classroom network sees it (``http://192.168.1.20:8501``, or a name behind a proxy); the lab's share control
-(:mod:`ui.share`) puts it in place of the scheme and host the teacher's browser uses. It reaches the app through the
-environment variable :data:`ENV`, set by ``./lab.sh`` and by :mod:`deploy.replicas` for each replica.
+(:mod:`classroom.share`) puts it in place of the scheme and host the teacher's browser uses. It reaches the app through
+the environment variable :data:`ENV`, set by ``./lab.sh`` and by :mod:`deploy.replicas` for each replica.
 
 Standard library only: the supervisor and ``./lab.sh`` check an address without importing the app.
 ``python -m deploy.public_url URL`` prints the address as the lab will use it, or says what is wrong (exit code 2).

@@ -3,8 +3,14 @@
     core  <-  mechanisms · accounting · audit  <-  distributions · estimators · datasets · columns
           <-  theory · experiments  <-  lessons  <-  viz  <-  the app (ui.py, registry.py, app_pages/)
 
-On the app side, ``classroom`` (the state a classroom shares: store, teacher key, voter ids, limits) sits below ``ui``
-(the pages' skeleton, which draws the poll with it): it imports neither ``ui`` nor the pages.
+The app side has layers too, each importing only itself and those below it:
+
+    classroom (the class's state, and the parts that serve the class: poll, share, embed, handout)
+          <-  ui (the pages' skeleton and the serving layer)  <-  the pages (app_pages/, app.py)
+
+``ui`` draws the classroom's parts (the poll under a question, "Share with the class", the Embed code, the handout);
+``classroom`` imports neither ``ui`` nor the pages, and inside it no module of the state imports a part. The app
+side's modules import one another without cycles.
 
 Imports are read from the source (every ``import`` statement, including those inside functions), so a lazy import
 cannot hide a wrong direction.
@@ -70,10 +76,12 @@ def test_imports_point_down_the_layers(module):
     assert upward == [], f"{module} (layer {layer(module)}) imports a higher layer"
 
 
-def test_no_import_cycles():
-    """Depth-first search for a back edge, ignoring a package's import of its own submodules (re-exports)."""
-    edges = {name: {t for t in targets if not t.startswith(name + ".")} for name, targets in GRAPH.items()}
-    state, cycles = {}, []
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (module -> the modules it imports), by depth-first search for a back edge,
+    ignoring a package's import of its own submodules (re-exports)."""
+    edges = {name: {t for t in targets if not t.startswith(name + ".")} for name, targets in graph.items()}
+    state: dict[str, str] = {}
+    cycles: list[list[str]] = []
 
     def visit(node, path):
         state[node] = "open"
@@ -87,7 +95,11 @@ def test_no_import_cycles():
     for name in sorted(edges):
         if name not in state:
             visit(name, [name])
-    assert cycles == []
+    return cycles
+
+
+def test_no_import_cycles():
+    assert cycles_of(GRAPH) == []
 
 
 def test_the_library_never_imports_the_app_or_streamlit():
@@ -109,6 +121,64 @@ def test_the_classroom_never_imports_the_pages_skeleton():
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
                 assert not [n for n in names if n.split(".")[0] in ("ui", "app_pages", "app")], (path, names)
+
+
+#: The classroom's parts: drawn into a page by ``ui``, standing on the classroom's state (the package's other modules).
+CLASSROOM_PARTS = ("poll", "share", "embed", "handout", "table", "check_yourself")
+
+
+def classroom_imports(path: Path) -> set[str]:
+    """The ``classroom`` modules ``path`` (a module of the package) imports, by name inside the package."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level == 1 or node.module == "classroom"):
+            found |= {node.module} if node.module and node.level else {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("classroom."):
+            found.add(node.module.split(".")[1])
+    return found
+
+
+def test_the_classroom_s_parts_live_in_their_room_not_in_the_pages_skeleton():
+    assert [name for name in CLASSROOM_PARTS if not (ROOT / "classroom" / f"{name}.py").exists()] == []
+    assert [name for name in CLASSROOM_PARTS if (ROOT / "ui" / f"{name}.py").exists()] == []
+
+
+def test_the_classroom_s_state_never_imports_its_parts():
+    state = sorted(path for path in (ROOT / "classroom").glob("*.py") if path.stem not in CLASSROOM_PARTS)
+    offenders = {path.stem: sorted(classroom_imports(path) & set(CLASSROOM_PARTS)) for path in state}
+    assert {name: parts for name, parts in offenders.items() if parts} == {}
+
+
+def test_the_pages_skeleton_never_imports_the_pages():
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [] if node.level else \
+                    [node.module or ""]  # a relative import stays inside ui
+                assert not [n for n in names if n.split(".")[0] in ("app_pages", "app")], (path, names)
+
+
+def app_module_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``path`` imports (``from package import name`` counts as importing
+    ``package.name`` when that is a module)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            found |= {target} | {f"{target}.{alias.name}" for alias in node.names}
+    return {target for target in found if target in modules and target != name}
+
+
+def test_no_import_cycles_on_the_app_side():
+    paths = sorted([*(ROOT / "classroom").rglob("*.py"), *(ROOT / "ui").rglob("*.py"),
+                    *(ROOT / "app_pages").rglob("*.py"), ROOT / "registry.py", ROOT / "app.py"])
+    modules = {module_name(path): path for path in paths}
+    assert cycles_of({name: app_module_imports(path, set(modules)) for name, path in modules.items()}) == []
 
 
 FIRST_PARTY = ("dpcore", "ui", "classroom", "registry", "app_pages", "deploy")

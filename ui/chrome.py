@@ -17,18 +17,15 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from classroom import browser, teacher
+from classroom import browser, poll, teacher
+from classroom.share import PRESENT, share_control
 from dpcore.core import InvalidParameterError
 from registry import PAGES, PageInfo
-
-from . import poll
-from .share import share_control
 
 __all__ = ["ASSETS", "asset", "presentation_mode", "teacher_mode", "setup_page", "heading_anchor", "guard", "footer",
            "page_link", "navigation_pages"]
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
-PRESENT = "present"  #: URL key of presentation mode
 TEACHER = "teacher"  #: URL key of the teacher view
 _PRESENTING = "_presenting"  # session-state key: presentation mode is on in this browser tab
 _TEACHING = "_teaching"  # session-state key: the teacher view is on in this browser tab
@@ -135,8 +132,8 @@ def setup_page(title: str, icon: str) -> None:
 
 
 def _share() -> None:
-    """Draw "Share with the class" (:mod:`ui.share`) in the slot under the title, now that the page's settings are
-    in the URL; nothing when no page set up its chrome in this run."""
+    """Draw "Share with the class" (:mod:`classroom.share`) in the slot under the title, now that the page's settings
+    are in the URL; nothing when no page set up its chrome in this run."""
     slot, _run.share = getattr(_run, "share", None), None
     if slot is not None:
         with slot:

@@ -19,13 +19,9 @@ import streamlit as st
 from .drawn import Drawn
 from .params import as_typed
 
-__all__ = ["FRAME_KEY", "MOVED_FRAMES_NOTE", "frame_key", "frame_labels", "opening_frame", "on_frame", "from_link"]
+__all__ = ["FRAME_KEY", "frame_key", "frame_labels", "opening_frame", "on_frame", "from_link"]
 
 FRAME_KEY = "frame_"  #: URL key prefix: ``frame_<chart key>`` is the frame the chart opens on
-#: Under a link the server writes (QR code, embed code): the page learns of a frame moved in the browser only at its
-#: next change, since moving a frame reruns nothing.
-MOVED_FRAMES_NOTE = ("A chart's frame moved with its own slider since the page last changed is not in it; the link in "
-                     "your browser's address bar keeps that frame.")
 _STARTS = "_frame_starts"  # session-state key: {chart key: the frame the page opened it on, at the last run}
 
 

@@ -38,21 +38,21 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import registry
-from classroom import check_yourself, progress_storage
+from classroom import check_yourself, handout, poll, progress_storage
+from classroom.embed import show_embed
+from classroom.share import PRESENT, public_page_link, public_url
+from classroom.table import show_table
 from dpcore import exercises, viz
 from dpcore.lessons.glossary import TERMS
 from dpcore.lessons.plain_words import epsilon_in_words
 from dpcore.lessons.questions import Question
 from dpcore.viz.summary import figure_name, figure_summary, figure_table
 
-from . import compute, frames, handout, poll
-from .chrome import PRESENT, TEACHER, guard, page_link, presentation_mode, setup_page, teacher_mode
+from . import compute, frames
+from .chrome import TEACHER, guard, page_link, presentation_mode, setup_page, teacher_mode
 from .drawn import Drawn
-from .embed import show_embed
 from .params import SEED_KEY, SEED_MAX, TRIALS_KEY, ParamSpec, controls
 from .progressive import Preview
-from .share import public_page_link, public_url
-from .table import show_table
 from .text import PageText
 
 __all__ = ["Page", "show_figure", "live_links", "FIGURE_CALLS", "PAGE_SPECS"]
@@ -167,7 +167,8 @@ class Page:
         #: Python lines defining ``column`` from the student's own file, for the snippets of figures drawn from an
         #: uploaded column (a snippet never holds the data itself: :func:`ui.compute.snippet`)
         self.column_code: str | None = None
-        self._outline: list = []  # what the page showed, in order, for the handout (ui.handout; a figure may be lazy)
+        # what the page showed, in order, for the handout (classroom.handout; a figure may be lazy)
+        self._outline: list = []
         self._behind = False  # whether what the page shows now is behind a revealed question (its answer)
 
     def __getitem__(self, key: str) -> Any:
@@ -323,7 +324,7 @@ class Page:
 
     def _record(self, item: Any, kwargs: dict | None = None, again: Callable[[bool], Any] | None = None,
                 answers: bool = False) -> None:
-        """Keep ``item`` (what the page just showed, or its maker) for the handout (:mod:`ui.handout`). Made by a
+        """Keep ``item`` (what the page just showed, or its maker) for the handout (:mod:`classroom.handout`). Made by a
         lesson call given ``revealed`` among ``kwargs``: both forms (``again(revealed)`` makes the one not shown,
         when the handout is made), the held-back one for the student's handout, the answered one for the teacher's
         edition. Behind a revealed question (or ``answers``): for the teacher's edition only."""
@@ -353,7 +354,7 @@ class Page:
 
     def table(self, rows: Callable[..., Sequence[dict]], /, *args: Any, **kwargs: Any) -> None:
         """A table of the rows the lesson function ``rows(*args, **kwargs)`` computes (once per setting:
-        :func:`ui.compute.shared`), every column in view on every screen (:func:`ui.table.show_table`)."""
+        :func:`ui.compute.shared`), every column in view on every screen (:func:`classroom.table.show_table`)."""
         show_table(compute.shared(rows, *args, **kwargs))
 
     def takeaways(self, lines: Callable[..., Sequence[str]], /, *args: Any, **kwargs: Any) -> None:
@@ -371,8 +372,8 @@ class Page:
     def go_deeper(self, **fields: Any) -> None:
         """The Markdown part ``go-deeper`` (algorithms, guarantees, references), then the downloads of one figure,
         chosen among those shown with ``download=True``: its data (CSV), the figure (HTML), a notebook snippet; then
-        the code that embeds the page in slides (:func:`ui.embed.show_embed`); last, the link to the next page of the
-        course."""
+        the code that embeds the page in slides (:func:`classroom.embed.show_embed`); last, the link to the next page of
+        the course."""
         st.session_state[FIGURE_CALLS] = {key: call[:2] for key, call in self._downloads.items()}
         self._check_yourself()
         self._teacher_notes()
@@ -411,9 +412,10 @@ class Page:
         show_embed(self.info, self.present)
 
     def _handouts(self, fields: dict) -> None:
-        """The page as an offline lesson (:mod:`ui.handout`) at the settings on screen: the student's handout and, in
-        the teacher view, the teacher's edition with the answers and the discussion notes. Each document (about 5 MB,
-        nearly all plotly.js) is made when its button is clicked, so the server keeps none of them between clicks."""
+        """The page as an offline lesson (:mod:`classroom.handout`) at the settings on screen: the student's handout
+        and, in the teacher view, the teacher's edition with the answers and the discussion notes. Each document
+        (about 5 MB, nearly all plotly.js) is made when its button is clicked, so the server keeps none of them between
+        clicks."""
         editions: list[tuple[str, handout.Edition, str]] = [("Handout (offline lesson, HTML)", "student", "handout")]
         if self.teacher:
             editions.append(("Teacher's edition (with answers)", "teacher", "teachers-edition"))
@@ -474,7 +476,7 @@ def live_links(markdown: str, url_path: str, current: dict[str, str]) -> str:
 def _made(item: Any, teacher: bool) -> Any:
     """An item of the page's outline as the handout takes it: made now if it was kept as its maker (a figure shown
     in presentation mode, the form of a held-back part the page did not show); the teacher's form of a
-    :class:`ui.handout.Held` part only for the teacher (``teacher``: the teacher's edition is offered)."""
+    :class:`classroom.handout.Held` part only for the teacher (``teacher``: the teacher's edition is offered)."""
     if isinstance(item, _Held):
         return handout.Held(_made(item.student, teacher), _made(item.teacher, teacher) if teacher else None)
     return item() if callable(item) else item
@@ -482,7 +484,7 @@ def _made(item: Any, teacher: bool) -> Any:
 
 @dataclass(frozen=True)
 class _Held:
-    """A :class:`ui.handout.Held` part as the page keeps it: either form may still be its maker (made by
+    """A :class:`classroom.handout.Held` part as the page keeps it: either form may still be its maker (made by
     :func:`_made` when the handout is made)."""
 
     student: Any

@@ -16,7 +16,7 @@ from helpers import APP, ROOT, run
 
 from ui import ast_lock
 
-SOURCE = (ROOT / "ui" / "share.py").read_text(encoding="utf-8")  # a module of the lab: a few hundred lines
+SOURCE = (ROOT / "classroom" / "share.py").read_text(encoding="utf-8")  # a module of the lab: a few hundred lines
 
 
 def race(trees: int = 3) -> list[SystemError]:

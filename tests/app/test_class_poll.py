@@ -1,4 +1,4 @@
-"""The class poll on the pages (ui/poll.py), through AppTest sessions sharing one store: the teacher opens a room
+"""The class poll on the pages (classroom/poll.py), through AppTest sessions sharing one store: the teacher opens a room
 under a predict question, students vote by ``?room=CODE`` (or the home page's code box), the projector counts, the
 reveal releases the counts with ε-DP, the same on every screen; every refusal is a message in the poll's box. Only a
 browser holding the lab's teacher key opens, reveals or ends a room, and finds its rooms again after a reload; a
@@ -19,10 +19,9 @@ import numpy as np
 import pytest
 from helpers import page_path, run, tables, texts
 
-from classroom import limits, poll_store, teacher_key
+from classroom import limits, poll, poll_store, teacher_key
 from classroom.poll_store import SqlitePollStore
 from dpcore.lessons import class_poll
-from ui import poll
 
 PAGE = "truncation.py"
 QUESTION = "radius"  # the truncation page's predict question (dpcore.lessons.truncation.radius_question)

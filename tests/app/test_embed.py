@@ -1,4 +1,4 @@
-"""The "Embed" code in every page's "Go deeper" (ui.embed): an <iframe> of the page at its current settings in
+"""The "Embed" code in every page's "Go deeper" (classroom.embed): an <iframe> of the page at its current settings in
 Streamlit's embed mode, presentation mode when ticked, never the teacher view; and the downloads that say how to get
 dpcore (the notebook snippet, the CSV)."""
 
@@ -10,6 +10,7 @@ import pytest
 from helpers import ROOT, run, teacher_browser
 
 import ui
+from classroom import embed
 from dpcore import viz
 from dpcore.viz.figures import home as home_figures
 from ui.drawn import Drawn
@@ -65,7 +66,7 @@ def test_in_presentation_mode_the_embed_starts_in_presentation_mode():
 def test_the_embed_code_holds_only_the_page_s_settings_never_a_mode_or_a_poll_room():
     """A projector's page during a class poll (every answer shown, a room, the teacher view, presentation mode): its
     embed holds the page's settings and the chart's frame of the link, none of the viewer's or the poll's keys
-    (ui.share.NOT_SETTINGS); present=1 only while the box is ticked."""
+    (classroom.share.NOT_SETTINGS); present=1 only while the box is ticked."""
     at = opened(HOME, eps="0.5", frame_home_densities="0.2", reveal="1", room="K7QX2", teacher="1", present="1")
     assert not at.exception
     _, query = iframe_src(at)
@@ -103,7 +104,7 @@ def test_the_snippet_and_the_downloads_say_how_to_get_dpcore():
                                             ("http://[::1]:8501", True), ("http://192.168.1.20:8501", False),
                                             ("https://lab.example.org/truncation", False)])
 def test_local_addresses(address, local):
-    assert ui.embed.is_local(address) is local
+    assert embed.is_local(address) is local
 
 
 def test_go_deeper_says_how_to_get_dpcore_under_the_downloads():

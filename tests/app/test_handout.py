@@ -1,7 +1,7 @@
-"""The offline handout (:mod:`ui.handout`) under "Go deeper": the page at its settings as one HTML lesson (objectives,
-headings, prose, formulas as MathML, every figure shown but those behind a question, the questions), the teacher's
-edition with the answers, those figures and the discussion notes (tests/app/test_answers_wait.py: no answer in the
-student's); the text escaped; every formula of every page converts (the browser's look at it, offline:
+"""The offline handout (:mod:`classroom.handout`) under "Go deeper": the page at its settings as one HTML lesson
+(objectives, headings, prose, formulas as MathML, every figure shown but those behind a question, the questions), the
+teacher's edition with the answers, those figures and the discussion notes (tests/app/test_answers_wait.py: no answer
+in the student's); the text escaped; every formula of every page converts (the browser's look at it, offline:
 tests/e2e/test_handout_offline.py)."""
 
 import html
@@ -13,9 +13,9 @@ from helpers import ROOT, handouts, page_path, texts
 
 import registry
 from classroom import check_yourself
+from classroom.handout import formula_html, markdown_html
 from deploy.public_url import ENV
 from dpcore import exercises
-from ui.handout import formula_html, markdown_html
 from ui.text import PageText
 
 PAGES = ROOT / "app_pages"

@@ -16,11 +16,11 @@ from helpers import (
 )
 
 import ui
+from classroom.table import cell_text
 from dpcore.distributions import binary_product as products
 from dpcore.estimators import partition_rounds as product
 from dpcore.experiments import load_or_run
 from dpcore.lessons import partition_rounds as lesson
-from ui.table import cell_text
 
 PAGE = page_path("partition_rounds.py")
 ANIMATED = {"rounds": "round 1", "tv_vs_n": "1", "kl_vs_n": "1", "tv_vs_d": "1,000,000", "profiles": "log-uniform"}

@@ -1,5 +1,6 @@
-""""Share with the class" (ui/share.py, deploy/public_url.py): the link with the page's settings, the public URL that
-replaces the teacher's localhost, the QR code read back from its SVG, and the control on the pages through app.py."""
+""""Share with the class" (classroom/share.py, deploy/public_url.py): the link with the page's settings, the public URL
+that replaces the teacher's localhost, the QR code read back from its SVG, and the control on the pages through
+app.py."""
 
 import base64
 import html
@@ -9,8 +10,8 @@ import pytest
 import segno
 from helpers import APP, run, texts
 
+from classroom import share
 from deploy.public_url import ENV, is_loopback, parse_public_url
-from ui import share
 
 PUBLIC = "http://192.0.2.10:8501"  # an address of the documentation range (RFC 5737): never a real machine
 
@@ -84,10 +85,12 @@ def test_the_link_keeps_the_settings_and_leaves_out_the_projectors_teachers_and_
 
 
 def test_one_list_says_which_url_keys_are_not_the_page_s_settings():
-    """ui.share cannot import the modules that name these keys (they import it): the list follows their names."""
-    from ui import chrome, embed, page, poll
+    """classroom.share cannot import the modules that name these keys (they import it): the list follows their
+    names."""
+    from classroom import embed, poll
+    from ui import chrome, page
 
-    assert set(share.NOT_SETTINGS) == {chrome.PRESENT, chrome.TEACHER, page.REVEAL, poll.ROOM, embed.EMBED,
+    assert set(share.NOT_SETTINGS) == {share.PRESENT, chrome.TEACHER, page.REVEAL, poll.ROOM, embed.EMBED,
                                        "embed_options"}
 
 

@@ -18,8 +18,7 @@ from test_axe import TAGS, failures
 from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
 from test_keyboard import tab_to, wait_for_run
 
-from classroom import teacher_key
-from ui import poll
+from classroom import poll, teacher_key
 
 PROJECTOR = dict(width=1280, height=720)
 PHONE = dict(width=390, height=844)

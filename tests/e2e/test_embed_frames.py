@@ -5,7 +5,7 @@
   its odds line stay), and the copied address, opened in another tab, shows the chart on ε = 0.2 and says so
   (``assets/a11y.js``, ``ui.frames``).
 - The "Embed" code of "Go deeper", pasted into a local HTML file opened from disk (``file://``), shows the page in
-  Streamlit's embed mode with its settings and its charts drawn (``ui.embed``).
+  Streamlit's embed mode with its settings and its charts drawn (``classroom.embed``).
 """
 
 from urllib.parse import parse_qsl, urlsplit

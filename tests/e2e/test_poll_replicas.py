@@ -28,9 +28,9 @@ from poll_client import Student, Teacher, alerts, answered, bodies, open_socket,
 from websockets.exceptions import WebSocketException  # noqa: E402
 from websockets.sync.client import ClientConnection  # noqa: E402
 
+from classroom import poll  # noqa: E402
 from classroom.poll_store import SqlitePollStore  # noqa: E402
 from dpcore.lessons import class_poll  # noqa: E402
-from ui import poll  # noqa: E402
 
 VOTERS = 60  # 30 per replica
 THREADS = 16  # voters in flight at once

@@ -1,6 +1,7 @@
 """The class poll on a page: the class answers a predict question from their phones, and the teacher reveals the
 class's answer counts released with differential privacy (:mod:`dpcore.lessons.class_poll`). The state it stands on
-(the store, the teacher key, the voter id, the limits per client) is :mod:`classroom`'s.
+is its neighbours' in :mod:`classroom`: the store (:mod:`classroom.poll_store`), the teacher key, the voter id, the
+limits per client.
 
 **Teacher** (the teacher view, ``?teacher=1``, shown only to a browser that holds the lab's teacher key:
 :mod:`classroom.teacher`): under a *Predict first* question, "Poll the class" opens a room owned by the lab's key, for
@@ -21,17 +22,16 @@ store's database: each gets a message in the box, and the page around it runs as
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import streamlit as st
 
-from classroom import limits, poll_store, teacher_key, voter
-from classroom.poll_store import PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from dpcore.lessons import class_poll
 from dpcore.lessons.questions import Question
 from registry import PAGES
 
+from . import limits, poll_store, teacher_key, voter
+from .poll_store import FAULTS, PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from .share import class_link, home_address, join_html
 from .table import show_table
 
@@ -46,7 +46,6 @@ NOISE = "geometric"  #: the mechanism of the release: integer counts, ε-DP (dpc
 _VOTES = "_poll_votes"  # session-state key: {code: the choice this browser voted for}
 _JOINED = "_poll_joined"  # session-state key: codes this session found (an unknown code is counted once per session)
 _REFUSED = "_poll_refused"  # session-state key: the message of the store's last refusal, shown once in its box
-_FAULTS = (sqlite3.Error, OSError)  # a fault of the store's database, not of the visitor
 
 
 def _ask(operation: str, *args: Any) -> Any:
@@ -57,7 +56,7 @@ def _ask(operation: str, *args: Any) -> Any:
         return getattr(poll_store.shared_store(), operation)(*args)
     except PollError as refused:
         st.session_state[_REFUSED] = str(refused)
-    except _FAULTS as fault:
+    except FAULTS as fault:
         poll_store.shared_store.cache_clear()
         st.session_state[_REFUSED] = fault_message(fault)
     return None
@@ -151,7 +150,7 @@ def _find(code: str) -> Tally | None:
     except PollError as refused:
         st.session_state[_REFUSED] = str(refused)
         return None
-    except _FAULTS as fault:
+    except FAULTS as fault:
         poll_store.shared_store.cache_clear()
         st.session_state[_REFUSED] = fault_message(fault)
         return None
@@ -235,7 +234,7 @@ def _wait_for_reveal(code: str, voted: int) -> None:
                        "teacher reveals them.", icon=":material/check_circle:")
     except PollError as refused:
         st.error(str(refused), icon=":material/block:")
-    except _FAULTS as fault:
+    except FAULTS as fault:
         poll_store.shared_store.cache_clear()
         st.error(fault_message(fault), icon=":material/block:")
 
@@ -314,7 +313,7 @@ def _answered(code: str, present: bool) -> None:
         tally = poll_store.shared_store().tally(code)
     except PollError:
         return
-    except _FAULTS as fault:
+    except FAULTS as fault:
         poll_store.shared_store.cache_clear()
         st.caption(fault_message(fault))
         return

@@ -8,7 +8,7 @@ the page (a ``data:`` URI): nothing is fetched from the internet. Its text alter
 The link is the address the teacher's browser shows (``st.context.url``) with the page's settings: its URL query
 without the keys that are not settings of the page (:data:`NOT_SETTINGS`, :func:`page_settings`: presentation mode,
 the teacher view, answers shown at once, a class poll's room, Streamlit's embed mode). The Embed code
-(:mod:`ui.embed`) and a handout's link keep the page's settings by the same rule. When the lab was started with a
+(:mod:`classroom.embed`) and a handout's link keep the page's settings by the same rule. When the lab was started with a
 public URL (``./lab.sh serve --public-url URL``, read from the environment variable ``DPLAB_PUBLIC_URL``:
 :mod:`deploy.public_url`), that URL replaces the scheme and host. A link that would send phones to ``localhost``
 comes with a warning saying how to start the lab instead.
@@ -31,18 +31,22 @@ import streamlit as st
 
 from deploy.public_url import ENV, is_loopback, lan_addresses, parse_public_url
 
-from .frames import MOVED_FRAMES_NOTE
-
-__all__ = ["NOT_SETTINGS", "SHARE", "page_settings", "public_url", "share_link", "public_page_link", "short_address",
+__all__ = ["PRESENT", "NOT_SETTINGS", "MOVED_FRAMES_NOTE", "SHARE", "page_settings", "public_url", "share_link",
+           "public_page_link", "short_address",
            "qr_code", "qr_svg", "qr_image", "class_link", "join_html", "home_address", "share_control"]
 
+PRESENT = "present"  #: URL key of presentation mode (switched by :mod:`ui.chrome`, asked for by the Embed code)
 #: URL keys that are not the page's settings, left out of every link the lab writes for others (the class's QR code,
 #: the Embed code, a handout's link back): the viewer's modes (``present``, ``teacher``, ``reveal``: the projector's and
 #: the teacher's), a class poll's room (``room``: joined by its own QR code, and gone with the poll) and Streamlit's
 #: embed mode (``embed``, ``embed_options``: the Embed code adds its own). A chart's frame (``frame_<chart>``) is a
-#: setting. The names are those of ``ui.chrome.PRESENT``, ``TEACHER``, ``ui.page.REVEAL``, ``ui.poll.ROOM`` and
-#: ``ui.embed.EMBED`` (those modules import this one; a test keeps them in step).
+#: setting. The names are those of :data:`PRESENT`, ``ui.chrome.TEACHER``, ``ui.page.REVEAL``, ``classroom.poll.ROOM``
+#: and ``classroom.embed.EMBED`` (those modules import this one; a test keeps them in step).
 NOT_SETTINGS = ("present", "teacher", "reveal", "room", "embed", "embed_options")
+#: Under a link the server writes (QR code, embed code): the page learns of a frame moved in the browser
+#: (:mod:`ui.frames`) only at its next change, since moving a frame reruns nothing.
+MOVED_FRAMES_NOTE = ("A chart's frame moved with its own slider since the page last changed is not in it; the link in "
+                     "your browser's address bar keeps that frame.")
 SHARE = "share"  #: widget key of the "Share with the class" expander
 DEFAULT_ADDRESS = "http://localhost:8501/"  # what a page run without a browser (AppTest) is taken to be opened at
 

@@ -2,11 +2,11 @@
 and learning-management systems.
 
 The address is the page's own, with the settings of its URL (every control, and a chart's frame when the link set
-one: :func:`ui.share.page_settings`, the rule of the class's link too), plus Streamlit's embed mode (``embed=true``:
-no toolbar, no menu, no padding for the app's header) and, when the teacher ticks it, presentation mode
-(``present=1``). Nothing of the viewer's or of a class poll is embedded (:data:`ui.share.NOT_SETTINGS`): not the
-teacher view (``teacher``: slides are projected, and it shows the answers), not every answer at once (``reveal``),
-not a poll's room (``room``: its question and released counts are the class's, and the room ends).
+one: :func:`classroom.share.page_settings`, the rule of the class's link too), plus Streamlit's embed mode
+(``embed=true``: no toolbar, no menu, no padding for the app's header) and, when the teacher ticks it, presentation
+mode (``present=1``). Nothing of the viewer's or of a class poll is embedded (:data:`classroom.share.NOT_SETTINGS`):
+not the teacher view (``teacher``: slides are projected, and it shows the answers), not every answer at once
+(``reveal``), not a poll's room (``room``: its question and released counts are the class's, and the room ends).
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import streamlit as st
 
 from registry import PageInfo
 
-from .chrome import PRESENT
-from .frames import MOVED_FRAMES_NOTE
-from .share import page_settings, public_url, share_link
+from .share import MOVED_FRAMES_NOTE, PRESENT, page_settings, public_url, share_link
 
 __all__ = ["EMBED", "embed_url", "embed_code", "is_local", "show_embed"]
 
@@ -32,7 +30,7 @@ HEIGHT = 800  #: the frame's height in pixels on a slide (a page scrolls inside 
 
 def embed_url(address: str, query: Mapping[str, str], present: bool = False) -> str:
     """The page at ``address`` (scheme, host and path, no query) with the settings of ``query`` (its URL's:
-    :func:`ui.share.page_settings`), in Streamlit's embed mode, in presentation mode if ``present``; never the
+    :func:`classroom.share.page_settings`), in Streamlit's embed mode, in presentation mode if ``present``; never the
     teacher view, the answers shown at once or a class poll's room.
 
     >>> embed_url("http://lab.example.org/truncation", {"eps": "0.5", "teacher": "1", "present": "1", "room": "K7QX2",
@@ -74,8 +72,8 @@ def is_local(address: str) -> bool:
 def _address(info: PageInfo) -> tuple[str, bool]:
     """The page's address for students and ``True``: as the teacher's browser reaches it (``st.context.url``, without
     its query), its scheme and host replaced by the lab's public URL when it was started with one (``./lab.sh serve
-    --public-url``, :func:`ui.share.public_url`). Outside a browser and without a public URL (a test), its path on a
-    local server and ``False``."""
+    --public-url``, :func:`classroom.share.public_url`). Outside a browser and without a public URL (a test), its path
+    on a local server and ``False``."""
     public, _ = public_url()  # a public URL that cannot be used is reported by "Share with the class"
     browser = st.context.url
     address = share_link(browser or f"http://localhost:8501/{info.url_path}", {}, public,
