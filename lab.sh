@@ -96,7 +96,7 @@ poll_store_option() {
   done
   if [ -n "${DPLAB_POLL_STORE:-}" ]; then
     export DPLAB_POLL_STORE
-    "$VENV/bin/python" -m classroom.poll_store || exit 2
+    "$VENV/bin/python" -m classroom.lab_store || exit 2
   fi
 }
 

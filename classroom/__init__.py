@@ -2,7 +2,8 @@
 poll, the class's link and QR code, the Embed code, the handout). Streamlit-side like ``ui``, and below it: ``ui`` (the
 pages' skeleton and the serving layer) draws these parts; nothing here imports ``ui`` or the pages.
 
-Inside the package the parts stand on the state, never the other way round: ``poll`` imports ``poll_store``,
+Inside the package the parts stand on the state, never the other way round: ``poll`` imports ``lab_store``,
+``poll_store``,
 ``teacher_key``, ``voter``, ``limits``, ``share`` and ``table``; ``embed`` imports ``share``; ``check_yourself``
 imports ``progress``, ``progress_storage`` and ``receipts``; ``share``, ``handout`` and ``table`` import nothing of the
 package, and no module of the state imports a part.
@@ -17,7 +18,12 @@ package, and no module of the state imports a part.
 ``limits``            how often a client may try (unknown codes, votes, wrong keys), counted per minute in the poll
                       store
 ``poll_store``        the class poll's store: rooms owned by a teacher key, one vote per voter id, reveal, expiry,
-                      attempts (SQLite in WAL mode, shared by every replica)
+                      attempts, a shared secret; the statements of every backend, and SQLite's (WAL mode, shared by
+                      every replica of a machine)
+``postgres_poll_store``  the same store in a PostgreSQL database several machines share (row locks, pooled
+                      connections, its faults as sentences)
+``lab_store``         the store the environment names (``DPLAB_POLL_STORE``), opened once per process; ``python -m
+                      classroom.lab_store`` checks it before ``./lab.sh`` starts
 ``progress``          a student's progress through the course: what the browser keeps (never the server), and its rules
 ``progress_storage``  the progress kept in the student's browser (``localStorage``), never on the server
 ``course_map``        the course map's state: where this student stands on each topic page, and what to do next

@@ -30,7 +30,7 @@ from dpcore.lessons import class_poll
 from dpcore.lessons.questions import Question
 from registry import PAGES
 
-from . import limits, poll_store, teacher_key, voter
+from . import lab_store, limits, teacher_key, voter
 from .poll_store import FAULTS, PollError, Room, Tally, UnknownRoom, fault_message, normalise_code
 from .share import class_link, home_address, join_html
 from .table import show_table
@@ -53,18 +53,18 @@ def _ask(operation: str, *args: Any) -> Any:
     be shown in the poll's box (:func:`_refusal`), and None returned. After a fault the store is opened afresh at the
     next call, so a folder or file made again, or a lock released, lets the poll work on without a restart."""
     try:
-        return getattr(poll_store.shared_store(), operation)(*args)
+        return getattr(lab_store.shared_store(), operation)(*args)
     except PollError as refused:
         st.session_state[_REFUSED] = str(refused)
     except FAULTS as fault:
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
         st.session_state[_REFUSED] = fault_message(fault)
     return None
 
 
 def attempts(*args: Any, **kwargs: Any) -> int:
     """The shared store's attempt counter (:mod:`classroom.limits`), opened when first needed."""
-    return poll_store.shared_store().attempts(*args, **kwargs)
+    return lab_store.shared_store().attempts(*args, **kwargs)
 
 
 def _refusal() -> None:
@@ -140,7 +140,7 @@ def _find(code: str) -> Tally | None:
         st.session_state[_REFUSED] = limits.REFUSALS["code"]
         return None
     try:
-        tally = poll_store.shared_store().tally(code)
+        tally = lab_store.shared_store().tally(code)
     except UnknownRoom as unknown:
         if code not in joined:
             limits.record(attempts, "code")
@@ -151,7 +151,7 @@ def _find(code: str) -> Tally | None:
         st.session_state[_REFUSED] = str(refused)
         return None
     except FAULTS as fault:
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
         st.session_state[_REFUSED] = fault_message(fault)
         return None
     joined.add(code)
@@ -222,7 +222,7 @@ def _wait_for_reveal(code: str, voted: int) -> None:
     page: every phone of the class sees the reveal within those seconds, and 60 runs of a page at once cost ten times
     as much as 60 of this fragment (``benchmarks/load.py --poll 60``)."""
     try:
-        tally = poll_store.shared_store().tally(code)
+        tally = lab_store.shared_store().tally(code)
         room = tally.room
         if room.revealed:
             _your_answer(room, voted)
@@ -235,7 +235,7 @@ def _wait_for_reveal(code: str, voted: int) -> None:
     except PollError as refused:
         st.error(str(refused), icon=":material/block:")
     except FAULTS as fault:
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
         st.error(fault_message(fault), icon=":material/block:")
 
 
@@ -310,11 +310,11 @@ def _room_controls(page: str, room: Room, question: Question, present: bool) -> 
 def _answered(code: str, present: bool) -> None:
     """How many have answered, counted again every :data:`TEACHER_SECONDS` (big on a projector)."""
     try:
-        tally = poll_store.shared_store().tally(code)
+        tally = lab_store.shared_store().tally(code)
     except PollError:
         return
     except FAULTS as fault:
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
         st.caption(fault_message(fault))
         return
     st.markdown(f"{'### ' if present else ''}**{tally.answered}** answered so far")

@@ -19,22 +19,23 @@ of reach, full or read-only) raises one of :data:`FAULTS` (``sqlite3.Error``, ``
 the page shows as a message (:func:`fault_message`).
 
 **SQLite backend** (:class:`SqlitePollStore`, the default): one file, ``polls.sqlite3``, in the data directory
-(``DPLAB_DATA_DIR``, default ``.lab-data/`` at the repository root; git ignores it), in WAL mode so readers never block
-the writer. Every replica of ``./lab.sh serve`` on the machine opens the same file. Each operation opens its own
+(``DPLAB_DATA_DIR``, default ``.lab-data/`` at the repository root; git ignores it), in WAL mode so readers never
+block the writer. Every replica of ``./lab.sh serve`` on the machine opens the same file. Each operation opens its own
 connection (safe across threads and processes) and each write is one ``BEGIN IMMEDIATE`` transaction; the primary key
 ``(code, tab)`` of the votes table makes a replayed vote a no-op, whichever replica receives it. Bounds:
 :data:`MAX_ROOMS` open rooms, :data:`MAX_ROOMS_PER_KEY` per teacher key, :data:`MAX_VOTES` votes per room,
 :data:`MAX_CHOICES` choices, a lifetime of at most :data:`MAX_MINUTES`. A fault is not forever: every operation opens
 its own connection, so a file or folder deleted under the store is made again by the next store opened
-(:func:`default_store` is opened again after a fault), and a file that is not a database any more (damaged) is set
-aside as ``polls.sqlite3.damaged-<time>`` and a new one started; a lock held by another program is waited for at most
-:data:`BUSY_SECONDS`.
+(:func:`classroom.lab_store.shared_store` is opened again after a fault), and a file that is not a database any more
+(damaged) is set aside as ``polls.sqlite3.damaged-<time>`` and a new one started; a lock held by another program is
+waited for at most :data:`BUSY_SECONDS`.
 
 **PostgreSQL backend** for several machines (:class:`classroom.postgres_poll_store.PostgresPollStore`), chosen by
 ``DPLAB_POLL_STORE=postgresql://user:password@host/database`` (``./lab.sh serve --poll-store URL``;
-:func:`default_store`): the same tables and constraints, the same statements (:class:`SqlPollStore` holds them for
-both), with row locks where SQLite locks the file: ``vote`` locks its room's row, ``reveal`` too (two machines
-revealing at once agree on one seed), ``create_room`` an advisory lock while it counts the open rooms.
+:func:`classroom.lab_store.default_store`): the same tables and constraints, the same statements
+(:class:`SqlPollStore` holds them for both), with row locks where SQLite locks the file: ``vote`` locks its room's
+row, ``reveal`` too (two machines revealing at once agree on one seed), ``create_room`` an advisory lock while it
+counts the open rooms.
 
 **Another backend**, e.g. *Redis*: a hash ``room:{code}`` (question, choices, expires, key hash, revealed, ε, seed)
 created with ``HSETNX``/``SET NX`` on the code and ``EXPIREAT`` its expiry (Redis then removes expired rooms itself); a
@@ -49,7 +50,6 @@ The contract every backend must meet is ``tests/classroom/test_poll_store.py`` (
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import json
@@ -57,26 +57,22 @@ import os
 import re
 import secrets
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import parse_qsl, urlsplit
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "MAX_ROOMS", "MAX_ROOMS_PER_KEY", "MAX_VOTES", "ATTEMPT_SECONDS", "BUSY_SECONDS",
            "MAX_CHOICES", "MAX_MINUTES", "DEFAULT_MINUTES",
            "PollError", "BadCode", "UnknownRoom", "RoomClosed", "VotingClosed", "AlreadyVoted", "BadVote",
-           "NotTeacher", "StoreFull", "StoreFault", "FAULTS", "STORE_ENV", "Room", "Tally", "VoteReceipt", "PollStore",
-           "SqlPollStore", "SqlitePollStore", "new_tab_id", "normalise_code", "default_data_dir", "default_store",
-           "shared_store", "fault_message", "describe", "main"]
+           "NotTeacher", "StoreFull", "StoreFault", "FAULTS", "Room", "Tally", "VoteReceipt", "PollStore",
+           "SqlPollStore", "SqlitePollStore", "new_tab_id", "normalise_code", "default_data_dir", "fault_message"]
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  #: a code's characters: no 0/O, 1/I/L, so it reads from a wall
 CODE_LENGTH = 5  #: 31^5 ≈ 29 million codes
 MAX_ROOMS = 200  #: rooms open at once on the machine
 MAX_ROOMS_PER_KEY = 20  #: rooms one teacher key may have open at once
-STORE_ENV = "DPLAB_POLL_STORE"  #: a PostgreSQL URL for a store several machines share; unset: SQLite here
 ATTEMPT_SECONDS = 60  #: attempts are counted per minute (a fixed window: minute m is [60 m, 60 m + 60) in Unix time)
 BUSY_SECONDS = 5.0  #: the longest wait for a lock another connection holds (a write takes about a millisecond)
 MAX_VOTES = 1000  #: votes per room
@@ -252,27 +248,6 @@ def default_data_dir() -> Path:
     """``DPLAB_DATA_DIR`` if set, else ``.lab-data`` at the repository root."""
     configured = os.environ.get("DPLAB_DATA_DIR")
     return Path(configured) if configured else Path(__file__).resolve().parents[1] / ".lab-data"
-
-
-def default_store() -> SqlPollStore:
-    """The store the environment names: PostgreSQL when ``DPLAB_POLL_STORE`` is a ``postgresql://`` URL
-    (:class:`classroom.postgres_poll_store.PostgresPollStore`, shared by several machines), else SQLite in
-    :func:`default_data_dir` (one machine). Raises ``ValueError`` for a URL of another kind (naming its scheme only:
-    a URL may hold a password) and :class:`StoreFault` when the database cannot be reached."""
-    url = os.environ.get(STORE_ENV, "").strip()
-    if not url:
-        return SqlitePollStore(default_data_dir())
-    from .postgres_poll_store import PostgresPollStore, check_url  # psycopg is imported only when named
-
-    return PostgresPollStore(check_url(url))
-
-
-@functools.lru_cache(maxsize=1)
-def shared_store() -> SqlPollStore:
-    """This server's store (:func:`default_store`), opened once. After a fault, ``shared_store.cache_clear()`` makes
-    the next call open it again: the folder, the file and its tables are made again if they went.
-    """
-    return default_store()
 
 
 class StoreFault(Exception):
@@ -663,38 +638,3 @@ class SqlitePollStore(SqlPollStore):
                     file.write(secrets.token_hex(32))
             self._secrets[name] = path.read_bytes().strip()
         return self._secrets[name]
-
-
-def describe(url: str) -> str:
-    """What ``url`` names, without its password: ``PostgreSQL database polls on db.example.org``, or ``SQLite in
-    this machine's data folder`` for an empty one."""
-    if not url:
-        return "SQLite in this machine's data folder"
-    parts = urlsplit(url)
-    where = parts.hostname or dict(parse_qsl(parts.query)).get("host", "a local socket")
-    return f"PostgreSQL database {parts.path.lstrip('/') or '(default)'} on {where}"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m classroom.poll_store [URL]``: open the store ``URL`` names (default: ``DPLAB_POLL_STORE``) once,
-    making its tables, and say which it is; exit 2 with a sentence (never the URL's password) when it cannot be
-    opened. ``./lab.sh app`` and ``serve`` run it for ``--poll-store URL`` before they start."""
-    url = (list(argv) if argv is not None else sys.argv[1:2] or [os.environ.get(STORE_ENV, "")])[0].strip()
-    os.environ[STORE_ENV] = url
-    try:
-        default_store()
-    except ValueError as wrong:
-        print(wrong, file=sys.stderr)
-        return 2
-    except FAULTS as fault:
-        print(f"The class poll's store ({describe(url)}) cannot be opened: "
-              f"{getattr(fault, 'what', None) or 'its folder cannot be written'}.", file=sys.stderr)
-        return 2
-    print(f"Class poll store: {describe(url)}.")
-    return 0
-
-
-if __name__ == "__main__":  # run as the module classroom.poll_store, whose StoreFault the backends raise
-    from classroom.poll_store import main as module_main
-
-    sys.exit(module_main())

@@ -25,7 +25,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from . import poll_store
+from . import lab_store
 from .progress import IN_A_ROW
 
 __all__ = ["SECRET_ENV", "SECRET_FILE", "Stamp", "ReceiptCheck", "ReceiptError", "lab_secret", "student_tag", "sign",
@@ -86,7 +86,7 @@ def lab_secret() -> bytes:
         if len(configured) < 32:
             raise ValueError(f"{SECRET_ENV} must be at least 32 characters long")
         return configured.encode()
-    return poll_store.shared_store().secret(SECRET_FILE)
+    return lab_store.shared_store().secret(SECRET_FILE)
 
 
 def _b64(data: bytes) -> str:

@@ -30,7 +30,7 @@ import pytest
 collect_ignore = ["app/scripts"]
 
 os.environ.setdefault("DPLAB_QUICK_SECONDS", "inf")
-# the class poll's store (classroom.poll_store) of the app runs and servers of the tests: a folder of this test process's own
+# the class poll's store (classroom.poll_store) of the app runs and servers of the tests: a folder of this process's own
 os.environ.setdefault("DPLAB_DATA_DIR", tempfile.mkdtemp(prefix="dplab-test-data-"))
 
 os.environ.setdefault("DPLAB_TEACHER_KEY", "-".join(secrets.token_hex(2).upper() for _ in range(4)))

@@ -16,12 +16,14 @@ import sqlite3
 import subprocess
 
 import numpy as np
+import psycopg
 import pytest
 from helpers import page_path, run, tables, texts
 
-from classroom import limits, poll, poll_store, teacher_key
+from classroom import lab_store, limits, poll, poll_store, teacher_key
 from classroom.poll_store import SqlitePollStore
 from dpcore.lessons import class_poll
+from tests import postgres_cluster
 
 PAGE = "truncation.py"
 QUESTION = "radius"  # the truncation page's predict question (dpcore.lessons.truncation.radius_question)
@@ -31,9 +33,9 @@ QUESTION = "radius"  # the truncation page's predict question (dpcore.lessons.tr
 def data_dir(tmp_path, monkeypatch):
     """A fresh poll store for the test (every session of the test shares it, as every replica does)."""
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "data"))
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
     yield tmp_path / "data"
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
 
 
 class FrozenStore:
@@ -51,7 +53,7 @@ class FrozenStore:
 
 @pytest.fixture
 def frozen(data_dir, monkeypatch):
-    monkeypatch.setattr(poll_store, "shared_store", FrozenStore(data_dir))
+    monkeypatch.setattr(lab_store, "shared_store", FrozenStore(data_dir))
     return data_dir
 
 
@@ -68,7 +70,7 @@ def teacher_with_room(**query: str):
     """A teacher's projector (``?teacher=1&present=1``) with a room opened on the page's question; and its code."""
     teacher = open_page(teacher="1", present="1", **query)
     button(teacher, f"poll_start_{QUESTION}").click().run()
-    [room] = poll_store.shared_store().rooms(teacher_key.lab_key())[:1]
+    [room] = lab_store.shared_store().rooms(teacher_key.lab_key())[:1]
     return teacher, room.code
 
 
@@ -205,13 +207,13 @@ def test_an_unwritable_data_folder_is_a_message_not_a_traceback(tmp_path, monkey
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("DPLAB_DATA_DIR", str(blocker / "data"))
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
     try:
         teacher = open_page(teacher="1")
         button(teacher, f"poll_start_{QUESTION}").click().run()
         student = open_page(room="K7QX2")
     finally:
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
     for page in (teacher, student):
         assert not page.exception
         assert any("The class poll cannot work just now: its data folder cannot be written" in text
@@ -305,7 +307,7 @@ def test_unknown_codes_and_answers_are_limited_per_client(frozen, monkeypatch):
     _, code = teacher_with_room()
     monkeypatch.setattr(limits, "client_address", lambda: "198.51.100.4")
     joined = open_page("home.py", room=code)  # joined before the guessing: not affected
-    store = poll_store.shared_store()
+    store = lab_store.shared_store()
     for _ in range(limits.LIMITS["code"]):
         limits.record(store.attempts, "code")
     guesser = open_page("home.py", room=code)
@@ -391,7 +393,7 @@ def test_every_fault_of_the_store_is_a_message_and_the_poll_works_again_without_
     if fault == "disk full":
         request.getfixturevalue("full_disk")
     monkeypatch.setattr(poll_store, "BUSY_SECONDS", 0.3)  # the lock is waited for briefly
-    store = poll_store.shared_store()
+    store = lab_store.shared_store()
     code = store.create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key()).code
     student = open_page("home.py", room=code)
     undo = FAULTS[fault](data_dir)
@@ -409,10 +411,41 @@ def test_every_fault_of_the_store_is_a_message_and_the_poll_works_again_without_
     [message] = [text for text in texts(student.error) if "The class poll cannot work just now" in text]
     assert str(data_dir) not in message and "sqlite" not in message.lower() and "Traceback" not in message
     # the fault is gone: the poll works again in the same server (a room opened before may be gone with its file)
-    again = poll_store.shared_store().create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key())
+    again = lab_store.shared_store().create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key())
     voter = open_page("home.py", room=again.code)
     assert not voter.error, texts(voter.error)
     radio = voter.radio(key=f"poll_choice_{again.code}")
     radio.set_value("no").run()
     button(voter, "poll_send").click().run()
-    assert not voter.error and poll_store.shared_store().tally(again.code).counts == (0, 1)
+    assert not voter.error and lab_store.shared_store().tally(again.code).counts == (0, 1)
+
+
+@pytest.fixture
+def postgres_store(monkeypatch):
+    """The poll on a PostgreSQL database of its own (the throw-away cluster of tests/postgres_cluster.py); its URL."""
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    monkeypatch.setenv(lab_store.STORE_ENV, url)
+    lab_store.shared_store.cache_clear()
+    yield url
+    lab_store.shared_store.cache_clear()
+
+
+def test_on_postgresql_a_read_only_or_unreachable_database_is_a_message_and_the_page_runs(postgres_store, monkeypatch,
+                                                                                          tmp_path):
+    code = lab_store.shared_store().create_room("home", "Is the store up?", ["yes", "no"], teacher_key.lab_key()).code
+    name = postgres_store.split("@/")[1].split("?")[0]
+    with psycopg.connect(postgres_cluster.cluster_url(), autocommit=True) as admin:  # the database turns read-only
+        admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    lab_store.shared_store.cache_clear()  # a server started now: its connections are read-only
+    student = open_page("home.py", room=code)
+    assert not student.error  # reading works: the ballot shows
+    student.radio(key=f"poll_choice_{code}").set_value("yes").run()
+    button(student, "poll_send").click().run()  # writing the vote does not
+    messages = [text for text in texts(student.error) if "The class poll cannot work just now" in text]
+    assert messages and "read-only" in messages[-1] and not student.exception and student.get("plotly_chart")
+    monkeypatch.setenv(lab_store.STORE_ENV, f"postgresql://lab:hunter2@/polls?host={tmp_path}")  # nothing listens
+    lab_store.shared_store.cache_clear()
+    for page in (open_page("home.py", room=code), open_page("home.py", teacher="1")):
+        [message] = [text for text in texts(page.error) if "The class poll cannot work just now" in text]
+        assert "cannot be reached" in message and "hunter2" not in message and str(tmp_path) not in message
+        assert not page.exception and page.get("plotly_chart")  # the rest of the page runs

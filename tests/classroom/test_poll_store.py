@@ -15,7 +15,7 @@ import time
 import psycopg
 import pytest
 
-from classroom import poll_store
+from classroom import lab_store, poll_store
 from classroom.poll_store import (
     AlreadyVoted,
     BadCode,
@@ -369,7 +369,7 @@ def test_sqlite_is_in_wal_mode_and_stores_nothing_personal(tmp_path, clock):
 def test_the_data_directory_is_configurable_and_ignored_by_git(monkeypatch, tmp_path):
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "polls"))
     assert poll_store.default_data_dir() == tmp_path / "polls"
-    assert poll_store.default_store().path == tmp_path / "polls" / "polls.sqlite3"
+    assert lab_store.default_store().path == tmp_path / "polls" / "polls.sqlite3"
     monkeypatch.delenv("DPLAB_DATA_DIR")
     default = poll_store.default_data_dir()
     assert default.name == ".lab-data"
@@ -568,19 +568,19 @@ def test_every_fault_reads_as_a_sentence_without_paths(error, words):
 # ---------------------------------------------------------------------------------------------------- PostgreSQL
 def test_the_environment_names_the_backend(monkeypatch, tmp_path):
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv(poll_store.STORE_ENV, raising=False)
-    assert isinstance(poll_store.default_store(), poll_store.SqlitePollStore)
+    monkeypatch.delenv(lab_store.STORE_ENV, raising=False)
+    assert isinstance(lab_store.default_store(), poll_store.SqlitePollStore)
     url = postgres_cluster.new_database(postgres_cluster.cluster_url())
-    monkeypatch.setenv(poll_store.STORE_ENV, url)
+    monkeypatch.setenv(lab_store.STORE_ENV, url)
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "host"))
-    store = poll_store.default_store()
+    store = lab_store.default_store()
     assert isinstance(store, PostgresPollStore) and "host=" not in repr(store)
     created, _ = open_room(store, "home", "Q?", ["a", "b"])
     assert PostgresPollStore(url).room(created.code) == store.room(created.code)  # another machine sees it
     assert not (tmp_path / "host").exists()  # nothing in this machine's folder
-    monkeypatch.setenv(poll_store.STORE_ENV, "mysql://lab:hunter2@db/polls")
+    monkeypatch.setenv(lab_store.STORE_ENV, "mysql://lab:hunter2@db/polls")
     with pytest.raises(ValueError, match="PostgreSQL") as refused:
-        poll_store.default_store()
+        lab_store.default_store()
     assert "hunter2" not in str(refused.value)
 
 
@@ -635,10 +635,10 @@ def test_the_receipt_secret_is_shared_through_the_database_not_a_folder(tmp_path
 def test_the_start_check_says_which_store_and_never_the_password(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
     url = postgres_cluster.new_database(postgres_cluster.cluster_url())
-    assert poll_store.main([url]) == 0
+    assert lab_store.main([url]) == 0
     assert capsys.readouterr().out.startswith(f"Class poll store: PostgreSQL database {url.split('@/')[1][:34]}")
-    assert poll_store.main(["postgresql://lab:hunter2@/polls?host=/nowhere"]) == 2
+    assert lab_store.main(["postgresql://lab:hunter2@/polls?host=/nowhere"]) == 2
     said = capsys.readouterr().err
     assert "cannot be reached" in said and "hunter2" not in said and "Traceback" not in said
-    assert poll_store.main(["mysql://lab:hunter2@db/polls"]) == 2 and "hunter2" not in capsys.readouterr().err
-    assert poll_store.main([""]) == 0 and "SQLite" in capsys.readouterr().out
+    assert lab_store.main(["mysql://lab:hunter2@db/polls"]) == 2 and "hunter2" not in capsys.readouterr().err
+    assert lab_store.main([""]) == 0 and "SQLite" in capsys.readouterr().out

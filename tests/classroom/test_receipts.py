@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from classroom import poll_store, receipts
+from classroom import lab_store, receipts
 from classroom.receipts import ReceiptError, Stamp, check_receipt, receipt_json, run_before, sign, verify
 from tests import postgres_cluster
 
@@ -74,11 +74,11 @@ def test_a_repeated_token_counts_once_and_a_mixed_receipt_says_how_many_students
 
 def test_the_secret_is_the_variable_or_one_file_shared_by_every_replica(tmp_path, monkeypatch):
     monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
-    monkeypatch.delenv(poll_store.STORE_ENV, raising=False)
+    monkeypatch.delenv(lab_store.STORE_ENV, raising=False)
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
     first = receipts.lab_secret()
-    poll_store.shared_store.cache_clear()  # another process reading the same folder
+    lab_store.shared_store.cache_clear()  # another process reading the same folder
     assert receipts.lab_secret() == first and len(first) == 64
     assert os.stat(tmp_path / receipts.SECRET_FILE).st_mode & 0o777 == 0o600
     monkeypatch.setenv(receipts.SECRET_ENV, "x" * 40)
@@ -86,18 +86,18 @@ def test_the_secret_is_the_variable_or_one_file_shared_by_every_replica(tmp_path
     monkeypatch.setenv(receipts.SECRET_ENV, "short")
     with pytest.raises(ValueError, match="at least 32"):
         receipts.lab_secret()
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
 
 
 def test_on_several_machines_the_secret_is_the_databases_not_a_folders(tmp_path, monkeypatch):
     monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
-    monkeypatch.setenv(poll_store.STORE_ENV, postgres_cluster.new_database(postgres_cluster.cluster_url()))
+    monkeypatch.setenv(lab_store.STORE_ENV, postgres_cluster.new_database(postgres_cluster.cluster_url()))
     secrets = []
     for machine in ("first", "second"):
         monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / machine))
-        poll_store.shared_store.cache_clear()
+        lab_store.shared_store.cache_clear()
         secrets.append(receipts.lab_secret())
-    poll_store.shared_store.cache_clear()
+    lab_store.shared_store.cache_clear()
     assert secrets[0] == secrets[1] and len(secrets[0]) == 64 and not list(tmp_path.iterdir())
     stamp = Stamp("real-data", "q", 3, 1_764_000_000, 3)
     assert verify(sign(stamp, secrets[0]), secrets[1]) == stamp  # signed on one machine, checked on the other

@@ -23,7 +23,7 @@ from test_axe import SCREENS, TAGS, failures
 from test_deep_links import PAGE_TIMEOUT, wait_until_rendered
 from test_keyboard import focused, tab_to, wait_for_run
 
-from classroom import poll_store, teacher_key
+from classroom import lab_store, poll_store, teacher_key
 from dpcore.lessons import class_poll
 
 PHONE = dict(width=390, height=844)
@@ -54,12 +54,12 @@ def snapshot_lines(locator) -> list[str]:
 
 def open_room() -> poll_store.Room:
     """A room of the lab's key on a question no page asks (so no teacher's page of the session's server finds it)."""
-    return poll_store.shared_store().create_room("truncation-bias", QUESTION, CHOICES, teacher_key.lab_key(), 20.0,
+    return lab_store.shared_store().create_room("truncation-bias", QUESTION, CHOICES, teacher_key.lab_key(), 20.0,
                                                  "screen_reader_test")
 
 
 def end_room(room: poll_store.Room) -> None:
-    poll_store.shared_store().close(room.code, teacher_key.lab_key())
+    lab_store.shared_store().close(room.code, teacher_key.lab_key())
 
 
 def focus_in(page: Page, selector: str) -> bool:
@@ -143,7 +143,7 @@ def test_join_and_send_move_the_focus_to_the_answer_and_read_it(browser: Browser
         expect(student.locator(ANNOUNCER)).to_have_text(confirmation, timeout=5_000)
 
         # The teacher reveals: the phone's box shows the release by itself, and it is read once.
-        store = poll_store.shared_store()
+        store = lab_store.shared_store()
         store.reveal(room.code, teacher_key.lab_key(), 1.0)
         tally = store.tally(room.code)
         result = class_poll.poll_result(list(tally.counts), CHOICES, 1.0, noise="geometric", seed=tally.room.seed)
