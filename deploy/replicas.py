@@ -69,7 +69,8 @@ from .public_url import ENV, parse_public_url
 from .static_files import chart_module, compressed_copy
 from .warm import healthy, warm
 
-__all__ = ["COOKIE", "UPLOAD_MB", "nginx_config", "Deployment", "parse_args", "main"]
+__all__ = ["COOKIE", "UPLOAD_MB", "UNAVAILABLE", "NGINX", "nginx_config", "nginx_string", "Deployment", "spawn",
+           "stop_groups", "parse_args", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
@@ -169,7 +170,7 @@ http {{
             default_type "text/html; charset=utf-8";
             add_header Cache-Control no-store always;
             add_header Retry-After 5 always;
-            return 502 {_nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
+            return 502 {nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
         }}
     }}
 }}
@@ -200,7 +201,7 @@ proxy_intercept_errors on;
 error_page 502 503 504 /unavailable.html;"""  # how nginx passes a request to a replica (every location that does)
 
 
-def _nginx_string(text: str) -> str:
+def nginx_string(text: str) -> str:
     """``text`` as a double-quoted nginx string: quotes and backslashes escaped, ``$`` as an HTML entity (nginx
     would read it as a variable)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("$", "&#36;") + '"'
@@ -222,10 +223,13 @@ class Deployment:
     public_url : str, optional
         The address students reach (checked by :func:`deploy.public_url.parse_public_url`), given to every replica
         as ``DPLAB_PUBLIC_URL``.
+    environment : dict of str to str, optional
+        Variables set for every replica over this process's environment, e.g. a machine's own ``DPLAB_DATA_DIR``
+        (:mod:`deploy.hosts` starts two such machines side by side on one for its test).
     """
 
     def __init__(self, replicas: int, port: int, host: str = "127.0.0.1", logs: Path | None = None,
-                 public_url: str | None = None) -> None:
+                 public_url: str | None = None, environment: dict[str, str] | None = None) -> None:
         if not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"replicas must be an integer >= 1; got {replicas!r}")
         if not 1024 <= port <= 65535 - replicas:
@@ -236,8 +240,9 @@ class Deployment:
         self.logs = logs or Path(tempfile.mkdtemp(prefix="dplab-serve-"))
         self.replicas: list[subprocess.Popen] = []
         self.nginx: subprocess.Popen | None = None
+        self.environment = dict(environment or {})
         #: the lab's teacher key, the same for every replica: DPLAB_TEACHER_KEY, else one made here (printed by main)
-        self.teacher_key = os.environ.get(teacher_key.ENV) or teacher_key.new_key()
+        self.teacher_key = (os.environ | self.environment).get(teacher_key.ENV) or teacher_key.new_key()
 
     @property
     def url(self) -> str:
@@ -257,7 +262,7 @@ class Deployment:
         static = compressed_copy(say=lambda message: print(message, file=sys.stderr))
         config.write_text(nginx_config(self.port, self.replica_ports, self.logs, self.host, static,
                                        BROTLI_MODULE if BROTLI_MODULE.exists() else None, chart_module(static)))
-        self.nginx = _spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
+        self.nginx = spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
                              "-g", "daemon off;"], self.logs / "nginx.log")
         deadline = time.monotonic() + wait
         for url, process in [*zip(map(self.replica_url, range(len(self.replicas))), self.replicas),
@@ -287,18 +292,18 @@ class Deployment:
         return failures
 
     def replica_environment(self) -> dict[str, str]:
-        """The environment of each replica: this process's, with ``DPLAB_PUBLIC_URL`` set to the public URL (or
-        removed, when there is none, so that one left in the shell does not reach the pages unchecked), and
-        ``DPLAB_TEACHER_KEY`` set to the deployment's one teacher key (a replica left to make its own would take
-        another key than the others)."""
-        environment = {key: value for key, value in os.environ.items() if key != ENV}
+        """The environment of each replica: this process's with the deployment's ``environment`` over it,
+        ``DPLAB_PUBLIC_URL`` set to the public URL (or removed, when there is none, so that one left in the shell does
+        not reach the pages unchecked), and ``DPLAB_TEACHER_KEY`` set to the deployment's one teacher key (a replica
+        left to make its own would take another key than the others)."""
+        environment = {key: value for key, value in (os.environ | self.environment).items() if key != ENV}
         if self.public_url:
             environment[ENV] = self.public_url
         environment[teacher_key.ENV] = self.teacher_key
         return environment
 
     def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
-        return _spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        return spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
                        "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log", append,
                       self.replica_environment())
@@ -332,13 +337,13 @@ class Deployment:
 
     def kill_replica(self, index: int) -> None:
         """Stop replica ``index`` and its process group at once (SIGKILL), as a crash would."""
-        _stop([self.replicas[index]], signal.SIGKILL)
+        stop_groups([self.replicas[index]], signal.SIGKILL)
 
     def stop(self) -> None:
         """Stop nginx and every replica, each with its process group (a replica's sweep worker and resource tracker,
         nginx's workers), all at once: SIGTERM, then SIGKILL to any group with a process still running after
         :data:`STOP_SECONDS` (a busy replica may take long to finish its run; Ctrl+C never waits longer)."""
-        _stop([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
+        stop_groups([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
 
     def __enter__(self) -> Deployment:
         return self.start()
@@ -355,14 +360,32 @@ def _warm_quietly(url: str) -> None:
         pass
 
 
-def _spawn(command: list[str], log: Path, append: bool = False,
-           environment: dict[str, str] | None = None) -> subprocess.Popen:
+def spawn(command: list[str], log: Path, append: bool = False,
+          environment: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start ``command`` in the repository, in a session (and process group) of its own, its output to ``log``.
+
+    Parameters
+    ----------
+    command : list of str
+        The program and its arguments.
+    log : Path
+        The file that receives its standard output and error (appended to with ``append``, else written anew).
+    append : bool
+        Whether to add to ``log`` (a process started again) rather than start it afresh.
+    environment : dict of str to str, optional
+        Its environment (default: this process's).
+
+    Returns
+    -------
+    subprocess.Popen
+        The process, leader of its group (:func:`stop_groups` stops it with its children).
+    """
     with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                                 env=environment)
 
 
-def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
+def stop_groups(processes: list[subprocess.Popen], how: signal.Signals) -> None:
     """Send ``how`` to the process group of each of ``processes`` (each started in a session of its own, so its
     children share its group), all at once; SIGKILL the groups with a process still running after
     :data:`STOP_SECONDS` in all; return once every group is empty (after at most another :data:`STOP_SECONDS`)."""

@@ -191,7 +191,7 @@ def test_the_command_line_checks_the_public_url_and_opens_nginx_to_the_network_w
 
 def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch, tmp_path):
     spawned = {}
-    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
                         spawned.setdefault(command[command.index("--server.port") + 1], environment))
     monkeypatch.setenv(ENV, "http://stale.example:1")  # left in the teacher's shell from another day
     Deployment(1, 8501, logs=tmp_path, public_url="http://10.0.0.5:8501/")._spawn_replica(8502)
@@ -202,7 +202,7 @@ def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch,
 
 def test_every_replica_is_given_the_one_teacher_key(monkeypatch, tmp_path):
     spawned = {}
-    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
                         spawned.setdefault(command[command.index("--server.port") + 1], environment))
     monkeypatch.delenv(teacher_key.ENV, raising=False)  # started without ./lab.sh: the deployment makes one key
     made = Deployment(2, 8501, logs=tmp_path)
@@ -355,7 +355,7 @@ def test_stopping_ends_every_process_of_a_replica_not_only_the_replica(monkeypat
     """Ctrl+C: a replica's helper that ignores SIGTERM is killed after the grace period (here 1 s), with its
     replica."""
     monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
-    replica = replicas_module._spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
+    replica = replicas_module.spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
                                      tmp_path / "replica.log")
     helper = _helper(tmp_path / "helper")
     try:
@@ -376,11 +376,11 @@ def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(
     monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
     monkeypatch.setattr(replicas_module, "_warm_quietly", lambda url: None)  # nothing to warm
     pid_files = iter(tmp_path / f"helper-{i}" for i in range(10))
-    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module._spawn(
+    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module.spawn(
         [sys.executable, "-c", FAKE_REPLICA, str(next(pid_files))], tmp_path / "replica.log", append))
     deployment = Deployment(1, _free_block(2), logs=tmp_path)  # stand-ins for the replica and nginx
     deployment.replicas = [deployment._spawn_replica(deployment.replica_ports[0])]
-    deployment.nginx = replicas_module._spawn([sys.executable, "-c", "import time; time.sleep(120)"],
+    deployment.nginx = replicas_module.spawn([sys.executable, "-c", "import time; time.sleep(120)"],
                                               tmp_path / "nginx.log")
     said: list[str] = []
     supervisor = threading.Thread(target=deployment.supervise, args=(said.append, 0.05), daemon=True)
@@ -446,7 +446,7 @@ def nginx_to_a_stub(tmp_path):
         (tmp_path / kind).mkdir()
     port = _free_block(1)
     (tmp_path / "nginx.conf").write_text(nginx_config(port, [stub.server_address[1]], tmp_path))
-    nginx = replicas_module._spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
+    nginx = replicas_module.spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
                                     str(tmp_path / "error.log"), "-g", "daemon off;"], tmp_path / "nginx.log")
     try:
         deadline = time.monotonic() + 20
