@@ -16,12 +16,13 @@ address and passes each browser to one host's nginx, which passes it to one of i
   to the live hosts; with none left, every request gets the "restarting" page of :mod:`deploy.replicas`.
 * **WebSockets and lessons.** The upgrade is passed on, and a connection may stay idle for a day (a lesson's tab
   waiting between two moves), as within a host.
-* **The client's address** is passed on in ``X-Real-IP`` and ``X-Forwarded-For``.
+* **The client's address** is passed on in ``X-Real-IP`` and ``X-Forwarded-For``; a host started with
+  ``--outer-proxy ADDRESS`` (this nginx's address) takes it as the client's, for the limits per client.
 * Each answer names the host that gave it (header ``X-Host``), beside the host's own ``X-Replica``.
 
-Python's side: :func:`outer_config` (the configuration, a pure function of the addresses) and :class:`OuterBalancer`
-(start, wait until it answers, stop), used by the command line here, ``tests/e2e/test_two_hosts.py`` and
-``benchmarks/two_hosts.py``.
+How to run it on real machines: docs/deploy.md, "Several machines". Python's side: :func:`outer_config` (the
+configuration, a pure function of the addresses) and :class:`OuterBalancer` (start, wait until it answers, stop), used
+by the command line here, ``tests/e2e/test_two_hosts.py`` and ``benchmarks/two_hosts.py``.
 """
 
 from __future__ import annotations
