@@ -113,7 +113,7 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
         "\nsub_filter_once on;")
     proxy = (_PROXY + page).replace("\n", "\n            ")
     load = f"load_module {brotli_module};\n" if brotli_module else ""
-    real_ip = "".join(f"\n    set_real_ip_from {str(ipaddress.ip_network(proxy, strict=False))};"
+    real_ip = "".join(f"\n    set_real_ip_from {ipaddress.ip_network(proxy, strict=False)};"
                       for proxy in outer_proxies) + ("\n    real_ip_header X-Real-IP;" if outer_proxies else "")
     brotli = "\n            brotli_static on;" if brotli_module else ""
     static_files = "" if static is None else f"""
@@ -232,8 +232,8 @@ class Deployment:
         The address students reach (checked by :func:`deploy.public_url.parse_public_url`), given to every replica
         as ``DPLAB_PUBLIC_URL``.
     environment : dict of str to str, optional
-        Variables set for every replica over this process's environment, e.g. a machine's own ``DPLAB_DATA_DIR``
-        (:mod:`deploy.hosts` starts two such machines side by side on one for its test).
+        Variables set for every replica over this process's environment, e.g. a host's own ``DPLAB_DATA_DIR``
+        (``benchmarks/two_hosts.py`` runs two hosts side by side on one machine).
     outer_proxies : sequence of str
         The addresses (or networks) of an outer nginx in front of several machines (:mod:`deploy.hosts`), whose
         ``X-Real-IP`` names the client (:func:`nginx_config`).
@@ -277,7 +277,7 @@ class Deployment:
                                        BROTLI_MODULE if BROTLI_MODULE.exists() else None, chart_module(static),
                                        self.outer_proxies))
         self.nginx = spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
-                             "-g", "daemon off;"], self.logs / "nginx.log")
+                            "-g", "daemon off;"], self.logs / "nginx.log")
         deadline = time.monotonic() + wait
         for url, process in [*zip(map(self.replica_url, range(len(self.replicas))), self.replicas),
                              (self.url, self.nginx)]:

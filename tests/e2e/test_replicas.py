@@ -200,6 +200,15 @@ def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch,
     assert ENV not in spawned["8602"] and spawned["8602"]["PATH"] == os.environ["PATH"]
 
 
+def test_each_replica_is_given_the_deployments_environment_over_this_process(monkeypatch, tmp_path):
+    spawned = {}
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
+                        spawned.setdefault(command[command.index("--server.port") + 1], environment))
+    monkeypatch.setenv("DPLAB_DATA_DIR", "/a/shared/folder")
+    Deployment(1, 8501, logs=tmp_path, environment={"DPLAB_DATA_DIR": str(tmp_path / "own")})._spawn_replica(8502)
+    assert spawned["8502"]["DPLAB_DATA_DIR"] == str(tmp_path / "own") and spawned["8502"]["PATH"] == os.environ["PATH"]
+
+
 def test_every_replica_is_given_the_one_teacher_key(monkeypatch, tmp_path):
     spawned = {}
     monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:

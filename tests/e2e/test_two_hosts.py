@@ -36,7 +36,7 @@ from classroom.poll_store import AlreadyVoted  # noqa: E402
 from classroom.postgres_poll_store import PostgresPollStore  # noqa: E402
 from deploy import hosts  # noqa: E402
 from deploy.hosts import COOKIE, HEADER, OuterBalancer, outer_config, parse_host  # noqa: E402
-from deploy.replicas import NGINX, nginx_config, spawn, stop_groups  # noqa: E402
+from deploy.replicas import NGINX, nginx_config, parse_args, spawn, stop_groups  # noqa: E402
 from tests.postgres_cluster import cluster_url, new_database  # noqa: E402
 from tests.processes import Tree, kill_left, process_tree, wait_until_gone  # noqa: E402
 
@@ -134,6 +134,12 @@ def test_the_command_line_prints_the_configuration_and_refuses_a_bad_host(capsys
     with pytest.raises(SystemExit) as refused:
         hosts.main(["10.0.0.11"])
     assert refused.value.code == 2 and "a host is name:port" in capsys.readouterr().err
+    # each host's ./lab.sh serve names the outer nginx, whose X-Real-IP it then trusts
+    assert parse_args(["--outer-proxy", "10.0.0.5", "--outer-proxy", "10.0.1.0/24"]).outer_proxy == [
+        "10.0.0.5/32", "10.0.1.0/24"]
+    with pytest.raises(SystemExit) as refused:
+        parse_args(["--outer-proxy", "outer.example.edu"])
+    assert refused.value.code == 2 and "an address or a network" in capsys.readouterr().err
 
 
 class _Echo(http.server.BaseHTTPRequestHandler):
