@@ -161,7 +161,7 @@ class Voter:
     moved: bool = False  #: its host was killed: it reconnected through the outer nginx
     phase: str = ""  #: its vote sent and shown "before" the kill, sent before and shown after ("in flight"), "after"
     vote_seconds: float | None = None  #: from sending its vote until its page showed it (through a reconnection)
-    recovery: float | None = None  #: seconds from the kill until its page was back and showed its vote
+    recovery: float | None = None  #: seconds from the kill until its page was back, showing its vote (or its ballot)
     shown: str = ""  #: what its page said about its vote at the end ("Your answer is in: …")
     second_tab: list[str] = field(default_factory=list)  #: the alerts of its second tab's other answer
     release: list[tuple[str, str]] | None = None

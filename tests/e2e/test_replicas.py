@@ -335,7 +335,7 @@ def test_stopping_waits_for_all_processes_together_then_kills_the_stubborn(monke
     for process in processes:
         process.stdout.readline()  # its handler is in place
     started = time.monotonic()
-    replicas._stop(processes, signal.SIGTERM)
+    replicas.stop_groups(processes, signal.SIGTERM)
     assert time.monotonic() - started < 2.5
     assert [process.returncode for process in processes] == [-signal.SIGKILL] * 3
 
@@ -369,13 +369,13 @@ def test_stopping_ends_every_process_of_a_replica_not_only_the_replica(monkeypat
     helper = _helper(tmp_path / "helper")
     try:
         started = time.monotonic()
-        replicas_module._stop([replica], signal.SIGTERM)
+        replicas_module.stop_groups([replica], signal.SIGTERM)
         assert time.monotonic() - started < 3.5
         assert replica.returncode == -signal.SIGTERM
         assert not still_running(helper), helper
     finally:
         kill_left(helper)
-        replicas_module._stop([replica], signal.SIGKILL)
+        replicas_module.stop_groups([replica], signal.SIGKILL)
 
 
 def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(monkeypatch, tmp_path):
@@ -405,7 +405,7 @@ def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(
         assert not wait_until_gone(helpers[0], 2), "the dead replica's helper outlived it"
         assert "stopped (exit code -9)" in said[0]
     finally:
-        replicas_module._stop([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
+        replicas_module.stop_groups([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
         supervisor.join(10)
         deployment.stop()
         for helper in helpers:
@@ -464,7 +464,7 @@ def nginx_to_a_stub(tmp_path):
             time.sleep(0.05)
         yield port, received
     finally:
-        replicas_module._stop([nginx], signal.SIGTERM)
+        replicas_module.stop_groups([nginx], signal.SIGTERM)
         stub.shutdown()
         stub.server_close()
 
