@@ -34,6 +34,7 @@ stops). Exits 1 on a lost or double vote, a student left without the release, or
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import secrets
@@ -212,7 +213,8 @@ class Poll:
         self.voters = [Voter(index, Browser(lab.outer.url, timeout)) for index in range(students)]
         self.second_tabs = set(range(students - 1, students - 1 - 4 * second_tabs, -4))
         self.killed = threading.Event()
-        self.began = self.first_vote = self.killed_at = 0.0  # monotonic times
+        self.began = self.first_vote = 0.0  # monotonic times
+        self.killed_at = math.inf  # the monotonic time of the kill, once it comes
         self.dead_host = lab.address(0)  # the teacher's host
         self._votes = threading.Condition()
         self._voted = 0  # students whose vote is done (or failed): the kill comes after half of them
@@ -241,8 +243,8 @@ class Poll:
                 thread.start()
             with self._votes:
                 self._votes.wait_for(lambda: self._voted >= len(self.voters) // 2, self.timeout)
+            self.killed_at = time.monotonic()  # before the kill: a tab may see its host die at once
             self.lab.kill(0)
-            self.killed_at = time.monotonic()
             self.killed.set()
             for thread in threads:
                 thread.join()
@@ -306,7 +308,7 @@ class Poll:
         if its page shows no vote. The other answer from a second tab, for the chosen few."""
         voter.choice = voter.student.choices[(voter.index * 7919) % len(voter.student.choices)]
         second = voter.browser.open_tab(code) if voter.index in self.second_tabs else None
-        started, sent_after_kill = time.monotonic(), self.killed.is_set()
+        started = time.monotonic()
         try:
             run = voter.student.vote(voter.choice)
             lost = run.failed and not run.exceptions
@@ -315,8 +317,9 @@ class Poll:
         if lost:  # its host died with the vote in flight: counted or not, the reconnected page says which
             self._reconnect(voter, code)
             run = voter.student.last if counted_choice(voter.student) else voter.student.vote(voter.choice)
-        voter.vote_seconds = time.monotonic() - started
-        voter.phase = "after" if sent_after_kill else "in flight" if self.killed.is_set() else "before"
+        shown = time.monotonic()
+        voter.vote_seconds = shown - started
+        voter.phase = "after" if started >= self.killed_at else "in flight" if shown >= self.killed_at else "before"
         voter.exceptions += run.exceptions
         if second is not None:
             other = next(choice for choice in second.choices if choice != voter.choice)
