@@ -171,6 +171,7 @@ case "$command" in
     "$VENV/bin/python" benchmarks/upload_memory.py                 # a 1,000,000-row upload: memory, 1 and 5 tabs
     "$VENV/bin/python" benchmarks/fuzz_links.py                                    # bad links: no traceback, no markup
     "$VENV/bin/python" benchmarks/faults.py                                        # a killed worker, a killed replica
+    "$VENV/bin/python" benchmarks/two_hosts.py                          # a host killed mid-poll behind an outer nginx
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 1
     "$VENV/bin/python" benchmarks/load.py --sessions 50 --replicas 2
     "$VENV/bin/python" benchmarks/wire_bytes.py                     # bytes to a phone through serve, first chart

@@ -37,7 +37,9 @@ sessions. nginx (Debian's package) listens on ``127.0.0.1:PORT`` and passes each
   before a replica sees a byte; a chunked body, once past the limit. It passes a body on as it arrives (no temporary
   file: under root, nginx's workers could not write one in a private folder).
 * **The client's address.** The replica reads it in ``X-Real-IP`` (``X-Forwarded-For`` ends with it), for limits per
-  client; the app trusts these headers only from a loopback peer (nginx).
+  client; the app trusts these headers only from a loopback peer (nginx). Behind an outer nginx over several machines
+  (:mod:`deploy.hosts`), ``--outer-proxy ADDRESS`` has nginx take that proxy's ``X-Real-IP`` as the client's address
+  (else every student would be the proxy, and share its limits).
 * **Loopback only** by default (``--host`` to change it, e.g. ``0.0.0.0`` for a classroom network).
 * **The address students reach.** ``--public-url http://192.168.1.20:8501`` (this machine as the classroom network
   sees it, or a proxy's address) is checked at start (:func:`deploy.public_url.parse_public_url`: http or https, a
@@ -52,6 +54,7 @@ wait until healthy, stop), used by the command line here and by the tests and ``
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import shutil
 import signal
@@ -60,7 +63,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from classroom import teacher_key
@@ -69,7 +72,8 @@ from .public_url import ENV, parse_public_url
 from .static_files import chart_module, compressed_copy
 from .warm import healthy, warm
 
-__all__ = ["COOKIE", "UPLOAD_MB", "nginx_config", "Deployment", "parse_args", "main"]
+__all__ = ["COOKIE", "UPLOAD_MB", "UNAVAILABLE", "NGINX", "nginx_config", "nginx_string", "Deployment", "spawn",
+           "stop_groups", "parse_args", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 UNAVAILABLE = Path(__file__).resolve().with_name("unavailable.html")  #: the "restarting" page (served inline)
@@ -85,9 +89,12 @@ UPLOAD_MB = 20
 
 
 def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = "127.0.0.1",
-                 static: Path | None = None, brotli_module: Path | None = None, preload: str | None = None) -> str:
+                 static: Path | None = None, brotli_module: Path | None = None, preload: str | None = None,
+                 outer_proxies: Sequence[str] = ()) -> str:
     """The nginx configuration: listen on ``host:port``, pass each browser to one of ``replica_ports`` (on
-    loopback) by the ``dplab_replica`` cookie, websockets included; runtime files under ``prefix``.
+    loopback) by the ``dplab_replica`` cookie, websockets included; runtime files under ``prefix``. A request from
+    one of ``outer_proxies`` (addresses or networks: the outer nginx of several machines, :mod:`deploy.hosts`) names
+    its client in ``X-Real-IP``, taken as the client's address (otherwise every student would be that proxy).
 
     Compression: answers of the replicas (the HTML page, JSON) are gzipped as they pass. With ``static`` (the folder
     :func:`deploy.static_files.compressed_copy` makes), nginx sends Streamlit's static files itself, compressed once
@@ -106,6 +113,8 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
         "\nsub_filter_once on;")
     proxy = (_PROXY + page).replace("\n", "\n            ")
     load = f"load_module {brotli_module};\n" if brotli_module else ""
+    real_ip = "".join(f"\n    set_real_ip_from {ipaddress.ip_network(proxy, strict=False)};"
+                      for proxy in outer_proxies) + ("\n    real_ip_header X-Real-IP;" if outer_proxies else "")
     brotli = "\n            brotli_static on;" if brotli_module else ""
     static_files = "" if static is None else f"""
         location /static/ {{
@@ -139,7 +148,7 @@ error_log {prefix}/error.log warn;
 events {{ worker_connections 4096; }}
 http {{
     access_log off;
-{temp}
+{temp}{real_ip}
     map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
     # Affinity: the cookie's key, or a fresh random one (sent back as the cookie) on a browser's first request.
     map $cookie_{COOKIE} $replica_key {{ "" $request_id; default $cookie_{COOKIE}; }}
@@ -169,7 +178,7 @@ http {{
             default_type "text/html; charset=utf-8";
             add_header Cache-Control no-store always;
             add_header Retry-After 5 always;
-            return 502 {_nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
+            return 502 {nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
         }}
     }}
 }}
@@ -200,7 +209,7 @@ proxy_intercept_errors on;
 error_page 502 503 504 /unavailable.html;"""  # how nginx passes a request to a replica (every location that does)
 
 
-def _nginx_string(text: str) -> str:
+def nginx_string(text: str) -> str:
     """``text`` as a double-quoted nginx string: quotes and backslashes escaped, ``$`` as an HTML entity (nginx
     would read it as a variable)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("$", "&#36;") + '"'
@@ -222,10 +231,17 @@ class Deployment:
     public_url : str, optional
         The address students reach (checked by :func:`deploy.public_url.parse_public_url`), given to every replica
         as ``DPLAB_PUBLIC_URL``.
+    environment : dict of str to str, optional
+        Variables set for every replica over this process's environment, e.g. a host's own ``DPLAB_DATA_DIR``
+        (``benchmarks/two_hosts.py`` runs two hosts side by side on one machine).
+    outer_proxies : sequence of str
+        The addresses (or networks) of an outer nginx in front of several machines (:mod:`deploy.hosts`), whose
+        ``X-Real-IP`` names the client (:func:`nginx_config`).
     """
 
     def __init__(self, replicas: int, port: int, host: str = "127.0.0.1", logs: Path | None = None,
-                 public_url: str | None = None) -> None:
+                 public_url: str | None = None, environment: dict[str, str] | None = None,
+                 outer_proxies: Sequence[str] = ()) -> None:
         if not isinstance(replicas, int) or replicas < 1:
             raise ValueError(f"replicas must be an integer >= 1; got {replicas!r}")
         if not 1024 <= port <= 65535 - replicas:
@@ -236,8 +252,10 @@ class Deployment:
         self.logs = logs or Path(tempfile.mkdtemp(prefix="dplab-serve-"))
         self.replicas: list[subprocess.Popen] = []
         self.nginx: subprocess.Popen | None = None
+        self.environment = dict(environment or {})
+        self.outer_proxies = [str(ipaddress.ip_network(proxy, strict=False)) for proxy in outer_proxies]
         #: the lab's teacher key, the same for every replica: DPLAB_TEACHER_KEY, else one made here (printed by main)
-        self.teacher_key = os.environ.get(teacher_key.ENV) or teacher_key.new_key()
+        self.teacher_key = (os.environ | self.environment).get(teacher_key.ENV) or teacher_key.new_key()
 
     @property
     def url(self) -> str:
@@ -256,9 +274,10 @@ class Deployment:
         config = self.logs / "nginx.conf"
         static = compressed_copy(say=lambda message: print(message, file=sys.stderr))
         config.write_text(nginx_config(self.port, self.replica_ports, self.logs, self.host, static,
-                                       BROTLI_MODULE if BROTLI_MODULE.exists() else None, chart_module(static)))
-        self.nginx = _spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
-                             "-g", "daemon off;"], self.logs / "nginx.log")
+                                       BROTLI_MODULE if BROTLI_MODULE.exists() else None, chart_module(static),
+                                       self.outer_proxies))
+        self.nginx = spawn([NGINX, "-p", str(self.logs), "-c", str(config), "-e", str(self.logs / "error.log"),
+                            "-g", "daemon off;"], self.logs / "nginx.log")
         deadline = time.monotonic() + wait
         for url, process in [*zip(map(self.replica_url, range(len(self.replicas))), self.replicas),
                              (self.url, self.nginx)]:
@@ -287,18 +306,18 @@ class Deployment:
         return failures
 
     def replica_environment(self) -> dict[str, str]:
-        """The environment of each replica: this process's, with ``DPLAB_PUBLIC_URL`` set to the public URL (or
-        removed, when there is none, so that one left in the shell does not reach the pages unchecked), and
-        ``DPLAB_TEACHER_KEY`` set to the deployment's one teacher key (a replica left to make its own would take
-        another key than the others)."""
-        environment = {key: value for key, value in os.environ.items() if key != ENV}
+        """The environment of each replica: this process's with the deployment's ``environment`` over it,
+        ``DPLAB_PUBLIC_URL`` set to the public URL (or removed, when there is none, so that one left in the shell does
+        not reach the pages unchecked), and ``DPLAB_TEACHER_KEY`` set to the deployment's one teacher key (a replica
+        left to make its own would take another key than the others)."""
+        environment = {key: value for key, value in (os.environ | self.environment).items() if key != ENV}
         if self.public_url:
             environment[ENV] = self.public_url
         environment[teacher_key.ENV] = self.teacher_key
         return environment
 
     def _spawn_replica(self, port: int, append: bool = False) -> subprocess.Popen:
-        return _spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        return spawn([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                        "--server.address", "127.0.0.1", "--server.port", str(port), "--server.fileWatcherType", "none",
                        "--browser.gatherUsageStats", "false"], self.logs / f"replica-{port}.log", append,
                       self.replica_environment())
@@ -332,13 +351,13 @@ class Deployment:
 
     def kill_replica(self, index: int) -> None:
         """Stop replica ``index`` and its process group at once (SIGKILL), as a crash would."""
-        _stop([self.replicas[index]], signal.SIGKILL)
+        stop_groups([self.replicas[index]], signal.SIGKILL)
 
     def stop(self) -> None:
         """Stop nginx and every replica, each with its process group (a replica's sweep worker and resource tracker,
         nginx's workers), all at once: SIGTERM, then SIGKILL to any group with a process still running after
         :data:`STOP_SECONDS` (a busy replica may take long to finish its run; Ctrl+C never waits longer)."""
-        _stop([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
+        stop_groups([process for process in [self.nginx, *self.replicas] if process is not None], signal.SIGTERM)
 
     def __enter__(self) -> Deployment:
         return self.start()
@@ -355,14 +374,32 @@ def _warm_quietly(url: str) -> None:
         pass
 
 
-def _spawn(command: list[str], log: Path, append: bool = False,
-           environment: dict[str, str] | None = None) -> subprocess.Popen:
+def spawn(command: list[str], log: Path, append: bool = False,
+          environment: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start ``command`` in the repository, in a session (and process group) of its own, its output to ``log``.
+
+    Parameters
+    ----------
+    command : list of str
+        The program and its arguments.
+    log : Path
+        The file that receives its standard output and error (appended to with ``append``, else written anew).
+    append : bool
+        Whether to add to ``log`` (a process started again) rather than start it afresh.
+    environment : dict of str to str, optional
+        Its environment (default: this process's).
+
+    Returns
+    -------
+    subprocess.Popen
+        The process, leader of its group (:func:`stop_groups` stops it with its children).
+    """
     with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                                 env=environment)
 
 
-def _stop(processes: list[subprocess.Popen], how: signal.Signals) -> None:
+def stop_groups(processes: list[subprocess.Popen], how: signal.Signals) -> None:
     """Send ``how`` to the process group of each of ``processes`` (each started in a session of its own, so its
     children share its group), all at once; SIGKILL the groups with a process still running after
     :data:`STOP_SECONDS` in all; return once every group is empty (after at most another :data:`STOP_SECONDS`)."""
@@ -436,6 +473,13 @@ def _public_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _network(text: str) -> str:
+    try:
+        return str(ipaddress.ip_network(text, strict=False))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"an address or a network (10.0.0.5, 10.0.0.0/24); got {text!r}") from exc
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--replicas", type=int, default=os.cpu_count() or 1, help="Streamlit processes (default: "
@@ -447,6 +491,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--public-url", type=_public_url, default=None, metavar="URL", help="the address students "
                         "reach, e.g. http://192.168.1.20:8501 (this machine on the classroom network): the pages' "
                         "QR codes use it instead of localhost")
+    parser.add_argument("--outer-proxy", type=_network, action="append", default=[], metavar="ADDRESS",
+                        help="the address of an outer nginx in front of several machines (python -m deploy.hosts, "
+                        "docs/deploy.md), whose X-Real-IP names the client (repeatable)")
     return parser
 
 
@@ -466,7 +513,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Note: nginx listens on {args.host} only, so students reach {args.public_url} only through a proxy on "
               "this machine; --host 0.0.0.0 opens the lab to the network.", file=sys.stderr, flush=True)
     try:
-        deployment = Deployment(args.replicas, args.port, args.host, public_url=args.public_url).start()
+        deployment = Deployment(args.replicas, args.port, args.host, public_url=args.public_url,
+                                outer_proxies=args.outer_proxy).start()
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
     for stopping in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: stop every replica's group (the finally below)

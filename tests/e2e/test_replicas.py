@@ -191,7 +191,7 @@ def test_the_command_line_checks_the_public_url_and_opens_nginx_to_the_network_w
 
 def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch, tmp_path):
     spawned = {}
-    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
                         spawned.setdefault(command[command.index("--server.port") + 1], environment))
     monkeypatch.setenv(ENV, "http://stale.example:1")  # left in the teacher's shell from another day
     Deployment(1, 8501, logs=tmp_path, public_url="http://10.0.0.5:8501/")._spawn_replica(8502)
@@ -200,9 +200,18 @@ def test_each_replica_is_given_the_public_url_and_never_a_stale_one(monkeypatch,
     assert ENV not in spawned["8602"] and spawned["8602"]["PATH"] == os.environ["PATH"]
 
 
+def test_each_replica_is_given_the_deployments_environment_over_this_process(monkeypatch, tmp_path):
+    spawned = {}
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
+                        spawned.setdefault(command[command.index("--server.port") + 1], environment))
+    monkeypatch.setenv("DPLAB_DATA_DIR", "/a/shared/folder")
+    Deployment(1, 8501, logs=tmp_path, environment={"DPLAB_DATA_DIR": str(tmp_path / "own")})._spawn_replica(8502)
+    assert spawned["8502"]["DPLAB_DATA_DIR"] == str(tmp_path / "own") and spawned["8502"]["PATH"] == os.environ["PATH"]
+
+
 def test_every_replica_is_given_the_one_teacher_key(monkeypatch, tmp_path):
     spawned = {}
-    monkeypatch.setattr(replicas_module, "_spawn", lambda command, log, append=False, environment=None:
+    monkeypatch.setattr(replicas_module, "spawn", lambda command, log, append=False, environment=None:
                         spawned.setdefault(command[command.index("--server.port") + 1], environment))
     monkeypatch.delenv(teacher_key.ENV, raising=False)  # started without ./lab.sh: the deployment makes one key
     made = Deployment(2, 8501, logs=tmp_path)
@@ -326,7 +335,7 @@ def test_stopping_waits_for_all_processes_together_then_kills_the_stubborn(monke
     for process in processes:
         process.stdout.readline()  # its handler is in place
     started = time.monotonic()
-    replicas._stop(processes, signal.SIGTERM)
+    replicas.stop_groups(processes, signal.SIGTERM)
     assert time.monotonic() - started < 2.5
     assert [process.returncode for process in processes] == [-signal.SIGKILL] * 3
 
@@ -355,18 +364,18 @@ def test_stopping_ends_every_process_of_a_replica_not_only_the_replica(monkeypat
     """Ctrl+C: a replica's helper that ignores SIGTERM is killed after the grace period (here 1 s), with its
     replica."""
     monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
-    replica = replicas_module._spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
+    replica = replicas_module.spawn([sys.executable, "-c", FAKE_REPLICA, str(tmp_path / "helper")],
                                      tmp_path / "replica.log")
     helper = _helper(tmp_path / "helper")
     try:
         started = time.monotonic()
-        replicas_module._stop([replica], signal.SIGTERM)
+        replicas_module.stop_groups([replica], signal.SIGTERM)
         assert time.monotonic() - started < 3.5
         assert replica.returncode == -signal.SIGTERM
         assert not still_running(helper), helper
     finally:
         kill_left(helper)
-        replicas_module._stop([replica], signal.SIGKILL)
+        replicas_module.stop_groups([replica], signal.SIGKILL)
 
 
 def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(monkeypatch, tmp_path):
@@ -376,11 +385,11 @@ def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(
     monkeypatch.setattr(replicas_module, "STOP_SECONDS", 1.0)
     monkeypatch.setattr(replicas_module, "_warm_quietly", lambda url: None)  # nothing to warm
     pid_files = iter(tmp_path / f"helper-{i}" for i in range(10))
-    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module._spawn(
+    monkeypatch.setattr(Deployment, "_spawn_replica", lambda self, port, append=False: replicas_module.spawn(
         [sys.executable, "-c", FAKE_REPLICA, str(next(pid_files))], tmp_path / "replica.log", append))
     deployment = Deployment(1, _free_block(2), logs=tmp_path)  # stand-ins for the replica and nginx
     deployment.replicas = [deployment._spawn_replica(deployment.replica_ports[0])]
-    deployment.nginx = replicas_module._spawn([sys.executable, "-c", "import time; time.sleep(120)"],
+    deployment.nginx = replicas_module.spawn([sys.executable, "-c", "import time; time.sleep(120)"],
                                               tmp_path / "nginx.log")
     said: list[str] = []
     supervisor = threading.Thread(target=deployment.supervise, args=(said.append, 0.05), daemon=True)
@@ -396,7 +405,7 @@ def test_the_supervisor_stops_what_a_dead_replica_left_before_starting_it_again(
         assert not wait_until_gone(helpers[0], 2), "the dead replica's helper outlived it"
         assert "stopped (exit code -9)" in said[0]
     finally:
-        replicas_module._stop([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
+        replicas_module.stop_groups([deployment.nginx], signal.SIGTERM)  # the supervisor returns once nginx is gone
         supervisor.join(10)
         deployment.stop()
         for helper in helpers:
@@ -446,7 +455,7 @@ def nginx_to_a_stub(tmp_path):
         (tmp_path / kind).mkdir()
     port = _free_block(1)
     (tmp_path / "nginx.conf").write_text(nginx_config(port, [stub.server_address[1]], tmp_path))
-    nginx = replicas_module._spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
+    nginx = replicas_module.spawn([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
                                     str(tmp_path / "error.log"), "-g", "daemon off;"], tmp_path / "nginx.log")
     try:
         deadline = time.monotonic() + 20
@@ -455,7 +464,7 @@ def nginx_to_a_stub(tmp_path):
             time.sleep(0.05)
         yield port, received
     finally:
-        replicas_module._stop([nginx], signal.SIGTERM)
+        replicas_module.stop_groups([nginx], signal.SIGTERM)
         stub.shutdown()
         stub.server_close()
 
