@@ -57,7 +57,8 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from classroom import teacher_key  # noqa: E402 (after interaction_latency puts the repository on sys.path)
-from classroom.poll_store import STORE_ENV, Tally  # noqa: E402
+from classroom.lab_store import STORE_ENV  # noqa: E402
+from classroom.poll_store import Tally  # noqa: E402
 from classroom.postgres_poll_store import PostgresPollStore  # noqa: E402
 from classroom.receipts import SECRET_ENV  # noqa: E402
 from deploy.hosts import HEADER, OuterBalancer  # noqa: E402
