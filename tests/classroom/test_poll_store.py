@@ -8,9 +8,12 @@ several processes (the replicas of ./lab.sh serve) voting into one room at once 
 
 import hashlib
 import multiprocessing
+import os
 import sqlite3
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -642,3 +645,16 @@ def test_the_start_check_says_which_store_and_never_the_password(capsys, tmp_pat
     assert "cannot be reached" in said and "hunter2" not in said and "Traceback" not in said
     assert lab_store.main(["mysql://lab:hunter2@db/polls"]) == 2 and "hunter2" not in capsys.readouterr().err
     assert lab_store.main([""]) == 0 and "SQLite" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["serve", "app"])
+def test_lab_sh_checks_the_poll_store_before_it_starts(command, tmp_path):
+    """``./lab.sh serve|app --poll-store URL``: a store that cannot be opened stops the start (status 2), in words."""
+    root = Path(__file__).resolve().parents[2]
+    environment = {key: value for key, value in os.environ.items() if key != lab_store.STORE_ENV}
+    for url, words in ((f"postgresql://lab:hunter2@/polls?host={tmp_path}", "cannot be reached"),
+                       ("mysql://lab:hunter2@db/polls", "names a PostgreSQL database")):
+        result = subprocess.run([str(root / "lab.sh"), command, "--poll-store", url], cwd=root, env=environment,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2 and words in result.stderr, result.stderr[-500:]
+        assert "hunter2" not in result.stdout + result.stderr and "Traceback" not in result.stderr
