@@ -43,30 +43,30 @@ install() {
   fi
 }
 
+# Debian's packages "$@" (apt, with sudo unless root).
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "$@"
+}
+
 # Debian's chromium for the browser tests (`playwright install` cannot download a browser here).
 install_chromium() {
   [ -x /usr/bin/chromium ] && return
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "Installing Debian's chromium for the browser tests..."
-  $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium
+  apt_install chromium
 }
 
 # Debian's nginx for `serve` and its tests (only the binary is used; it runs with the lab's own configuration), and
 # its brotli_static module where Debian has it (without it nginx sends the gzip files only: a few more bytes).
 install_nginx() {
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "Installing Debian's nginx for ./lab.sh serve..."
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q nginx-light
+    apt_install nginx-light
   fi
   [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] && return
   echo "Installing Debian's brotli module for nginx (optional: without it nginx sends gzip only)..."
-  { $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
-      libnginx-mod-http-brotli-static; } || echo "No brotli module for nginx here: gzip only."
+  apt_install libnginx-mod-http-brotli-static || echo "No brotli module for nginx here: gzip only."
 }
 
 # Debian's PostgreSQL for the tests of the class poll on PostgreSQL (its programs only: the tests run a throw-away
@@ -74,11 +74,8 @@ install_nginx() {
 install_postgres() {
   command -v initdb >/dev/null && return
   compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "Installing Debian's PostgreSQL for the tests of the class poll on several machines..."
-  $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q postgresql
+  apt_install postgresql
 }
 
 # --poll-store URL (or --poll-store=URL): the class poll's PostgreSQL database, for a lab on several machines

@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .replicas import NGINX, UNAVAILABLE, UPLOAD_MB, nginx_string, spawn, stop_groups
+from .replicas import NGINX, UPLOAD_MB, nginx_head, spawn, stop_groups, unavailable_location
 from .warm import healthy
 
 __all__ = ["COOKIE", "HEADER", "CONNECT_SECONDS", "parse_host", "outer_config", "OuterBalancer", "main"]
@@ -84,25 +84,9 @@ def outer_config(port: int, hosts: list[str], prefix: Path, listen: str = "127.0
     str
         The configuration, for ``nginx -c``.
     """
-    servers = "\n".join(f"        server {parse_host(host)} max_fails=1 fail_timeout=5s;" for host in hosts)
-    temp = "\n".join(f"    {kind}_temp_path {prefix}/{kind};" for kind in
-                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    head = nginx_head(prefix, COOKIE, "host", "hosts", [parse_host(host) for host in hosts])
     return f"""\
-worker_processes 1;
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-{temp}
-    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
-    # Affinity: the cookie's key, or a fresh random one (sent back as the cookie) on a browser's first request.
-    map $cookie_{COOKIE} $host_key {{ "" $request_id; default $cookie_{COOKIE}; }}
-    map $cookie_{COOKIE} $host_cookie {{ "" "{COOKIE}=$request_id; Path=/; SameSite=Lax; HttpOnly"; default ""; }}
-    upstream hosts {{
-        hash $host_key consistent;
-{servers}
-    }}
+{head}
     server {{
         listen {listen}:{port};
         client_max_body_size {UPLOAD_MB}m;
@@ -128,13 +112,7 @@ http {{
             proxy_intercept_errors on;
             error_page 502 503 504 /unavailable.html;
         }}
-        location = /unavailable.html {{
-            internal;
-            default_type "text/html; charset=utf-8";
-            add_header Cache-Control no-store always;
-            add_header Retry-After 5 always;
-            return 502 {nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
-        }}
+{unavailable_location()}
     }}
 }}
 """

@@ -102,9 +102,6 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
     year as Streamlit marks them (their names carry their content's hash); a file missing there is asked of a
     replica. With ``preload`` (:func:`deploy.static_files.chart_module`), the page's head names that module for the
     browser to fetch at once (``<link rel="modulepreload">``, written in as the page passes)."""
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in replica_ports)
-    temp = "\n".join(f"    {kind}_temp_path {prefix}/{kind};" for kind in
-                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     page = "" if preload is None else (
         "\n# The page's head names the chart module (fetched from the start, not after the first chart arrives); the"
         "\n# page asked of the replica uncompressed, so that nginx can write into it (then gzips it)."
@@ -141,22 +138,9 @@ def nginx_config(port: int, replica_ports: list[int], prefix: Path, host: str = 
         location @lab {{
             {proxy}
         }}"""
+    head = nginx_head(prefix, COOKIE, "replica", "lab", [f"127.0.0.1:{p}" for p in replica_ports], settings=real_ip)
     return f"""\
-{load}worker_processes 1;
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-{temp}{real_ip}
-    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
-    # Affinity: the cookie's key, or a fresh random one (sent back as the cookie) on a browser's first request.
-    map $cookie_{COOKIE} $replica_key {{ "" $request_id; default $cookie_{COOKIE}; }}
-    map $cookie_{COOKIE} $replica_cookie {{ "" "{COOKIE}=$request_id; Path=/; SameSite=Lax; HttpOnly"; default ""; }}
-    upstream lab {{
-        hash $replica_key consistent;
-{servers}
-    }}
+{load}{head}
     server {{
         listen {host}:{port};
         # The app refuses an upload whose Content-Length is above UPLOAD_MB MiB before reading it (ui.upload_limits):
@@ -173,13 +157,7 @@ http {{
         location / {{
             {proxy}
         }}{static_files}
-        location = /unavailable.html {{
-            internal;
-            default_type "text/html; charset=utf-8";
-            add_header Cache-Control no-store always;
-            add_header Retry-After 5 always;
-            return 502 {nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
-        }}
+{unavailable_location()}
     }}
 }}
 """
@@ -207,6 +185,45 @@ add_header Set-Cookie $replica_cookie always;
 add_header X-Replica $upstream_addr always;
 proxy_intercept_errors on;
 error_page 502 503 504 /unavailable.html;"""  # how nginx passes a request to a replica (every location that does)
+
+
+def nginx_head(prefix: Path, cookie: str, key: str, upstream: str, servers: list[str], settings: str = "") -> str:
+    """What every nginx of the lab opens with, up to its ``server`` block: one worker, its runtime files under
+    ``prefix``, websocket upgrades, and affinity by ``cookie``: ``$<key>_key`` is the cookie's value, or a fresh random
+    one on a browser's first request (``$<key>_cookie`` then sends it back as the cookie), hashed consistently over
+    ``servers`` (``address:port``, each set aside for 5 s after one failure) in the upstream ``upstream``.
+    ``settings``: more lines of the ``http`` block, each starting with a newline."""
+    temp = "\n".join(f"    {kind}_temp_path {prefix}/{kind};" for kind in
+                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    lines = "\n".join(f"        server {server} max_fails=1 fail_timeout=5s;" for server in servers)
+    return f"""\
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+{temp}{settings}
+    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
+    # Affinity: the cookie's key, or a fresh random one (sent back as the cookie) on a browser's first request.
+    map $cookie_{cookie} ${key}_key {{ "" $request_id; default $cookie_{cookie}; }}
+    map $cookie_{cookie} ${key}_cookie {{ "" "{cookie}=$request_id; Path=/; SameSite=Lax; HttpOnly"; default ""; }}
+    upstream {upstream} {{
+        hash ${key}_key consistent;
+{lines}
+    }}"""
+
+
+def unavailable_location() -> str:
+    """The ``location`` that answers the "restarting" page (502, retried by itself) when no server behind answers."""
+    return f"""\
+        location = /unavailable.html {{
+            internal;
+            default_type "text/html; charset=utf-8";
+            add_header Cache-Control no-store always;
+            add_header Retry-After 5 always;
+            return 502 {nginx_string(UNAVAILABLE.read_text(encoding="utf-8"))};
+        }}"""
 
 
 def nginx_string(text: str) -> str:
