@@ -24,6 +24,7 @@ from dpcore import exercises
 from dpcore.core.validation import InvalidParameterError
 
 from . import progress_storage, receipts
+from .poll_store import FAULTS
 from .progress import IN_A_ROW, PageProgress, Progress, ProgressError, from_json, to_json
 
 __all__ = ["HEADING", "RECEIPT_PROVES", "show", "variant_of", "check_receipt_box"]
@@ -155,6 +156,11 @@ def _check(url_path: str, exercise: exercises.Exercise, made: exercises.Variant,
     if progress is None:
         return
     try:
+        receipts.lab_secret()  # a right answer's receipt is signed with it: a store at fault says so, records nothing
+    except FAULTS:
+        _say(url_path, exercise, "warning", _unsigned("Your answer"))
+        return
+    try:
         verdict = exercises.grade(exercise.kind, made, _given(exercise, made, box, params))
     except InvalidParameterError as unread:
         _say(url_path, exercise, "warning", str(unread))
@@ -176,6 +182,13 @@ def _check(url_path: str, exercise: exercises.Exercise, made: exercises.Variant,
         hint = "The first hint is below." if page.exercise(exercise.key).wrong == 1 else "The second hint is below."
         _say(url_path, exercise, "error", f"Not yet. {said} {hint}")
     progress_storage.save(progress)
+
+
+def _unsigned(what: str) -> str:
+    """What a student or teacher reads when the lab's receipt secret cannot be read (its store at fault)."""
+    return (f"{what} was not checked just now: the lab cannot read the secret that signs its receipts (its database "
+            "does not answer). Nothing was recorded; try again in a minute, and if it goes on, tell whoever runs "
+            "the lab.")
 
 
 def _off(exercise: exercises.Exercise, made: exercises.Variant, box: str) -> str:
@@ -260,6 +273,9 @@ def check_receipt_box(titles: Mapping[str, str]) -> None:
         checked = receipts.check_receipt(file.getvalue())
     except receipts.ReceiptError as refused:
         st.error(str(refused), icon=":material/cancel:")
+        return
+    except FAULTS:
+        st.error(_unsigned("The receipt"), icon=":material/cancel:")
         return
     mastered = ", ".join(titles.get(page, page) for page in checked.mastered) or "none"
     answers = "; ".join(f"{titles.get(page, page)}: {count}" for page, count in sorted(checked.answers.items()))

@@ -626,15 +626,16 @@ class SqlitePollStore(SqlPollStore):
 
     def secret(self, name: str) -> bytes:
         """The secret in the file ``name`` of the data folder (readable by the lab's user only), made at the first
-        call with an exclusive create, so replicas starting together agree on one."""
+        call by an exclusive link, so replicas starting together agree on one."""
         if name not in self._secrets:
             path = self.directory / name
-            try:
-                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                pass
-            else:
+            if not path.exists():  # written whole under another name, then linked: a reader never sees it half made
+                draft = self.directory / f".{name}.{secrets.token_hex(8)}"
+                descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                 with os.fdopen(descriptor, "w") as file:
                     file.write(secrets.token_hex(32))
+                with contextlib.suppress(FileExistsError):  # another replica linked its own first: that one counts
+                    os.link(draft, path)
+                draft.unlink()
             self._secrets[name] = path.read_bytes().strip()
         return self._secrets[name]

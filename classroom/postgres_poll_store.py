@@ -108,13 +108,14 @@ for SQLite on this machine; this one starts with 'mysql://'.
 
 
 def _fault(error: psycopg.Error) -> StoreFault:
-    """``error`` as the page says it, raised ``from`` it (by its SQLSTATE class, https://www.postgresql.org/docs/15/errcodes-appendix.html)."""
+    """``error`` as the page says it, raised ``from`` it, by its SQLSTATE code (PostgreSQL 15's manual, Appendix A,
+    "PostgreSQL Error Codes")."""
     state = getattr(error, "sqlstate", None) or ""
     if state == "53100":
         what = "the database server's disk is full"
     elif state == "53300":
         what = "its database server has too many connections"
-    elif state == "25006" or state.startswith("42501"):
+    elif state in ("25006", "42501"):  # read-only transaction; insufficient privilege
         what = "its database is read-only for the lab"
     elif state in ("55P03", "40P01") or isinstance(error, psycopg.errors.QueryCanceled):
         what = "its database is busy"

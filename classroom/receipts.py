@@ -24,8 +24,9 @@ import hmac
 import json
 import os
 from dataclasses import dataclass
+from functools import cache
 
-from . import lab_store
+from . import lab_store, poll_store
 from .progress import IN_A_ROW
 
 __all__ = ["SECRET_ENV", "SECRET_FILE", "Stamp", "ReceiptCheck", "ReceiptError", "lab_secret", "student_tag", "sign",
@@ -80,13 +81,22 @@ def student_tag(seed: int) -> str:
 def lab_secret() -> bytes:
     """The lab's secret: ``DPLAB_SECRET``, else the poll store's shared secret :data:`SECRET_FILE`
     (:meth:`classroom.poll_store.SqlPollStore.secret`: a file of the data folder that every replica of one machine
-    reads, or a row of the PostgreSQL database that every machine reads), made at the first call."""
+    reads, or a row of the PostgreSQL database that every machine reads), made at the first call, then kept by this
+    process."""
     configured = os.environ.get(SECRET_ENV, "")
     if configured:
         if len(configured) < 32:
             raise ValueError(f"{SECRET_ENV} must be at least 32 characters long")
         return configured.encode()
-    return lab_store.shared_store().secret(SECRET_FILE)
+    return _store_secret(os.environ.get(lab_store.STORE_ENV, ""), str(poll_store.default_data_dir()))
+
+
+@cache
+def _store_secret(store: str, folder: str) -> bytes:
+    """The secret of the store the environment names (its URL and data folder are the cache's key), read once per
+    process: a database that fails later does not stop grading (a fault before the first read is raised, never kept:
+    one of :data:`classroom.poll_store.FAULTS`)."""
+    return lab_store.default_store().secret(SECRET_FILE)
 
 
 def _b64(data: bytes) -> str:

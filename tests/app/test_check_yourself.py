@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 import registry
-from classroom import check_yourself, progress_storage, receipts
+from classroom import check_yourself, lab_store, progress_storage, receipts
 from classroom.progress import IN_A_ROW, Progress
 from dpcore import exercises
 from tests.app.helpers import SCRIPTS, texts
@@ -182,3 +182,19 @@ def test_every_topic_page_has_three_kinds_of_exercise(info):
     listed = exercises.for_page(info.url_path)
     assert len(listed) >= 3 and {exercise.kind for exercise in listed} == {"numeric", "choice", "on_page"}
     assert len({exercise.key for exercise in listed}) == len(listed)
+
+
+def test_a_store_that_cannot_give_the_receipt_secret_is_a_message_and_counts_nothing(monkeypatch, tmp_path):
+    """On several machines the secret is the database's: out of reach before this process read it, an answer is not
+    checked (it could not be signed), the student is told so, and nothing is recorded."""
+    monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
+    monkeypatch.setenv(lab_store.STORE_ENV, f"postgresql://lab:hunter2@/polls?host={tmp_path}")  # nothing listens
+    exercise = of_kind("numeric")
+    at = opened()
+    made = shown(at, exercise)
+    at = answer_numeric(at, exercise, f"{made.answer:.6g}")
+    assert not at.exception
+    [said] = [text for text in texts(at.warning) if "was not checked just now" in text]
+    assert "hunter2" not in said and str(tmp_path) not in said
+    page = kept(at).page(PAGE)
+    assert (page.tried, page.solved) == (0, 0) and not kept(at).receipts

@@ -658,3 +658,17 @@ def test_lab_sh_checks_the_poll_store_before_it_starts(command, tmp_path):
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 2 and words in result.stderr, result.stderr[-500:]
         assert "hunter2" not in result.stdout + result.stderr and "Traceback" not in result.stderr
+
+
+def secret_from_a_process(directory: str, barrier, results) -> None:
+    store = poll_store.SqlitePollStore(directory)
+    barrier.wait()
+    results.put(store.secret("receipt-secret"))
+
+
+def test_replicas_making_the_folders_secret_at_once_agree_on_one(tmp_path):
+    for round_ in range(10):
+        folder = tmp_path / str(round_)
+        made = in_two_processes(secret_from_a_process, lambda index, folder=folder: (str(folder),))
+        assert made[0] == made[1] == (folder / "receipt-secret").read_bytes().strip() and len(made[0]) == 64
+        assert sorted(path.name for path in folder.iterdir() if "secret" in path.name) == ["receipt-secret"]

@@ -4,9 +4,10 @@ several machines."""
 
 import os
 
+import psycopg
 import pytest
 
-from classroom import lab_store, receipts
+from classroom import lab_store, poll_store, receipts
 from classroom.receipts import ReceiptError, Stamp, check_receipt, receipt_json, run_before, sign, verify
 from tests import postgres_cluster
 
@@ -76,9 +77,8 @@ def test_the_secret_is_the_variable_or_one_file_shared_by_every_replica(tmp_path
     monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
     monkeypatch.delenv(lab_store.STORE_ENV, raising=False)
     monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path))
-    lab_store.shared_store.cache_clear()
     first = receipts.lab_secret()
-    lab_store.shared_store.cache_clear()  # another process reading the same folder
+    receipts._store_secret.cache_clear()  # another process reading the same folder
     assert receipts.lab_secret() == first and len(first) == 64
     assert os.stat(tmp_path / receipts.SECRET_FILE).st_mode & 0o777 == 0o600
     monkeypatch.setenv(receipts.SECRET_ENV, "x" * 40)
@@ -86,18 +86,24 @@ def test_the_secret_is_the_variable_or_one_file_shared_by_every_replica(tmp_path
     monkeypatch.setenv(receipts.SECRET_ENV, "short")
     with pytest.raises(ValueError, match="at least 32"):
         receipts.lab_secret()
-    lab_store.shared_store.cache_clear()
 
 
 def test_on_several_machines_the_secret_is_the_databases_not_a_folders(tmp_path, monkeypatch):
     monkeypatch.delenv(receipts.SECRET_ENV, raising=False)
-    monkeypatch.setenv(lab_store.STORE_ENV, postgres_cluster.new_database(postgres_cluster.cluster_url()))
+    url = postgres_cluster.new_database(postgres_cluster.cluster_url())
+    monkeypatch.setenv(lab_store.STORE_ENV, url)
     secrets = []
-    for machine in ("first", "second"):
+    for machine in ("first", "second"):  # each with its own data folder
         monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / machine))
-        lab_store.shared_store.cache_clear()
         secrets.append(receipts.lab_secret())
-    lab_store.shared_store.cache_clear()
     assert secrets[0] == secrets[1] and len(secrets[0]) == 64 and not list(tmp_path.iterdir())
+    name = url.split("@/")[1].split("?")[0]
+    with psycopg.connect(postgres_cluster.cluster_url(), autocommit=True) as admin:  # the database goes away
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        admin.execute(f'DROP DATABASE "{name}"')
+    assert receipts.lab_secret() == secrets[1]  # kept by the process: grading goes on
+    monkeypatch.setenv("DPLAB_DATA_DIR", str(tmp_path / "third"))  # a machine starting now cannot read it: a fault
+    with pytest.raises(poll_store.StoreFault):
+        receipts.lab_secret()
     stamp = Stamp("real-data", "q", 3, 1_764_000_000, 3)
     assert verify(sign(stamp, secrets[0]), secrets[1]) == stamp  # signed on one machine, checked on the other
